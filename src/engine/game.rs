@@ -1,0 +1,282 @@
+//! A game: a start position and the moves played from it, with what needs history (repetition)
+//! and the outcome. `Position` knows one moment; `Game` knows how we got there.
+
+use crate::engine::variant::{RepetitionRule, StalemateRule};
+use crate::engine::{Color, IllegalMove, Move, Position, Variant};
+
+/// Why a game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Reason {
+    Checkmate,
+    EnteringKing,
+    Stalemate,
+    Repetition,
+    PerpetualCheck,
+    Impasse,
+    Resignation,
+    Timeout,
+    Agreement,
+}
+
+impl Reason {
+    pub const ALL: &'static [Reason] = &[
+        Reason::Checkmate,
+        Reason::EnteringKing,
+        Reason::Stalemate,
+        Reason::Repetition,
+        Reason::PerpetualCheck,
+        Reason::Impasse,
+        Reason::Resignation,
+        Reason::Timeout,
+        Reason::Agreement,
+    ];
+
+    /// The word used in `tegami status` and in storage.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Reason::Checkmate => "checkmate",
+            Reason::EnteringKing => "entering-king",
+            Reason::Stalemate => "stalemate",
+            Reason::Repetition => "repetition",
+            Reason::PerpetualCheck => "perpetual-check",
+            Reason::Impasse => "impasse",
+            Reason::Resignation => "resignation",
+            Reason::Timeout => "timeout",
+            Reason::Agreement => "agreement",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Reason> {
+        Reason::ALL.iter().copied().find(|r| r.as_str() == s)
+    }
+}
+
+/// How a game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Outcome {
+    Win { winner: Color, reason: Reason },
+    Draw { reason: Reason },
+}
+
+impl Outcome {
+    /// `win black checkmate` or `draw repetition`, as `tegami status` prints it.
+    pub fn describe(self, v: &Variant) -> String {
+        match self {
+            Outcome::Win { winner, reason } => {
+                format!("win {} {}", v.side_name(winner), reason.as_str())
+            }
+            Outcome::Draw { reason } => format!("draw {}", reason.as_str()),
+        }
+    }
+
+    pub fn reason(self) -> Reason {
+        match self {
+            Outcome::Win { reason, .. } | Outcome::Draw { reason } => reason,
+        }
+    }
+}
+
+/// A game in progress or finished.
+#[derive(Clone, Debug)]
+pub struct Game {
+    start: Position,
+    pos: Position,
+    moves: Vec<Move>,
+    /// Hash of every position so far, the start included.
+    hashes: Vec<u64>,
+    /// For every position so far: whether the side to move there was in check.
+    checks: Vec<bool>,
+    outcome: Option<Outcome>,
+}
+
+impl Game {
+    /// A game from a start position (which counts as the first occurrence for repetition).
+    pub fn new(start: Position) -> Game {
+        let mut g = Game {
+            hashes: vec![start.hash()],
+            checks: vec![start.in_check()],
+            pos: start.clone(),
+            start,
+            moves: Vec::new(),
+            outcome: None,
+        };
+        g.outcome = g.compute_outcome();
+        g
+    }
+
+    pub fn variant(&self) -> &'static Variant {
+        self.pos.variant()
+    }
+
+    pub fn start(&self) -> &Position {
+        &self.start
+    }
+
+    /// The current position.
+    pub fn position(&self) -> &Position {
+        &self.pos
+    }
+
+    pub fn moves(&self) -> &[Move] {
+        &self.moves
+    }
+
+    pub fn outcome(&self) -> Option<Outcome> {
+        self.outcome
+    }
+
+    pub fn is_over(&self) -> bool {
+        self.outcome.is_some()
+    }
+
+    /// Ends the game for a reason outside the board (resignation, time, agreement, impasse).
+    pub fn set_outcome(&mut self, o: Outcome) {
+        self.outcome = Some(o);
+    }
+
+    /// Legal moves of the current position (none once the game is over).
+    pub fn legal_moves(&self) -> Vec<Move> {
+        if self.is_over() {
+            return Vec::new();
+        }
+        self.pos.legal_moves()
+    }
+
+    /// Checks a move, as `play` would, without playing it.
+    pub fn check_move(&self, m: Move) -> Result<(), IllegalMove> {
+        if self.is_over() {
+            return Err(IllegalMove::GameOver);
+        }
+        self.pos.check_move(m)
+    }
+
+    /// Plays a move after checking it, and decides whether it ends the game.
+    pub fn play(&mut self, m: Move) -> Result<(), IllegalMove> {
+        self.check_move(m)?;
+        self.pos.make(m);
+        self.moves.push(m);
+        self.hashes.push(self.pos.hash());
+        self.checks.push(self.pos.in_check());
+        self.outcome = self.compute_outcome();
+        Ok(())
+    }
+
+    /// The position after the first `ply` moves.
+    pub fn position_at(&self, ply: usize) -> Position {
+        let mut p = self.start.clone();
+        for &m in &self.moves[..ply.min(self.moves.len())] {
+            p.make(m);
+        }
+        p
+    }
+
+    /// Takes back the last `n` moves (a takeback also reopens a game its last move ended).
+    pub fn take_back(&mut self, n: usize) {
+        let keep = self.moves.len().saturating_sub(n);
+        let moves = self.moves[..keep].to_vec();
+        let mut g = Game::new(self.start.clone());
+        for m in moves {
+            // Each of these moves was legal when it was played, from the same start.
+            g.pos.make(m);
+            g.moves.push(m);
+            g.hashes.push(g.pos.hash());
+            g.checks.push(g.pos.in_check());
+        }
+        g.outcome = g.compute_outcome();
+        *self = g;
+    }
+
+    fn compute_outcome(&self) -> Option<Outcome> {
+        let mut p = self.pos.clone();
+        let side = p.side_to_move();
+        if !p.has_legal_move() {
+            return Some(if p.in_check() {
+                Outcome::Win { winner: !side, reason: Reason::Checkmate }
+            } else {
+                match self.variant().spec.end.stalemate {
+                    StalemateRule::Loss => Outcome::Win { winner: !side, reason: Reason::Stalemate },
+                    StalemateRule::Draw => Outcome::Draw { reason: Reason::Stalemate },
+                }
+            });
+        }
+        self.repetition_outcome()
+    }
+
+    fn repetition_outcome(&self) -> Option<Outcome> {
+        let now = self.hashes.len() - 1;
+        let h = self.hashes[now];
+        match self.variant().spec.end.repetition {
+            RepetitionRule::Sennichite => {
+                let occurrences: Vec<usize> = (0..=now).filter(|&i| self.hashes[i] == h).collect();
+                if occurrences.len() < 4 {
+                    return None;
+                }
+                let first = occurrences[occurrences.len() - 4];
+                // Position i (i > 0) arose from move i-1; it gave check if the side to move in
+                // position i is in check. The mover of that move is the side to move at i-1.
+                let mut all_checks = [true, true];
+                for i in first + 1..=now {
+                    let mover = self.position_side(i - 1);
+                    if !self.checks[i] {
+                        all_checks[mover.index()] = false;
+                    }
+                }
+                Some(match all_checks {
+                    [true, false] => Outcome::Win { winner: Color::White, reason: Reason::PerpetualCheck },
+                    [false, true] => Outcome::Win { winner: Color::Black, reason: Reason::PerpetualCheck },
+                    _ => Outcome::Draw { reason: Reason::Repetition },
+                })
+            }
+        }
+    }
+
+    fn position_side(&self, i: usize) -> Color {
+        let s = self.start.side_to_move();
+        if i % 2 == 0 {
+            s
+        } else {
+            !s
+        }
+    }
+
+    /// Perft from the current position, stopping at games that end by repetition.
+    pub fn perft(&self, depth: u32) -> u64 {
+        if self.is_over() {
+            return 0;
+        }
+        if depth == 0 {
+            return 1;
+        }
+        let mut pos = self.pos.clone();
+        let mut hist = self.hashes.clone();
+        let mut bufs: Vec<Vec<Move>> = (0..depth).map(|_| Vec::with_capacity(256)).collect();
+        perft_hist(&mut pos, &mut hist, depth, &mut bufs)
+    }
+}
+
+/// Perft that ends a line at a fourth occurrence (checked only where one is possible).
+fn perft_hist(pos: &mut Position, hist: &mut Vec<u64>, depth: u32, bufs: &mut [Vec<Move>]) -> u64 {
+    let (buf, rest) = bufs.split_first_mut().expect("one buffer per ply");
+    if depth == 1 {
+        return pos.count_legal(buf);
+    }
+    buf.clear();
+    pos.pseudo_moves(buf);
+    let ctx = pos.legal_ctx();
+    let mut n = 0;
+    for &m in buf.iter() {
+        if !pos.is_legal(m, &ctx) {
+            continue;
+        }
+        let u = pos.make(m);
+        let h = pos.hash();
+        let repeated = hist.len() >= 8 && hist.iter().filter(|&&x| x == h).count() >= 3;
+        if !repeated {
+            hist.push(h);
+            n += perft_hist(pos, hist, depth - 1, rest);
+            hist.pop();
+        }
+        pos.unmake(m, u);
+    }
+    n
+}

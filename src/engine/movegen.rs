@@ -1,0 +1,306 @@
+//! Move generation. Pseudo-legal moves come from the piece tables (steps, leaps, slides, cannon
+//! jumps and ranges) with the promotion options and drop squares the rules allow; `is_legal` then
+//! applies what needs the whole position: king safety and pawn-drop mate.
+//!
+//! Speed matters here (perft is the benchmark): in games without cannons a move can only expose
+//! its own king along the line from the king through the square it leaves, so most moves skip the
+//! attack test.
+
+use crate::engine::piece::{code_color, is_piece, Mode, Piece, EMPTY, WALL};
+use crate::engine::position::NO_SQUARE;
+use crate::engine::square::{delta, Square, PAD_W};
+use crate::engine::{Color, Move, Position};
+
+/// What the legality test needs to know of the position, computed once per position.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct LegalCtx {
+    ksq: Square,
+    in_check: bool,
+}
+
+/// The square in front of a square, for `c`.
+#[inline]
+pub(crate) fn forward(c: Color) -> i16 {
+    match c {
+        Color::Black => delta(0, 1),
+        Color::White => -delta(0, 1),
+    }
+}
+
+#[inline]
+fn aligned(a: Square, b: Square) -> bool {
+    let (a, b) = (a.index() as i32, b.index() as i32);
+    let w = PAD_W as i32;
+    let (dc, dr) = (a % w - b % w, a / w - b / w);
+    dc == 0 || dr == 0 || dc.abs() == dr.abs()
+}
+
+impl Position {
+    /// Calls `f` with every square the piece `code` standing on `from` could move to by its
+    /// movement alone (captures included, own pieces excluded; no king safety).
+    #[inline(always)]
+    pub(crate) fn for_each_target(&self, from: Square, code: u8, mut f: impl FnMut(Square)) {
+        let b = &self.board;
+        let us = code_color(code);
+        let enemy = |c: u8| is_piece(c) && code_color(c) != us;
+        let pm = &self.v.t.moves[code as usize];
+        for &(d, mode) in &pm.leaps {
+            let to = from.offset(d);
+            let c = b[to.index()];
+            if c == EMPTY {
+                if mode != Mode::CaptureOnly {
+                    f(to);
+                }
+            } else if enemy(c) && mode != Mode::MoveOnly {
+                f(to);
+            }
+        }
+        for &(d, mode) in &pm.slides {
+            let mut to = from.offset(d);
+            loop {
+                let c = b[to.index()];
+                if c == EMPTY {
+                    if mode != Mode::CaptureOnly {
+                        f(to);
+                    }
+                    to = to.offset(d);
+                    continue;
+                }
+                if enemy(c) && mode != Mode::MoveOnly {
+                    f(to);
+                }
+                break;
+            }
+        }
+        for &d in &pm.cannon_jumps {
+            let mid = from.offset(d);
+            if is_piece(b[mid.index()]) {
+                let to = mid.offset(d);
+                let c = b[to.index()];
+                if c == EMPTY || enemy(c) {
+                    f(to);
+                }
+            }
+        }
+        for &d in &pm.cannon_ranges {
+            let mut s = from.offset(d);
+            let mut passed = false;
+            loop {
+                let c = b[s.index()];
+                if c == WALL {
+                    break;
+                }
+                if passed && (c == EMPTY || enemy(c)) {
+                    f(s);
+                }
+                if is_piece(c) {
+                    passed = true;
+                }
+                s = s.offset(d);
+            }
+        }
+    }
+
+    /// Files (bit per column) holding an unpromoted pawn of `c` subject to the two-pawn rule.
+    pub(crate) fn pawn_files(&self, c: Color) -> u16 {
+        let Some(pawn) = self.v.spec.drops.pawn else {
+            return 0;
+        };
+        let code = Piece::new(pawn, c).code();
+        let mut files = 0u16;
+        let mut bb = self.occ[c.index()];
+        while bb != 0 {
+            let sq = Square::from_bit(bb.trailing_zeros());
+            bb &= bb - 1;
+            if self.board[sq.index()] == code {
+                files |= 1 << sq.col();
+            }
+        }
+        files
+    }
+
+    /// Appends every pseudo-legal move to `out`.
+    pub(crate) fn pseudo_moves(&self, out: &mut Vec<Move>) {
+        let t = &self.v.t;
+        let us = self.side.index();
+        let zone = &t.in_zone[us];
+        let mut bb = self.occ[us];
+        while bb != 0 {
+            let from = Square::from_bit(bb.trailing_zeros());
+            bb &= bb - 1;
+            let code = self.board[from.index()];
+            let can_promote = t.promote[code as usize] != 0;
+            let from_zone = zone[from.index()];
+            let dead = &t.dead[code as usize];
+            self.for_each_target(from, code, |to| {
+                if can_promote && (from_zone || zone[to.index()]) {
+                    out.push(Move::Board { from, to, promote: true });
+                }
+                if !dead[to.index()] {
+                    out.push(Move::Board { from, to, promote: false });
+                }
+            });
+        }
+        if !self.v.spec.drops.enabled {
+            return;
+        }
+        let empties = t.board_mask & !(self.occ[0] | self.occ[1]);
+        if empties == 0 {
+            return;
+        }
+        let mut pawn_files: Option<u16> = None;
+        for &kind in self.v.spec.pieces.hand_order {
+            if self.hands[us][kind.index()] == 0 {
+                continue;
+            }
+            let code = Piece::new(kind, self.side).code();
+            let dead = &t.dead[code as usize];
+            let mut e = empties;
+            if Some(kind) == self.v.spec.drops.pawn {
+                let files = *pawn_files.get_or_insert_with(|| self.pawn_files(self.side));
+                for col in 0..9 {
+                    if files & (1 << col) != 0 {
+                        e &= !t.file_masks[col];
+                    }
+                }
+            }
+            while e != 0 {
+                let to = Square::from_bit(e.trailing_zeros());
+                e &= e - 1;
+                if !dead[to.index()] {
+                    out.push(Move::Drop { kind, to });
+                }
+            }
+        }
+    }
+
+    pub(crate) fn legal_ctx(&self) -> LegalCtx {
+        let ksq = self.kings[self.side.index()];
+        LegalCtx {
+            ksq,
+            in_check: ksq != NO_SQUARE && self.attacked(ksq, !self.side),
+        }
+    }
+
+    /// Whether a pseudo-legal move is legal: it does not leave the mover's king attacked, and it
+    /// is not a pawn drop that mates.
+    #[inline]
+    pub(crate) fn is_legal(&mut self, m: Move, ctx: &LegalCtx) -> bool {
+        if ctx.ksq == NO_SQUARE {
+            return true;
+        }
+        let simple = self.v.t.simple;
+        match m {
+            Move::Board { from, to, .. } => {
+                if !ctx.in_check && simple && from != ctx.ksq && !aligned(from, ctx.ksq) {
+                    return true;
+                }
+                let king = if from == ctx.ksq { to } else { ctx.ksq };
+                self.safe_after(from, to, king)
+            }
+            Move::Drop { kind, to } => {
+                if (ctx.in_check || !simple) && !self.safe_after(NO_SQUARE, to, ctx.ksq) {
+                    return false;
+                }
+                if Some(kind) == self.v.spec.drops.pawn
+                    && to.offset(forward(self.side)) == self.kings[(!self.side).index()]
+                {
+                    return !self.drop_mates(m);
+                }
+                true
+            }
+        }
+    }
+
+    /// Whether `king` is safe once the piece on `from` (or, with `from` = `NO_SQUARE`, a
+    /// dropped piece) stands on `to`. Only the board is touched, and it is restored.
+    fn safe_after(&mut self, from: Square, to: Square, king: Square) -> bool {
+        let us = self.side;
+        let moving = if from == NO_SQUARE {
+            // Any piece of ours will do: it only blocks lines or serves as a screen.
+            2 + us as u8
+        } else {
+            self.board[from.index()]
+        };
+        let captured = self.board[to.index()];
+        if from != NO_SQUARE {
+            self.board[from.index()] = EMPTY;
+        }
+        self.board[to.index()] = moving;
+        let safe = !self.attacked(king, !us);
+        self.board[to.index()] = captured;
+        if from != NO_SQUARE {
+            self.board[from.index()] = moving;
+        }
+        safe
+    }
+
+    /// Whether a (legal) drop leaves the opponent without a legal move.
+    fn drop_mates(&mut self, m: Move) -> bool {
+        let u = self.make(m);
+        let mated = !self.has_legal_move();
+        self.unmake(m, u);
+        mated
+    }
+
+    /// Whether the side to move has any legal move.
+    pub fn has_legal_move(&mut self) -> bool {
+        let mut buf = Vec::with_capacity(128);
+        self.pseudo_moves(&mut buf);
+        let ctx = self.legal_ctx();
+        buf.into_iter().any(|m| self.is_legal(m, &ctx))
+    }
+
+    /// Every legal move, in generation order.
+    pub fn legal_moves(&self) -> Vec<Move> {
+        let mut p = self.clone();
+        let mut buf = Vec::with_capacity(128);
+        p.pseudo_moves(&mut buf);
+        let ctx = p.legal_ctx();
+        buf.retain(|&m| p.is_legal(m, &ctx));
+        buf
+    }
+
+    /// Number of legal moves.
+    pub fn count_legal(&mut self, buf: &mut Vec<Move>) -> u64 {
+        buf.clear();
+        self.pseudo_moves(buf);
+        let ctx = self.legal_ctx();
+        let mut n = 0;
+        for &m in buf.iter() {
+            n += self.is_legal(m, &ctx) as u64;
+        }
+        n
+    }
+}
+
+/// Counts the leaf nodes of the legal move tree to `depth` plies (the last ply is counted by
+/// generating legal moves, as Fairy-Stockfish does). No history: see `Game::perft` for the
+/// version that stops at game-ending repetitions.
+pub fn perft(pos: &mut Position, depth: u32) -> u64 {
+    if depth == 0 {
+        return 1;
+    }
+    let mut bufs: Vec<Vec<Move>> = (0..depth).map(|_| Vec::with_capacity(256)).collect();
+    perft_inner(pos, depth, &mut bufs)
+}
+
+fn perft_inner(pos: &mut Position, depth: u32, bufs: &mut [Vec<Move>]) -> u64 {
+    let (buf, rest) = bufs.split_first_mut().expect("one buffer per ply");
+    if depth == 1 {
+        return pos.count_legal(buf);
+    }
+    buf.clear();
+    pos.pseudo_moves(buf);
+    let ctx = pos.legal_ctx();
+    let mut n = 0;
+    for &m in buf.iter() {
+        if !pos.is_legal(m, &ctx) {
+            continue;
+        }
+        let u = pos.make(m);
+        n += perft_inner(pos, depth - 1, rest);
+        pos.unmake(m, u);
+    }
+    n
+}

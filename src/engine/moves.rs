@@ -1,0 +1,41 @@
+//! The `Move` type: what a player does in one turn.
+
+use crate::engine::{PieceKind, Square};
+
+/// A move. Every move of every game is one of these.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Move {
+    /// A piece moves (and maybe captures) from one square to another, promoting or not.
+    Board {
+        from: Square,
+        to: Square,
+        promote: bool,
+    },
+    /// A piece from the hand is put on an empty square (always unpromoted).
+    Drop { kind: PieceKind, to: Square },
+}
+
+impl Move {
+    /// The square the move ends on.
+    pub fn to(self) -> Square {
+        match self {
+            Move::Board { to, .. } | Move::Drop { to, .. } => to,
+        }
+    }
+
+    /// The square the move starts from (none for a drop).
+    pub fn from(self) -> Option<Square> {
+        match self {
+            Move::Board { from, .. } => Some(from),
+            Move::Drop { .. } => None,
+        }
+    }
+
+    pub fn is_drop(self) -> bool {
+        matches!(self, Move::Drop { .. })
+    }
+
+    pub fn promotes(self) -> bool {
+        matches!(self, Move::Board { promote: true, .. })
+    }
+}

@@ -1,0 +1,301 @@
+//! The forgiving reader of what players type. Accepted, case-insensitively where it is
+//! unambiguous:
+//!
+//! - move codes: `7g7f`, `2c2b+`, `P*5e` (and numeric ranks: `7776`);
+//! - Hodges notation: `P-7f`, `p-7f`, `Px7f`, `N-7c=`, `+R-2b`, `G6i-5h`, `S*5e`, `GC-5d`;
+//! - the numeric-rank form pychess players use: `P-76`, `P*55`;
+//! - a bare piece and square when only one move fits: `P7f`, `R2b+`.
+//!
+//! The answer is the one legal move meant, or why none is: what was understood and the rule
+//! that forbids it, or the moves to choose between.
+
+use thiserror::Error;
+
+use crate::engine::notation::{code, hodges};
+use crate::engine::{IllegalMove, Move, PieceKind, Position, Square};
+
+/// Why an input is not a move that can be played now.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum MoveInputError {
+    #[error("no move given")]
+    Empty,
+    #[error("'{input}' is not a move I can read: write it like P-7f, 7g7f, S*5e or G6i-5h")]
+    Unreadable { input: String },
+    #[error("'{name}' is not a piece of this game")]
+    UnknownPiece { name: String },
+    #[error("{understood}: {why}")]
+    Illegal { understood: String, why: String, reason: Option<IllegalMove> },
+    #[error("{understood} could be several moves: {}", options.join(", "))]
+    Ambiguous { understood: String, options: Vec<String> },
+    #[error("{understood}: promote or not? Write {} (promote) or {} (do not)", options[0], options[1])]
+    PromotionChoice { understood: String, options: [String; 2] },
+}
+
+/// What the reader made of the text.
+#[derive(Debug, Clone, Default)]
+struct Pattern {
+    kind: Option<PieceKind>,
+    from: Option<Square>,
+    to: Option<Square>,
+    drop: Option<bool>,
+    promote: Option<bool>,
+}
+
+/// Reads a move typed by a player and resolves it against the legal moves of `pos`.
+pub fn parse_move(pos: &Position, input: &str) -> Result<Move, MoveInputError> {
+    let v = pos.variant();
+    let text: String = input
+        .trim()
+        .trim_end_matches(['!', '?', '#'])
+        .chars()
+        .filter(|c| !c.is_whitespace())
+        .collect();
+    if text.is_empty() {
+        return Err(MoveInputError::Empty);
+    }
+    if let Some(m) = code::parse(pos, &text) {
+        return match pos.check_move(m) {
+            Ok(()) => Ok(m),
+            Err(reason) => Err(MoveInputError::Illegal {
+                understood: describe_code(pos, m),
+                why: reason.message(v),
+                reason: Some(reason),
+            }),
+        };
+    }
+    let pat = read_pattern(pos, &text)?;
+    resolve(pos, &pat, &text)
+}
+
+fn describe_code(pos: &Position, m: Move) -> String {
+    let v = pos.variant();
+    match m {
+        Move::Board { from, to, promote } => match pos.piece_at(from) {
+            Some(p) => format!(
+                "{} {}-{}{}",
+                p.kind.name(),
+                v.square_name(from),
+                v.square_name(to),
+                if promote { " promoting" } else { "" }
+            ),
+            None => format!("{}-{}", v.square_name(from), v.square_name(to)),
+        },
+        Move::Drop { kind, to } => format!("{} dropped on {}", kind.name(), v.square_name(to)),
+    }
+}
+
+fn read_pattern(pos: &Position, text: &str) -> Result<Pattern, MoveInputError> {
+    let v = pos.variant();
+    let unreadable = || MoveInputError::Unreadable { input: text.to_string() };
+    let b = text.as_bytes();
+    let mut i = 0;
+    let mut pat = Pattern::default();
+    // Piece: optional '+', then letters.
+    let promoted_prefix = b.first() == Some(&b'+');
+    if promoted_prefix {
+        i += 1;
+    }
+    let start = i;
+    let mut end = i;
+    while end < b.len() && b[end].is_ascii_alphabetic() {
+        end += 1;
+    }
+    if end > start {
+        // The longest run of letters that names a piece (`Px7f` is a pawn capturing).
+        let prefix = if promoted_prefix { "+" } else { "" };
+        let found = (start + 1..=end).rev().find_map(|e| {
+            let name = format!("{prefix}{}", &text[start..e]);
+            v.kind_by_human(&name).or_else(|| v.kind_by_code(&name)).map(|k| (k, e))
+        });
+        match found {
+            Some((kind, e)) => {
+                pat.kind = Some(kind);
+                i = e;
+            }
+            None => {
+                return Err(MoveInputError::UnknownPiece {
+                    name: format!("{prefix}{}", &text[start..end]),
+                })
+            }
+        }
+    } else if promoted_prefix {
+        return Err(unreadable());
+    }
+    let mut squares = Vec::new();
+    loop {
+        if i + 2 <= b.len() && b[i].is_ascii_digit() {
+            if let Some(s) = text.get(i..i + 2).and_then(|t| v.parse_square(t)) {
+                squares.push(s);
+                i += 2;
+                continue;
+            }
+        }
+        match b.get(i) {
+            Some(b'-') | Some(b'x') | Some(b'X') if pat.drop.is_none() => {
+                pat.drop = Some(false);
+                i += 1;
+            }
+            Some(b'*') if pat.drop.is_none() && squares.is_empty() => {
+                pat.drop = Some(true);
+                i += 1;
+            }
+            _ => break,
+        }
+    }
+    match b.get(i) {
+        Some(b'+') => {
+            pat.promote = Some(true);
+            i += 1;
+        }
+        Some(b'=') => {
+            pat.promote = Some(false);
+            i += 1;
+        }
+        _ => {}
+    }
+    if i != b.len() {
+        return Err(unreadable());
+    }
+    match squares.len() {
+        1 => pat.to = Some(squares[0]),
+        2 => {
+            pat.from = Some(squares[0]);
+            pat.to = Some(squares[1]);
+        }
+        _ => return Err(unreadable()),
+    }
+    if pat.kind.is_none() && pat.from.is_none() {
+        return Err(unreadable());
+    }
+    if pat.drop == Some(true) && (pat.from.is_some() || pat.kind.is_none()) {
+        return Err(unreadable());
+    }
+    if pat.from.is_some() {
+        pat.drop = Some(false);
+    }
+    Ok(pat)
+}
+
+fn understood(pos: &Position, pat: &Pattern) -> String {
+    let v = pos.variant();
+    let mut s = match pat.kind {
+        Some(k) => k.name().to_string(),
+        None => "piece".to_string(),
+    };
+    if let Some(f) = pat.from {
+        s.push_str(&format!(" on {}", v.square_name(f)));
+    }
+    if let Some(t) = pat.to {
+        if pat.drop == Some(true) {
+            s.push_str(&format!(" dropped on {}", v.square_name(t)));
+        } else {
+            s.push_str(&format!(" to {}", v.square_name(t)));
+        }
+    }
+    match pat.promote {
+        Some(true) => s.push_str(", promoting"),
+        Some(false) => s.push_str(", not promoting"),
+        None => {}
+    }
+    s
+}
+
+fn matches(pos: &Position, pat: &Pattern, m: Move) -> bool {
+    if Some(m.to()) != pat.to {
+        return false;
+    }
+    match m {
+        Move::Drop { kind, .. } => {
+            pat.drop != Some(false) && pat.kind == Some(kind) && pat.promote != Some(true)
+        }
+        Move::Board { from, promote, .. } => {
+            pat.drop != Some(true)
+                && pat.from.is_none_or(|f| f == from)
+                && pat
+                    .kind
+                    .is_none_or(|k| pos.piece_at(from).is_some_and(|p| p.kind == k))
+                && pat.promote.is_none_or(|p| p == promote)
+        }
+    }
+}
+
+fn resolve(pos: &Position, pat: &Pattern, text: &str) -> Result<Move, MoveInputError> {
+    let v = pos.variant();
+    let legal = pos.legal_moves();
+    let mut cands: Vec<Move> = legal.iter().copied().filter(|&m| matches(pos, pat, m)).collect();
+    // A piece named without '*' that could either move there or be dropped there: prefer the
+    // board move only if that is what the text says (`-`/`x`); otherwise ask.
+    cands.sort();
+    cands.dedup();
+    match cands.len() {
+        1 => return Ok(cands[0]),
+        0 => {}
+        _ => {
+            let promo_pair = cands.len() == 2
+                && matches!((cands[0], cands[1]),
+                    (Move::Board { from: f1, to: t1, .. }, Move::Board { from: f2, to: t2, .. })
+                    if f1 == f2 && t1 == t2);
+            if promo_pair {
+                let base = match cands[0] {
+                    Move::Board { from, to, .. } => Move::Board { from, to, promote: false },
+                    m => m,
+                };
+                let plain = hodges::write(pos, base);
+                let stem = plain.trim_end_matches('=').to_string();
+                return Err(MoveInputError::PromotionChoice {
+                    understood: understood(pos, pat),
+                    options: [format!("{stem}+"), format!("{stem}=")],
+                });
+            }
+            return Err(MoveInputError::Ambiguous {
+                understood: understood(pos, pat),
+                options: cands.iter().map(|&m| hodges::write(pos, m)).collect(),
+            });
+        }
+    }
+    // Nothing legal fits: find the rule that forbids what was meant.
+    let what = understood(pos, pat);
+    let to = pat.to.expect("a pattern always has a target");
+    let us = pos.side_to_move();
+    let mut tried: Vec<Move> = Vec::new();
+    if pat.drop != Some(false) {
+        if let Some(k) = pat.kind {
+            tried.push(Move::Drop { kind: k, to });
+        }
+    }
+    if pat.drop != Some(true) {
+        let froms: Vec<Square> = match pat.from {
+            Some(f) => vec![f],
+            None => pos
+                .pieces()
+                .filter(|(_, p)| p.color == us && Some(p.kind) == pat.kind)
+                .map(|(s, _)| s)
+                .collect(),
+        };
+        for f in froms {
+            tried.push(Move::Board { from: f, to, promote: pat.promote.unwrap_or(false) });
+        }
+    }
+    let reasons: Vec<IllegalMove> = tried.iter().filter_map(|&m| pos.check_move(m).err()).collect();
+    // Prefer the most telling reason: one about a piece that can get there.
+    let best = reasons
+        .iter()
+        .find(|r| !matches!(r, IllegalMove::CannotReach { .. } | IllegalMove::NotInHand { .. }))
+        .or(reasons.first())
+        .cloned();
+    let why = match (&best, pat.kind, pat.from) {
+        (Some(IllegalMove::CannotReach { .. }), Some(k), None) if reasons.len() > 1 => {
+            format!("none of your {}s can move to {}", k.name(), v.square_name(to))
+        }
+        (Some(r), _, _) => r.message(v),
+        (None, Some(k), None) => {
+            if pat.drop == Some(false) {
+                format!("you have no {} on the board", k.name())
+            } else {
+                format!("you have no {} on the board or in hand", k.name())
+            }
+        }
+        (None, _, _) => format!("'{text}' is not a move in this position"),
+    };
+    Err(MoveInputError::Illegal { understood: what, why, reason: best })
+}

@@ -1,0 +1,301 @@
+//! A position: board, hands, side to move and move number, with making and unmaking moves and
+//! the attack test. Move generation is in `movegen.rs`; the position knows nothing of history
+//! (that is `Game`'s).
+
+use crate::engine::piece::{code_color, is_piece, Piece, PieceKind, EMPTY, NUM_KINDS, WALL};
+use crate::engine::square::{Square, CELLS, DIRS8};
+use crate::engine::{zobrist, Color, Move, Variant, VariantId};
+
+/// "No square" (a wall cell), used for a missing king.
+pub(crate) const NO_SQUARE: Square = Square(0);
+
+/// A position of one game.
+#[derive(Clone)]
+pub struct Position {
+    pub(crate) v: &'static Variant,
+    pub(crate) board: [u8; CELLS],
+    pub(crate) hands: [[u8; NUM_KINDS]; 2],
+    pub(crate) side: Color,
+    pub(crate) ply: u32,
+    pub(crate) kings: [Square; 2],
+    pub(crate) occ: [u128; 2],
+    pub(crate) hash: u64,
+}
+
+/// What `make` returns so that `unmake` can restore the position.
+#[derive(Clone, Copy, Debug)]
+pub struct Undo {
+    captured: u8,
+    moved: u8,
+    hash: u64,
+}
+
+impl PartialEq for Position {
+    fn eq(&self, o: &Position) -> bool {
+        self.v.id() == o.v.id()
+            && self.board == o.board
+            && self.hands == o.hands
+            && self.side == o.side
+            && self.ply == o.ply
+    }
+}
+impl Eq for Position {}
+
+impl std::fmt::Debug for Position {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Position({})", crate::engine::notation::fen::write(self))
+    }
+}
+
+impl Position {
+    /// An empty board of a variant, first player to move, move number 1.
+    pub fn empty(v: &'static Variant) -> Position {
+        Position {
+            v,
+            board: v.t.empty_board,
+            hands: [[0; NUM_KINDS]; 2],
+            side: Color::Black,
+            ply: 0,
+            kings: [NO_SQUARE; 2],
+            occ: [0; 2],
+            hash: 0,
+        }
+    }
+
+    /// The start position of a variant.
+    pub fn start(id: VariantId) -> Position {
+        let v = Variant::get(id);
+        crate::engine::notation::fen::parse(v, v.spec.start)
+            .expect("every variant's start position string is valid")
+    }
+
+    pub fn variant(&self) -> &'static Variant {
+        self.v
+    }
+
+    pub fn side_to_move(&self) -> Color {
+        self.side
+    }
+
+    /// Plies played since move number 1.
+    pub fn ply(&self) -> u32 {
+        self.ply
+    }
+
+    /// The move number field of the position string (ply + 1).
+    pub fn move_number(&self) -> u32 {
+        self.ply + 1
+    }
+
+    /// A hash of board, hands and side to move (equal positions have equal hashes).
+    pub fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    pub fn piece_at(&self, sq: Square) -> Option<Piece> {
+        Piece::from_code(self.board[sq.index()])
+    }
+
+    /// How many pieces of a kind `c` holds in hand.
+    pub fn hand(&self, c: Color, k: PieceKind) -> u8 {
+        self.hands[c.index()][k.index()]
+    }
+
+    /// The square of `c`'s king.
+    pub fn king(&self, c: Color) -> Option<Square> {
+        let k = self.kings[c.index()];
+        (k != NO_SQUARE).then_some(k)
+    }
+
+    /// Every piece on the board with its square, top row first.
+    pub fn pieces(&self) -> impl Iterator<Item = (Square, Piece)> + '_ {
+        self.v
+            .squares()
+            .iter()
+            .filter_map(|&s| self.piece_at(s).map(|p| (s, p)))
+    }
+
+    /// Whether the side to move is in check.
+    pub fn in_check(&self) -> bool {
+        self.is_in_check(self.side)
+    }
+
+    /// Whether `c`'s king is attacked.
+    pub fn is_in_check(&self, c: Color) -> bool {
+        let k = self.kings[c.index()];
+        k != NO_SQUARE && self.attacked(k, !c)
+    }
+
+    pub(crate) fn set_side(&mut self, c: Color) {
+        if c != self.side {
+            self.hash ^= zobrist::SIDE;
+            self.side = c;
+        }
+    }
+
+    pub(crate) fn set_ply(&mut self, ply: u32) {
+        self.ply = ply;
+    }
+
+    pub(crate) fn set_hand(&mut self, c: Color, k: PieceKind, n: u8) {
+        let (ci, ki) = (c.index(), k.index());
+        self.hash ^= zobrist::hand(ci, ki, self.hands[ci][ki]) ^ zobrist::hand(ci, ki, n);
+        self.hands[ci][ki] = n;
+    }
+
+    /// Puts a piece code on an empty square.
+    #[inline]
+    pub(crate) fn put(&mut self, sq: Square, code: u8) {
+        debug_assert_eq!(self.board[sq.index()], EMPTY);
+        self.board[sq.index()] = code;
+        let c = code_color(code);
+        self.occ[c] |= 1u128 << sq.bit();
+        self.hash ^= zobrist::BOARD[code as usize][sq.index()];
+        if Piece::from_code(code).is_some_and(|p| p.kind == PieceKind::King) {
+            self.kings[c] = sq;
+        }
+    }
+
+    /// Removes the piece on a square and returns its code.
+    #[inline]
+    pub(crate) fn take(&mut self, sq: Square) -> u8 {
+        let code = self.board[sq.index()];
+        debug_assert!(is_piece(code));
+        self.board[sq.index()] = EMPTY;
+        let c = code_color(code);
+        self.occ[c] &= !(1u128 << sq.bit());
+        self.hash ^= zobrist::BOARD[code as usize][sq.index()];
+        code
+    }
+
+    #[inline]
+    fn hand_add(&mut self, c: usize, k: usize, by: i8) {
+        let n = self.hands[c][k];
+        let m = (n as i16 + by as i16) as u8;
+        self.hash ^= zobrist::hand(c, k, n) ^ zobrist::hand(c, k, m);
+        self.hands[c][k] = m;
+    }
+
+    /// Plays a move without checking it. The move must be pseudo-legal in this position.
+    pub fn make(&mut self, m: Move) -> Undo {
+        let us = self.side.index();
+        let undo_hash = self.hash;
+        let mut captured = EMPTY;
+        let mut moved = EMPTY;
+        match m {
+            Move::Board { from, to, promote } => {
+                let mut code = self.take(from);
+                moved = code;
+                if is_piece(self.board[to.index()]) {
+                    captured = self.take(to);
+                    if self.v.spec.drops.enabled {
+                        let k = self.v.t.demote[((captured - 2) >> 1) as usize];
+                        self.hand_add(us, k.index(), 1);
+                    }
+                }
+                if promote {
+                    code = self.v.t.promote[code as usize];
+                }
+                self.put(to, code);
+            }
+            Move::Drop { kind, to } => {
+                self.hand_add(us, kind.index(), -1);
+                self.put(to, Piece::new(kind, self.side).code());
+            }
+        }
+        self.side = !self.side;
+        self.hash ^= zobrist::SIDE;
+        self.ply += 1;
+        Undo {
+            captured,
+            moved,
+            hash: undo_hash,
+        }
+    }
+
+    /// Takes back `m`, which must be the last move made, with the `Undo` it returned.
+    pub fn unmake(&mut self, m: Move, u: Undo) {
+        self.side = !self.side;
+        self.ply -= 1;
+        let us = self.side.index();
+        match m {
+            Move::Board { from, to, promote } => {
+                let _ = promote;
+                self.take(to);
+                self.put(from, u.moved);
+                if u.captured != EMPTY {
+                    if self.v.spec.drops.enabled {
+                        let k = self.v.t.demote[((u.captured - 2) >> 1) as usize];
+                        self.hand_add(us, k.index(), -1);
+                    }
+                    self.put(to, u.captured);
+                }
+            }
+            Move::Drop { kind, to } => {
+                self.take(to);
+                self.hand_add(us, kind.index(), 1);
+            }
+        }
+        self.hash = u.hash;
+    }
+
+    /// Whether a piece of `by` could capture on `sq` on its next move (pins ignored).
+    pub fn attacked(&self, sq: Square, by: Color) -> bool {
+        let t = &self.v.t;
+        let b = &self.board;
+        let byi = by.index();
+        let s0 = sq.index() as isize;
+        let ours = |c: u8| is_piece(c) && code_color(c) == byi;
+        for (i, &off) in t.leap_offsets[byi].iter().enumerate() {
+            let c = b[(s0 - off as isize) as usize];
+            if ours(c) && (t.leap_attack[c as usize] >> i) & 1 != 0 {
+                return true;
+            }
+        }
+        let ranges = t.range_dirs[byi];
+        let mut lines = t.slide_dirs[byi] | ranges;
+        while lines != 0 {
+            let d = lines.trailing_zeros() as usize;
+            lines &= lines - 1;
+            let step = DIRS8[d] as isize;
+            let mut s = s0 - step;
+            while b[s as usize] == EMPTY {
+                s -= step;
+            }
+            let c = b[s as usize];
+            if c == WALL {
+                continue;
+            }
+            if ours(c) && (t.slide_attack[c as usize] >> d) & 1 != 0 {
+                return true;
+            }
+            if (ranges >> d) & 1 != 0 {
+                // A ranging cannon anywhere beyond the first piece (the screen) attacks `sq`.
+                s -= step;
+                loop {
+                    let c = b[s as usize];
+                    if c == WALL {
+                        break;
+                    }
+                    if ours(c) && (t.range_attack[c as usize] >> d) & 1 != 0 {
+                        return true;
+                    }
+                    s -= step;
+                }
+            }
+        }
+        let mut jumps = t.jump_dirs[byi];
+        while jumps != 0 {
+            let d = jumps.trailing_zeros() as usize;
+            jumps &= jumps - 1;
+            let step = DIRS8[d] as isize;
+            if is_piece(b[(s0 - step) as usize]) {
+                let c = b[(s0 - 2 * step) as usize];
+                if ours(c) && (t.jump_attack[c as usize] >> d) & 1 != 0 {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+}

@@ -1,0 +1,526 @@
+//! Variants as data. A `VariantSpec` says, in plain fields grouped by topic, what a game is: its
+//! board, its pieces and their letters, its promotion and drop rules, how it ends, its setups.
+//! `Variant` adds the lookup tables the move generator needs, computed once from the spec.
+//! What data cannot say is a hook chosen by `VariantId` in a `match` (see `movegen.rs`).
+
+use std::sync::OnceLock;
+
+use crate::engine::piece::{Atom, Mode, Offset, Piece, PieceKind, CODES, EMPTY, NUM_KINDS, WALL};
+use crate::engine::square::{delta, dir_index, Square, BORDER, CELLS, DIRS8, PAD_W};
+use crate::engine::variants;
+use crate::engine::Color;
+
+/// The games Tegami knows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum VariantId {
+    Shogi,
+    Judkins,
+    Cannon,
+}
+
+impl VariantId {
+    pub const ALL: &'static [VariantId] = &[VariantId::Shogi, VariantId::Judkins, VariantId::Cannon];
+
+    /// The id used on the command line and in storage.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            VariantId::Shogi => "shogi",
+            VariantId::Judkins => "judkins",
+            VariantId::Cannon => "cannon",
+        }
+    }
+
+    /// Parses a variant id, accepting a few obvious aliases.
+    pub fn parse(s: &str) -> Option<VariantId> {
+        let s = s.trim().to_ascii_lowercase();
+        Some(match s.as_str() {
+            "shogi" | "standard" => VariantId::Shogi,
+            "judkins" | "judkins-shogi" | "judkinshogi" | "minishogi6" => VariantId::Judkins,
+            "cannon" | "cannon-shogi" | "cannonshogi" => VariantId::Cannon,
+            _ => return None,
+        })
+    }
+
+    pub fn variant(self) -> &'static Variant {
+        Variant::get(self)
+    }
+}
+
+impl std::fmt::Display for VariantId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// Board size.
+#[derive(Clone, Copy, Debug)]
+pub struct BoardShape {
+    pub files: u8,
+    pub ranks: u8,
+}
+
+/// How squares are named.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SquareNames {
+    /// File digit counted from the right as the first player sees it, rank letter from the top
+    /// (`7g`).
+    Shogi,
+    /// File letter from the first player's left, rank number from the first player's side (`e2`).
+    Western,
+}
+
+/// A piece kind of the variant with its letters.
+#[derive(Clone, Copy, Debug)]
+pub struct Letter {
+    pub kind: PieceKind,
+    /// In position strings and drop codes (upper case for the first player; promoted kinds
+    /// carry a leading `+`).
+    pub code: &'static str,
+    /// In human notation (`GC`, `+R`).
+    pub human: &'static str,
+}
+
+/// The pieces of the variant.
+#[derive(Clone, Copy, Debug)]
+pub struct PieceSet {
+    /// Every kind that can appear, unpromoted and promoted.
+    pub letters: &'static [Letter],
+    /// Order of kinds in the hand field of a position string (and in displays).
+    pub hand_order: &'static [PieceKind],
+}
+
+/// Promotion rules.
+#[derive(Clone, Copy, Debug)]
+pub struct PromotionRules {
+    /// Number of farthest ranks that make up the promotion zone.
+    pub zone_depth: u8,
+    /// Kinds that could never move again on their owner's last `n` ranks: they must promote when
+    /// they end a move there, and may not be dropped there.
+    pub stuck: &'static [(PieceKind, u8)],
+}
+
+/// Drop rules.
+#[derive(Clone, Copy, Debug)]
+pub struct DropRules {
+    /// Whether captured pieces go to the capturer's hand.
+    pub enabled: bool,
+    /// The pawn kind the two-pawn rule and the pawn-drop-mate rule apply to.
+    pub pawn: Option<PieceKind>,
+}
+
+/// What a side with no legal move, not in check, gets.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StalemateRule {
+    Loss,
+    Draw,
+}
+
+/// How repeated positions end a game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RepetitionRule {
+    /// Fourth occurrence ends the game: the side that checked with every move since the first
+    /// occurrence loses, otherwise a draw.
+    Sennichite,
+}
+
+/// Impasse (jishogi) scoring.
+#[derive(Clone, Copy, Debug)]
+pub struct ImpasseRule {
+    /// Points a side needs not to lose.
+    pub threshold: u32,
+    /// Kinds (unpromoted) worth five points; every other piece but the king is worth one.
+    pub big: &'static [PieceKind],
+}
+
+/// How games end beyond checkmate.
+#[derive(Clone, Copy, Debug)]
+pub struct EndRules {
+    pub stalemate: StalemateRule,
+    pub repetition: RepetitionRule,
+    pub impasse: Option<ImpasseRule>,
+}
+
+/// A handicap: White's pieces removed before the game; White then moves first.
+#[derive(Clone, Copy, Debug)]
+pub struct Handicap {
+    /// Id used in commands (`handicap=rook`).
+    pub name: &'static str,
+    pub description: &'static str,
+    /// Squares (in the variant's notation) emptied in the start position.
+    pub remove: &'static [&'static str],
+}
+
+/// A variant as data.
+#[derive(Clone, Copy, Debug)]
+pub struct VariantSpec {
+    pub id: VariantId,
+    pub name: &'static str,
+    pub board: BoardShape,
+    pub squares: SquareNames,
+    pub pieces: PieceSet,
+    pub promotion: PromotionRules,
+    pub drops: DropRules,
+    pub end: EndRules,
+    /// The start position string.
+    pub start: &'static str,
+    pub handicaps: &'static [Handicap],
+    /// Names of the first and second player.
+    pub sides: [&'static str; 2],
+}
+
+/// Per-piece-code move tables, with offsets already turned for the piece's owner.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct PieceMoves {
+    pub leaps: Vec<(i16, Mode)>,
+    pub slides: Vec<(i16, Mode)>,
+    pub cannon_jumps: Vec<i16>,
+    pub cannon_ranges: Vec<i16>,
+}
+
+/// Lookup tables derived from a spec.
+pub(crate) struct Tables {
+    /// The empty board: walls outside, empty inside.
+    pub empty_board: [u8; CELLS],
+    /// Board squares in bit order.
+    pub squares: Vec<Square>,
+    /// The board's squares as an 81-bit set, and each column's squares.
+    pub board_mask: u128,
+    pub file_masks: [u128; 9],
+    pub in_zone: [[bool; CELLS]; 2],
+    /// `dead[code][sq]`: the piece could never move again from `sq`.
+    pub dead: Vec<[bool; CELLS]>,
+    /// Promoted code of a piece code (0 if it does not promote).
+    pub promote: [u8; CODES],
+    /// The kind a captured piece turns into in the capturer's hand.
+    pub demote: [PieceKind; NUM_KINDS],
+    pub moves: Vec<PieceMoves>,
+    /// Capturing leap offsets per attacking colour, and for each code the bits of those it uses.
+    pub leap_offsets: [Vec<i16>; 2],
+    pub leap_attack: [u32; CODES],
+    /// Per code, the line directions (bits over `DIRS8`) it attacks along by sliding.
+    pub slide_attack: [u8; CODES],
+    pub range_attack: [u8; CODES],
+    pub jump_attack: [u8; CODES],
+    /// Per attacking colour, the union of the above.
+    pub slide_dirs: [u8; 2],
+    pub range_dirs: [u8; 2],
+    pub jump_dirs: [u8; 2],
+    /// No cannon of any kind: a move can expose the king only along the line it leaves.
+    pub simple: bool,
+    pub in_variant: [bool; NUM_KINDS],
+}
+
+/// A variant: its spec and the tables computed from it.
+pub struct Variant {
+    pub spec: VariantSpec,
+    pub(crate) t: Tables,
+}
+
+impl std::fmt::Debug for Variant {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Variant({})", self.spec.id)
+    }
+}
+
+static VARIANTS: [OnceLock<Variant>; 3] = [OnceLock::new(), OnceLock::new(), OnceLock::new()];
+
+impl Variant {
+    /// The variant for an id, built on first use.
+    pub fn get(id: VariantId) -> &'static Variant {
+        VARIANTS[id as usize].get_or_init(|| {
+            let spec = match id {
+                VariantId::Shogi => variants::shogi::spec(),
+                VariantId::Judkins => variants::judkins::spec(),
+                VariantId::Cannon => variants::cannon::spec(),
+            };
+            Variant::build(spec)
+        })
+    }
+
+    pub fn id(&self) -> VariantId {
+        self.spec.id
+    }
+
+    pub fn files(&self) -> u8 {
+        self.spec.board.files
+    }
+
+    pub fn ranks(&self) -> u8 {
+        self.spec.board.ranks
+    }
+
+    /// The name of a side in this game (`black`, `white`; `red`, `blue`).
+    pub fn side_name(&self, c: Color) -> &'static str {
+        self.spec.sides[c.index()]
+    }
+
+    /// Parses a side name of this game.
+    pub fn parse_side(&self, s: &str) -> Option<Color> {
+        let s = s.to_ascii_lowercase();
+        Color::ALL.into_iter().find(|&c| self.side_name(c) == s)
+    }
+
+    /// Whether a mailbox square is on this variant's board.
+    pub fn contains(&self, sq: Square) -> bool {
+        self.t.empty_board[sq.index()] != WALL
+    }
+
+    /// Every square of the board, top row first, left to right.
+    pub fn squares(&self) -> &[Square] {
+        &self.t.squares
+    }
+
+    /// Whether `sq` is in `c`'s promotion zone.
+    pub fn in_zone(&self, c: Color, sq: Square) -> bool {
+        self.t.in_zone[c.index()][sq.index()]
+    }
+
+    /// Whether a piece could never move again from `sq` (it must promote there and may not be
+    /// dropped there).
+    pub fn is_dead_square(&self, p: Piece, sq: Square) -> bool {
+        self.t.dead[p.code() as usize][sq.index()]
+    }
+
+    /// The kind a captured piece of kind `k` becomes in the capturer's hand.
+    pub fn demote(&self, k: PieceKind) -> PieceKind {
+        self.t.demote[k.index()]
+    }
+
+    /// Whether `k` is a piece of this game.
+    pub fn has_kind(&self, k: PieceKind) -> bool {
+        self.t.in_variant[k.index()]
+    }
+
+    /// The letters of a kind of this game.
+    pub fn letter(&self, k: PieceKind) -> Option<&'static Letter> {
+        self.spec.pieces.letters.iter().find(|l| l.kind == k)
+    }
+
+    /// The kind with this position-string letter (`"+R"`, `"U"`; case-insensitive).
+    pub fn kind_by_code(&self, code: &str) -> Option<PieceKind> {
+        self.spec
+            .pieces
+            .letters
+            .iter()
+            .find(|l| l.code.eq_ignore_ascii_case(code))
+            .map(|l| l.kind)
+    }
+
+    /// The kind with this human letter (`"GC"`, `"+R"`; case-insensitive).
+    pub fn kind_by_human(&self, name: &str) -> Option<PieceKind> {
+        self.spec
+            .pieces
+            .letters
+            .iter()
+            .find(|l| l.human.eq_ignore_ascii_case(name))
+            .map(|l| l.kind)
+    }
+
+    /// The handicap with this name.
+    pub fn handicap(&self, name: &str) -> Option<&'static Handicap> {
+        self.spec
+            .handicaps
+            .iter()
+            .find(|h| h.name.eq_ignore_ascii_case(name))
+    }
+
+    /// Name of a square in this variant's notation.
+    pub fn square_name(&self, sq: Square) -> String {
+        match self.spec.squares {
+            SquareNames::Shogi => format!(
+                "{}{}",
+                self.files() - sq.col(),
+                (b'a' + sq.row()) as char
+            ),
+            SquareNames::Western => format!(
+                "{}{}",
+                (b'a' + sq.col()) as char,
+                self.ranks() - sq.row()
+            ),
+        }
+    }
+
+    /// Parses a square name (`7g`; also `77`, the numeric-rank form).
+    pub fn parse_square(&self, s: &str) -> Option<Square> {
+        let b = s.as_bytes();
+        if b.len() != 2 {
+            return None;
+        }
+        let (files, ranks) = (self.files(), self.ranks());
+        match self.spec.squares {
+            SquareNames::Shogi => {
+                let file = b[0].checked_sub(b'0').filter(|f| (1..=files).contains(f))?;
+                let r = b[1].to_ascii_lowercase();
+                let row = if r.is_ascii_digit() {
+                    (r - b'0').checked_sub(1)?
+                } else {
+                    r.checked_sub(b'a')?
+                };
+                (row < ranks).then(|| Square::new(files - file, row))
+            }
+            SquareNames::Western => {
+                let col = b[0].to_ascii_lowercase().checked_sub(b'a')?;
+                let rank = b[1].checked_sub(b'0').filter(|r| (1..=ranks).contains(r))?;
+                (col < files).then(|| Square::new(col, ranks - rank))
+            }
+        }
+    }
+
+    fn build(spec: VariantSpec) -> Variant {
+        let (files, ranks) = (spec.board.files, spec.board.ranks);
+        let mut empty_board = [WALL; CELLS];
+        let mut squares = Vec::new();
+        let mut board_mask = 0u128;
+        let mut file_masks = [0u128; 9];
+        for row in 0..ranks {
+            for col in 0..files {
+                let s = Square::new(col, row);
+                empty_board[s.index()] = EMPTY;
+                squares.push(s);
+                board_mask |= 1 << s.bit();
+                file_masks[col as usize] |= 1 << s.bit();
+            }
+        }
+        // Rows counted from each side's far edge: 0 is the last rank.
+        let far_row = |c: Color, s: Square| -> u8 {
+            match c {
+                Color::Black => s.row(),
+                Color::White => ranks - 1 - s.row(),
+            }
+        };
+        let mut in_zone = [[false; CELLS]; 2];
+        for &s in &squares {
+            for c in Color::ALL {
+                in_zone[c.index()][s.index()] = far_row(c, s) < spec.promotion.zone_depth;
+            }
+        }
+        let mut in_variant = [false; NUM_KINDS];
+        for l in spec.pieces.letters {
+            in_variant[l.kind.index()] = true;
+        }
+        let mut demote: [PieceKind; NUM_KINDS] = std::array::from_fn(PieceKind::from_index);
+        let mut promote = [0u8; CODES];
+        for l in spec.pieces.letters {
+            if let Some(p) = l.kind.promoted().filter(|p| in_variant[p.index()]) {
+                demote[p.index()] = l.kind;
+                for c in Color::ALL {
+                    promote[Piece::new(l.kind, c).code() as usize] = Piece::new(p, c).code();
+                }
+            }
+        }
+        let mut dead = vec![[false; CELLS]; CODES];
+        for &(k, n) in spec.promotion.stuck {
+            for c in Color::ALL {
+                let code = Piece::new(k, c).code() as usize;
+                for &s in &squares {
+                    dead[code][s.index()] = far_row(c, s) < n;
+                }
+            }
+        }
+
+        let turn = |c: Color, (dx, dy): Offset| -> i16 {
+            let d = delta(dx, dy);
+            match c {
+                Color::Black => d,
+                Color::White => -d,
+            }
+        };
+        let mut moves = vec![PieceMoves::default(); CODES];
+        let mut leap_offsets: [Vec<i16>; 2] = [Vec::new(), Vec::new()];
+        let mut leap_attack = [0u32; CODES];
+        let mut slide_attack = [0u8; CODES];
+        let mut range_attack = [0u8; CODES];
+        let mut jump_attack = [0u8; CODES];
+        let mut simple = true;
+        let dir_bit = |d: i16| 1u8 << dir_index(d).expect("line atoms use the eight directions");
+        for l in spec.pieces.letters {
+            for c in Color::ALL {
+                let code = Piece::new(l.kind, c).code() as usize;
+                let pm = &mut moves[code];
+                for atom in l.kind.atoms() {
+                    match *atom {
+                        Atom::Leap(offs, mode) => {
+                            for &o in offs {
+                                let d = turn(c, o);
+                                pm.leaps.push((d, mode));
+                                if mode != Mode::MoveOnly {
+                                    let list = &mut leap_offsets[c.index()];
+                                    let i = match list.iter().position(|&x| x == d) {
+                                        Some(i) => i,
+                                        None => {
+                                            list.push(d);
+                                            list.len() - 1
+                                        }
+                                    };
+                                    leap_attack[code] |= 1 << i;
+                                }
+                            }
+                        }
+                        Atom::Slide(offs, mode) => {
+                            for &o in offs {
+                                let d = turn(c, o);
+                                pm.slides.push((d, mode));
+                                if mode != Mode::MoveOnly {
+                                    slide_attack[code] |= dir_bit(d);
+                                }
+                            }
+                        }
+                        Atom::CannonJump(offs) => {
+                            simple = false;
+                            for &o in offs {
+                                let d = turn(c, o);
+                                pm.cannon_jumps.push(d);
+                                jump_attack[code] |= dir_bit(d);
+                            }
+                        }
+                        Atom::CannonRange(offs) => {
+                            simple = false;
+                            for &o in offs {
+                                let d = turn(c, o);
+                                pm.cannon_ranges.push(d);
+                                range_attack[code] |= dir_bit(d);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        assert!(leap_offsets.iter().all(|l| l.len() <= 32));
+        let union = |table: &[u8; CODES], c: Color| -> u8 {
+            spec.pieces
+                .letters
+                .iter()
+                .map(|l| table[Piece::new(l.kind, c).code() as usize])
+                .fold(0, |a, b| a | b)
+        };
+        let slide_dirs = [union(&slide_attack, Color::Black), union(&slide_attack, Color::White)];
+        let range_dirs = [union(&range_attack, Color::Black), union(&range_attack, Color::White)];
+        let jump_dirs = [union(&jump_attack, Color::Black), union(&jump_attack, Color::White)];
+        debug_assert_eq!(DIRS8.len(), 8);
+        debug_assert_eq!(PAD_W, 9 + 2 * BORDER);
+        Variant {
+            spec,
+            t: Tables {
+                empty_board,
+                squares,
+                board_mask,
+                file_masks,
+                in_zone,
+                dead,
+                promote,
+                demote,
+                moves,
+                leap_offsets,
+                leap_attack,
+                slide_attack,
+                range_attack,
+                jump_attack,
+                slide_dirs,
+                range_dirs,
+                jump_dirs,
+                simple,
+                in_variant,
+            },
+        }
+    }
+}

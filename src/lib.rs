@@ -1,0 +1,6 @@
+//! Tegami: correspondence games of Shogi, Judkins Shogi, Cannon Shogi, Palace Shogi and Shanghai
+//! Palace Chess, for Discord and the terminal.
+//!
+//! Layers (data flows one way): `engine` (rules, notation) ← everything else.
+
+pub mod engine;

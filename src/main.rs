@@ -1,0 +1,182 @@
+//! The `tegami` command line: the bot, the offline console, and the engine's tools (`legal`,
+//! `perft`, `status`, `fen`, `rules`). The subcommands and their output are a contract checked
+//! from outside (see `../shared/design.md`): keep them exactly.
+
+use std::process::ExitCode;
+use std::time::Instant;
+
+use clap::{Args, Parser, Subcommand};
+
+use tegami::engine::notation::{code, fen, input};
+use tegami::engine::{Game, Position, Variant, VariantId};
+
+#[derive(Parser)]
+#[command(name = "tegami", version, about = "Correspondence shogi-family games for Discord")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Every legal move code after the moves, one per line, sorted bytewise.
+    Legal(GameArgs),
+    /// The perft node count (the last line is the bare number).
+    Perft {
+        #[command(flatten)]
+        game: GameArgs,
+        /// Plies to count.
+        #[arg(long)]
+        depth: u32,
+        /// Print the count below each legal move first.
+        #[arg(long)]
+        divide: bool,
+        /// Print the time taken and nodes per second before the count.
+        #[arg(long)]
+        time: bool,
+    },
+    /// `ongoing`, `win <side> <reason>` or `draw <reason>`.
+    Status(GameArgs),
+    /// The position string after the moves.
+    Fen(GameArgs),
+    /// A game's pieces, their letters and the notation.
+    Rules {
+        /// Variant id: shogi, judkins, cannon.
+        variant: String,
+    },
+}
+
+#[derive(Args)]
+struct GameArgs {
+    /// Variant id: shogi, judkins, cannon.
+    #[arg(long)]
+    variant: String,
+    /// Moves played from the start (or from --position), separated by spaces: move codes or
+    /// human notation.
+    #[arg(long, default_value = "")]
+    moves: String,
+    /// Start from this position string instead of the start position.
+    #[arg(long)]
+    position: Option<String>,
+    /// Start from a handicap position (e.g. rook, two, lance).
+    #[arg(long)]
+    handicap: Option<String>,
+}
+
+/// A user error: printed on stderr, exit status 2.
+struct UserError(String);
+
+fn variant_of(s: &str) -> Result<&'static Variant, UserError> {
+    VariantId::parse(s).map(Variant::get).ok_or_else(|| {
+        let known: Vec<&str> = VariantId::ALL.iter().map(|v| v.as_str()).collect();
+        UserError(format!("unknown variant '{s}': known variants are {}", known.join(", ")))
+    })
+}
+
+fn build_game(a: &GameArgs) -> Result<Game, UserError> {
+    let v = variant_of(&a.variant)?;
+    let start = match (&a.position, &a.handicap) {
+        (Some(_), Some(_)) => {
+            return Err(UserError("give either --position or --handicap, not both".into()))
+        }
+        (Some(p), None) => fen::parse(v, p)
+            .map_err(|e| UserError(format!("invalid --position '{p}': {e}")))?,
+        (None, Some(h)) => tegami::engine::handicap_position(v.id(), h).ok_or_else(|| {
+            let names: Vec<&str> = v.spec.handicaps.iter().map(|h| h.name).collect();
+            UserError(format!(
+                "unknown handicap '{h}' for {}: known handicaps are {}",
+                v.id(),
+                names.join(", ")
+            ))
+        })?,
+        (None, None) => Position::start(v.id()),
+    };
+    let mut game = Game::new(start);
+    for (i, text) in a.moves.split_whitespace().enumerate() {
+        if let Some(o) = game.outcome() {
+            return Err(UserError(format!(
+                "move {} '{text}': the game is already over ({})",
+                i + 1,
+                o.describe(v)
+            )));
+        }
+        let m = input::parse_move(game.position(), text)
+            .map_err(|e| UserError(format!("move {} '{text}' is illegal: {e}", i + 1)))?;
+        game.play(m)
+            .map_err(|e| UserError(format!("move {} '{text}' is illegal: {}", i + 1, e.message(v))))?;
+    }
+    Ok(game)
+}
+
+fn run(cli: Cli) -> Result<(), UserError> {
+    match cli.command {
+        Command::Legal(a) => {
+            let g = build_game(&a)?;
+            let v = g.variant();
+            let mut codes: Vec<String> = g.legal_moves().into_iter().map(|m| code::write(v, m)).collect();
+            codes.sort();
+            for c in codes {
+                println!("{c}");
+            }
+        }
+        Command::Perft { game, depth, divide, time } => {
+            let g = build_game(&game)?;
+            let v = g.variant();
+            let t0 = Instant::now();
+            let total = if divide {
+                let mut lines = Vec::new();
+                let mut total = 0;
+                for m in g.legal_moves() {
+                    let mut child = g.clone();
+                    child.play(m).map_err(|e| UserError(e.message(v)))?;
+                    let n = if depth == 0 { 0 } else { child.perft(depth - 1) };
+                    lines.push((code::write(v, m), n));
+                    total += n;
+                }
+                lines.sort();
+                for (c, n) in lines {
+                    println!("{c} {n}");
+                }
+                total
+            } else {
+                g.perft(depth)
+            };
+            if time {
+                let secs = t0.elapsed().as_secs_f64();
+                println!(
+                    "time {:.3} s, {:.2} M nodes/s",
+                    secs,
+                    total as f64 / secs.max(1e-9) / 1e6
+                );
+            }
+            println!("{total}");
+        }
+        Command::Status(a) => {
+            let g = build_game(&a)?;
+            match g.outcome() {
+                None => println!("ongoing"),
+                Some(o) => println!("{}", o.describe(g.variant())),
+            }
+        }
+        Command::Fen(a) => {
+            let g = build_game(&a)?;
+            println!("{}", fen::write(g.position()));
+        }
+        Command::Rules { variant } => {
+            let v = variant_of(&variant)?;
+            print!("{}", tegami::engine::variants::describe(v));
+        }
+    }
+    Ok(())
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match run(cli) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(UserError(msg)) => {
+            eprintln!("tegami: {msg}");
+            ExitCode::from(2)
+        }
+    }
+}
