@@ -11,7 +11,11 @@ use tegami::engine::notation::{code, fen, input};
 use tegami::engine::{Game, Position, Variant, VariantId};
 
 #[derive(Parser)]
-#[command(name = "tegami", version, about = "Correspondence shogi-family games for Discord")]
+#[command(
+    name = "tegami",
+    version,
+    about = "Correspondence shogi-family games for Discord"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -69,7 +73,10 @@ struct UserError(String);
 fn variant_of(s: &str) -> Result<&'static Variant, UserError> {
     VariantId::parse(s).map(Variant::get).ok_or_else(|| {
         let known: Vec<&str> = VariantId::ALL.iter().map(|v| v.as_str()).collect();
-        UserError(format!("unknown variant '{s}': known variants are {}", known.join(", ")))
+        UserError(format!(
+            "unknown variant '{s}': known variants are {}",
+            known.join(", ")
+        ))
     })
 }
 
@@ -77,10 +84,13 @@ fn build_game(a: &GameArgs) -> Result<Game, UserError> {
     let v = variant_of(&a.variant)?;
     let start = match (&a.position, &a.handicap) {
         (Some(_), Some(_)) => {
-            return Err(UserError("give either --position or --handicap, not both".into()))
+            return Err(UserError(
+                "give either --position or --handicap, not both".into(),
+            ))
         }
-        (Some(p), None) => fen::parse(v, p)
-            .map_err(|e| UserError(format!("invalid --position '{p}': {e}")))?,
+        (Some(p), None) => {
+            fen::parse(v, p).map_err(|e| UserError(format!("invalid --position '{p}': {e}")))?
+        }
         (None, Some(h)) => tegami::engine::handicap_position(v.id(), h).ok_or_else(|| {
             let names: Vec<&str> = v.spec.handicaps.iter().map(|h| h.name).collect();
             UserError(format!(
@@ -102,8 +112,13 @@ fn build_game(a: &GameArgs) -> Result<Game, UserError> {
         }
         let m = input::parse_move(game.position(), text)
             .map_err(|e| UserError(format!("move {} '{text}' is illegal: {e}", i + 1)))?;
-        game.play(m)
-            .map_err(|e| UserError(format!("move {} '{text}' is illegal: {}", i + 1, e.message(v))))?;
+        game.play(m).map_err(|e| {
+            UserError(format!(
+                "move {} '{text}' is illegal: {}",
+                i + 1,
+                e.message(v)
+            ))
+        })?;
     }
     Ok(game)
 }
@@ -113,13 +128,22 @@ fn run(cli: Cli) -> Result<(), UserError> {
         Command::Legal(a) => {
             let g = build_game(&a)?;
             let v = g.variant();
-            let mut codes: Vec<String> = g.legal_moves().into_iter().map(|m| code::write(v, m)).collect();
+            let mut codes: Vec<String> = g
+                .legal_moves()
+                .into_iter()
+                .map(|m| code::write(v, m))
+                .collect();
             codes.sort();
             for c in codes {
                 println!("{c}");
             }
         }
-        Command::Perft { game, depth, divide, time } => {
+        Command::Perft {
+            game,
+            depth,
+            divide,
+            time,
+        } => {
             let g = build_game(&game)?;
             let v = g.variant();
             let t0 = Instant::now();
@@ -129,7 +153,11 @@ fn run(cli: Cli) -> Result<(), UserError> {
                 for m in g.legal_moves() {
                     let mut child = g.clone();
                     child.play(m).map_err(|e| UserError(e.message(v)))?;
-                    let n = if depth == 0 { 0 } else { child.perft(depth - 1) };
+                    let n = if depth == 0 {
+                        0
+                    } else {
+                        child.perft(depth - 1)
+                    };
                     lines.push((code::write(v, m), n));
                     total += n;
                 }

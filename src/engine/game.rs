@@ -191,11 +191,19 @@ impl Game {
         let side = p.side_to_move();
         if !p.has_legal_move() {
             return Some(if p.in_check() {
-                Outcome::Win { winner: !side, reason: Reason::Checkmate }
+                Outcome::Win {
+                    winner: !side,
+                    reason: Reason::Checkmate,
+                }
             } else {
                 match self.variant().spec.end.stalemate {
-                    StalemateRule::Loss => Outcome::Win { winner: !side, reason: Reason::Stalemate },
-                    StalemateRule::Draw => Outcome::Draw { reason: Reason::Stalemate },
+                    StalemateRule::Loss => Outcome::Win {
+                        winner: !side,
+                        reason: Reason::Stalemate,
+                    },
+                    StalemateRule::Draw => Outcome::Draw {
+                        reason: Reason::Stalemate,
+                    },
                 }
             });
         }
@@ -222,9 +230,17 @@ impl Game {
                     }
                 }
                 Some(match all_checks {
-                    [true, false] => Outcome::Win { winner: Color::White, reason: Reason::PerpetualCheck },
-                    [false, true] => Outcome::Win { winner: Color::Black, reason: Reason::PerpetualCheck },
-                    _ => Outcome::Draw { reason: Reason::Repetition },
+                    [true, false] => Outcome::Win {
+                        winner: Color::White,
+                        reason: Reason::PerpetualCheck,
+                    },
+                    [false, true] => Outcome::Win {
+                        winner: Color::Black,
+                        reason: Reason::PerpetualCheck,
+                    },
+                    _ => Outcome::Draw {
+                        reason: Reason::Repetition,
+                    },
                 })
             }
         }

@@ -19,7 +19,11 @@ pub enum IllegalMove {
     /// One's own piece stands on the target square.
     OwnPiece { to: Square },
     /// The piece does not move that way (or its path is blocked).
-    CannotReach { kind: PieceKind, from: Square, to: Square },
+    CannotReach {
+        kind: PieceKind,
+        from: Square,
+        to: Square,
+    },
     /// This kind of piece does not promote (or is promoted already).
     CannotPromote { kind: PieceKind },
     /// Promotion needs a move into, within or out of the promotion zone.
@@ -76,7 +80,10 @@ impl IllegalMove {
             ),
             IllegalMove::NotInHand { kind } => format!("you have no {} in hand", kind.name()),
             IllegalMove::DropOnOccupied { to } => {
-                format!("{} is occupied: pieces are dropped on empty squares", sq(to))
+                format!(
+                    "{} is occupied: pieces are dropped on empty squares",
+                    sq(to)
+                )
             }
             IllegalMove::DeadDrop { kind, to } => format!(
                 "a {} dropped on {} could never move: it may not be dropped there",
@@ -116,7 +123,11 @@ impl Position {
                 let mut reaches = false;
                 self.for_each_target(from, p.code(), |t| reaches |= t == to);
                 if !reaches {
-                    return Err(IllegalMove::CannotReach { kind: p.kind, from, to });
+                    return Err(IllegalMove::CannotReach {
+                        kind: p.kind,
+                        from,
+                        to,
+                    });
                 }
                 let can_promote = v.t.promote[p.code() as usize] != 0;
                 if promote {

@@ -33,7 +33,11 @@ pub fn points(pos: &Position, c: Color) -> u32 {
             1
         }
     };
-    let board: u32 = pos.pieces().filter(|(_, p)| p.color == c).map(|(_, p)| value(p.kind)).sum();
+    let board: u32 = pos
+        .pieces()
+        .filter(|(_, p)| p.color == c)
+        .map(|(_, p)| value(p.kind))
+        .sum();
     let hand: u32 = v
         .spec
         .pieces
@@ -49,8 +53,16 @@ pub fn result(pos: &Position) -> Option<Outcome> {
     let rule = pos.variant().spec.end.impasse?;
     let below = |c| points(pos, c) < rule.threshold;
     Some(match (below(Color::Black), below(Color::White)) {
-        (true, false) => Outcome::Win { winner: Color::White, reason: Reason::Impasse },
-        (false, true) => Outcome::Win { winner: Color::Black, reason: Reason::Impasse },
-        _ => Outcome::Draw { reason: Reason::Impasse },
+        (true, false) => Outcome::Win {
+            winner: Color::White,
+            reason: Reason::Impasse,
+        },
+        (false, true) => Outcome::Win {
+            winner: Color::Black,
+            reason: Reason::Impasse,
+        },
+        _ => Outcome::Draw {
+            reason: Reason::Impasse,
+        },
     })
 }

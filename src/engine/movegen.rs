@@ -134,10 +134,18 @@ impl Position {
             let dead = &t.dead[code as usize];
             self.for_each_target(from, code, |to| {
                 if can_promote && (from_zone || zone[to.index()]) {
-                    out.push(Move::Board { from, to, promote: true });
+                    out.push(Move::Board {
+                        from,
+                        to,
+                        promote: true,
+                    });
                 }
                 if !dead[to.index()] {
-                    out.push(Move::Board { from, to, promote: false });
+                    out.push(Move::Board {
+                        from,
+                        to,
+                        promote: false,
+                    });
                 }
             });
         }

@@ -19,7 +19,8 @@ pub enum VariantId {
 }
 
 impl VariantId {
-    pub const ALL: &'static [VariantId] = &[VariantId::Shogi, VariantId::Judkins, VariantId::Cannon];
+    pub const ALL: &'static [VariantId] =
+        &[VariantId::Shogi, VariantId::Judkins, VariantId::Cannon];
 
     /// The id used on the command line and in storage.
     pub fn as_str(self) -> &'static str {
@@ -327,16 +328,12 @@ impl Variant {
     /// Name of a square in this variant's notation.
     pub fn square_name(&self, sq: Square) -> String {
         match self.spec.squares {
-            SquareNames::Shogi => format!(
-                "{}{}",
-                self.files() - sq.col(),
-                (b'a' + sq.row()) as char
-            ),
-            SquareNames::Western => format!(
-                "{}{}",
-                (b'a' + sq.col()) as char,
-                self.ranks() - sq.row()
-            ),
+            SquareNames::Shogi => {
+                format!("{}{}", self.files() - sq.col(), (b'a' + sq.row()) as char)
+            }
+            SquareNames::Western => {
+                format!("{}{}", (b'a' + sq.col()) as char, self.ranks() - sq.row())
+            }
         }
     }
 
@@ -493,9 +490,18 @@ impl Variant {
                 .map(|l| table[Piece::new(l.kind, c).code() as usize])
                 .fold(0, |a, b| a | b)
         };
-        let slide_dirs = [union(&slide_attack, Color::Black), union(&slide_attack, Color::White)];
-        let range_dirs = [union(&range_attack, Color::Black), union(&range_attack, Color::White)];
-        let jump_dirs = [union(&jump_attack, Color::Black), union(&jump_attack, Color::White)];
+        let slide_dirs = [
+            union(&slide_attack, Color::Black),
+            union(&slide_attack, Color::White),
+        ];
+        let range_dirs = [
+            union(&range_attack, Color::Black),
+            union(&range_attack, Color::White),
+        ];
+        let jump_dirs = [
+            union(&jump_attack, Color::Black),
+            union(&jump_attack, Color::White),
+        ];
         debug_assert_eq!(DIRS8.len(), 8);
         debug_assert_eq!(PAD_W, 9 + 2 * BORDER);
         Variant {

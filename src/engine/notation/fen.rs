@@ -20,7 +20,11 @@ pub enum FenError {
     #[error("the board has {found} ranks separated by '/', {expected} expected")]
     RankCount { found: usize, expected: usize },
     #[error("rank {rank} (from the top) covers {found} squares, {expected} expected")]
-    RankWidth { rank: usize, found: usize, expected: usize },
+    RankWidth {
+        rank: usize,
+        found: usize,
+        expected: usize,
+    },
     #[error("rank {rank} (from the top): '{letter}' is not a piece of this game")]
     UnknownPiece { rank: usize, letter: String },
     #[error("rank {rank} (from the top): '+' must be followed by a piece letter")]
@@ -120,12 +124,18 @@ fn letter_kind(v: &Variant, s: &str) -> Option<Piece> {
 pub fn parse(v: &'static Variant, text: &str) -> Result<Position, FenError> {
     let fields: Vec<&str> = text.split_whitespace().collect();
     if fields.len() != 4 {
-        return Err(FenError::FieldCount { expected: 4, found: fields.len() });
+        return Err(FenError::FieldCount {
+            expected: 4,
+            found: fields.len(),
+        });
     }
     let mut pos = Position::empty(v);
     let ranks: Vec<&str> = fields[0].split('/').collect();
     if ranks.len() != v.ranks() as usize {
-        return Err(FenError::RankCount { found: ranks.len(), expected: v.ranks() as usize });
+        return Err(FenError::RankCount {
+            found: ranks.len(),
+            expected: v.ranks() as usize,
+        });
     }
     for (row, rank) in ranks.iter().enumerate() {
         let mut col = 0usize;
@@ -140,7 +150,10 @@ pub fn parse(v: &'static Variant, text: &str) -> Result<Position, FenError> {
                 // Runs of empty squares; two digits in a row would be ambiguous on a 9-wide board.
                 col += d as usize;
                 if d == 0 {
-                    return Err(FenError::UnknownPiece { rank: row + 1, letter: "0".into() });
+                    return Err(FenError::UnknownPiece {
+                        rank: row + 1,
+                        letter: "0".into(),
+                    });
                 }
                 continue;
             }
@@ -154,8 +167,10 @@ pub fn parse(v: &'static Variant, text: &str) -> Result<Position, FenError> {
             } else {
                 letter.push(ch);
             }
-            let piece = letter_kind(v, &letter)
-                .ok_or(FenError::UnknownPiece { rank: row + 1, letter: letter.clone() })?;
+            let piece = letter_kind(v, &letter).ok_or(FenError::UnknownPiece {
+                rank: row + 1,
+                letter: letter.clone(),
+            })?;
             if col >= v.files() as usize {
                 return Err(width_err(col + 1));
             }
@@ -188,7 +203,10 @@ fn parse_hands(v: &Variant, pos: &mut Position, field: &str) -> Result<(), FenEr
     if field == "-" {
         return Ok(());
     }
-    let err = |why: String| FenError::Hands { field: field.to_string(), why };
+    let err = |why: String| FenError::Hands {
+        field: field.to_string(),
+        why,
+    };
     let mut count: Option<u32> = None;
     for ch in field.chars() {
         if let Some(d) = ch.to_digit(10) {
@@ -201,11 +219,20 @@ fn parse_hands(v: &Variant, pos: &mut Position, field: &str) -> Result<(), FenEr
         }
         let piece = letter_kind(v, &ch.to_string())
             .ok_or_else(|| err(format!("'{ch}' is not a piece of this game")))?;
-        if piece.kind == PieceKind::King || v.letter(piece.kind).is_some_and(|l| l.code.starts_with('+')) {
-            return Err(err(format!("a {} cannot be held in hand", piece.kind.name())));
+        if piece.kind == PieceKind::King
+            || v.letter(piece.kind)
+                .is_some_and(|l| l.code.starts_with('+'))
+        {
+            return Err(err(format!(
+                "a {} cannot be held in hand",
+                piece.kind.name()
+            )));
         }
         if !v.spec.drops.enabled || !v.spec.pieces.hand_order.contains(&piece.kind) {
-            return Err(err(format!("a {} cannot be held in hand", piece.kind.name())));
+            return Err(err(format!(
+                "a {} cannot be held in hand",
+                piece.kind.name()
+            )));
         }
         let n = count.take().unwrap_or(1);
         if n == 0 {
@@ -232,12 +259,18 @@ pub(crate) fn validate(pos: &Position) -> Result<(), FenError> {
             .filter(|(_, p)| p.kind == PieceKind::King && p.color == c)
             .count();
         if count != 1 {
-            return Err(FenError::KingCount { side: v.side_name(c), count });
+            return Err(FenError::KingCount {
+                side: v.side_name(c),
+                count,
+            });
         }
     }
     for (sq, p) in pos.pieces() {
         if v.is_dead_square(p, sq) {
-            return Err(FenError::DeadPiece { piece: p.kind.name(), square: v.square_name(sq) });
+            return Err(FenError::DeadPiece {
+                piece: p.kind.name(),
+                square: v.square_name(sq),
+            });
         }
     }
     if let Some(pawn) = v.spec.drops.pawn {
@@ -259,7 +292,9 @@ pub(crate) fn validate(pos: &Position) -> Result<(), FenError> {
     }
     let waiting = !pos.side_to_move();
     if pos.is_in_check(waiting) {
-        return Err(FenError::SideNotToMoveInCheck { side: v.side_name(waiting) });
+        return Err(FenError::SideNotToMoveInCheck {
+            side: v.side_name(waiting),
+        });
     }
     Ok(())
 }

@@ -35,7 +35,11 @@ pub fn write(pos: &Position, m: Move) -> String {
             s.push_str(&v.square_name(to));
             if promote {
                 s.push('+');
-            } else if legal.contains(&Move::Board { from, to, promote: true }) {
+            } else if legal.contains(&Move::Board {
+                from,
+                to,
+                promote: true,
+            }) {
                 s.push('=');
             }
             s

@@ -24,11 +24,21 @@ pub enum MoveInputError {
     #[error("'{name}' is not a piece of this game")]
     UnknownPiece { name: String },
     #[error("{understood}: {why}")]
-    Illegal { understood: String, why: String, reason: Option<IllegalMove> },
+    Illegal {
+        understood: String,
+        why: String,
+        reason: Option<IllegalMove>,
+    },
     #[error("{understood} could be several moves: {}", options.join(", "))]
-    Ambiguous { understood: String, options: Vec<String> },
+    Ambiguous {
+        understood: String,
+        options: Vec<String>,
+    },
     #[error("{understood}: promote or not? Write {} (promote) or {} (do not)", options[0], options[1])]
-    PromotionChoice { understood: String, options: [String; 2] },
+    PromotionChoice {
+        understood: String,
+        options: [String; 2],
+    },
 }
 
 /// What the reader made of the text.
@@ -86,7 +96,9 @@ fn describe_code(pos: &Position, m: Move) -> String {
 
 fn read_pattern(pos: &Position, text: &str) -> Result<Pattern, MoveInputError> {
     let v = pos.variant();
-    let unreadable = || MoveInputError::Unreadable { input: text.to_string() };
+    let unreadable = || MoveInputError::Unreadable {
+        input: text.to_string(),
+    };
     let b = text.as_bytes();
     let mut i = 0;
     let mut pat = Pattern::default();
@@ -105,7 +117,9 @@ fn read_pattern(pos: &Position, text: &str) -> Result<Pattern, MoveInputError> {
         let prefix = if promoted_prefix { "+" } else { "" };
         let found = (start + 1..=end).rev().find_map(|e| {
             let name = format!("{prefix}{}", &text[start..e]);
-            v.kind_by_human(&name).or_else(|| v.kind_by_code(&name)).map(|k| (k, e))
+            v.kind_by_human(&name)
+                .or_else(|| v.kind_by_code(&name))
+                .map(|k| (k, e))
         });
         match found {
             Some((kind, e)) => {
@@ -222,7 +236,11 @@ fn matches(pos: &Position, pat: &Pattern, m: Move) -> bool {
 fn resolve(pos: &Position, pat: &Pattern, text: &str) -> Result<Move, MoveInputError> {
     let v = pos.variant();
     let legal = pos.legal_moves();
-    let mut cands: Vec<Move> = legal.iter().copied().filter(|&m| matches(pos, pat, m)).collect();
+    let mut cands: Vec<Move> = legal
+        .iter()
+        .copied()
+        .filter(|&m| matches(pos, pat, m))
+        .collect();
     // A piece named without '*' that could either move there or be dropped there: prefer the
     // board move only if that is what the text says (`-`/`x`); otherwise ask.
     cands.sort();
@@ -237,7 +255,11 @@ fn resolve(pos: &Position, pat: &Pattern, text: &str) -> Result<Move, MoveInputE
                     if f1 == f2 && t1 == t2);
             if promo_pair {
                 let base = match cands[0] {
-                    Move::Board { from, to, .. } => Move::Board { from, to, promote: false },
+                    Move::Board { from, to, .. } => Move::Board {
+                        from,
+                        to,
+                        promote: false,
+                    },
                     m => m,
                 };
                 let plain = hodges::write(pos, base);
@@ -273,19 +295,35 @@ fn resolve(pos: &Position, pat: &Pattern, text: &str) -> Result<Move, MoveInputE
                 .collect(),
         };
         for f in froms {
-            tried.push(Move::Board { from: f, to, promote: pat.promote.unwrap_or(false) });
+            tried.push(Move::Board {
+                from: f,
+                to,
+                promote: pat.promote.unwrap_or(false),
+            });
         }
     }
-    let reasons: Vec<IllegalMove> = tried.iter().filter_map(|&m| pos.check_move(m).err()).collect();
+    let reasons: Vec<IllegalMove> = tried
+        .iter()
+        .filter_map(|&m| pos.check_move(m).err())
+        .collect();
     // Prefer the most telling reason: one about a piece that can get there.
     let best = reasons
         .iter()
-        .find(|r| !matches!(r, IllegalMove::CannotReach { .. } | IllegalMove::NotInHand { .. }))
+        .find(|r| {
+            !matches!(
+                r,
+                IllegalMove::CannotReach { .. } | IllegalMove::NotInHand { .. }
+            )
+        })
         .or(reasons.first())
         .cloned();
     let why = match (&best, pat.kind, pat.from) {
         (Some(IllegalMove::CannotReach { .. }), Some(k), None) if reasons.len() > 1 => {
-            format!("none of your {}s can move to {}", k.name(), v.square_name(to))
+            format!(
+                "none of your {}s can move to {}",
+                k.name(),
+                v.square_name(to)
+            )
         }
         (Some(r), _, _) => r.message(v),
         (None, Some(k), None) => {
@@ -297,5 +335,9 @@ fn resolve(pos: &Position, pat: &Pattern, text: &str) -> Result<Move, MoveInputE
         }
         (None, _, _) => format!("'{text}' is not a move in this position"),
     };
-    Err(MoveInputError::Illegal { understood: what, why, reason: best })
+    Err(MoveInputError::Illegal {
+        understood: what,
+        why,
+        reason: best,
+    })
 }

@@ -7,34 +7,128 @@ use crate::engine::piece::PieceKind::*;
 use crate::engine::variant::*;
 
 const LETTERS: &[Letter] = &[
-    Letter { kind: King, code: "K", human: "K" },
-    Letter { kind: Rook, code: "R", human: "R" },
-    Letter { kind: Bishop, code: "B", human: "B" },
-    Letter { kind: GoldCannon, code: "U", human: "GC" },
-    Letter { kind: SilverCannon, code: "A", human: "SC" },
-    Letter { kind: CopperCannon, code: "C", human: "CC" },
-    Letter { kind: IronCannon, code: "I", human: "IC" },
-    Letter { kind: Gold, code: "G", human: "G" },
-    Letter { kind: Silver, code: "S", human: "S" },
-    Letter { kind: Knight, code: "N", human: "N" },
-    Letter { kind: Lance, code: "L", human: "L" },
-    Letter { kind: SidePawn, code: "P", human: "P" },
-    Letter { kind: Dragon, code: "+R", human: "+R" },
-    Letter { kind: Horse, code: "+B", human: "+B" },
-    Letter { kind: PromotedGoldCannon, code: "+U", human: "+GC" },
-    Letter { kind: PromotedSilverCannon, code: "+A", human: "+SC" },
-    Letter { kind: PromotedCopperCannon, code: "+C", human: "+CC" },
-    Letter { kind: PromotedIronCannon, code: "+I", human: "+IC" },
-    Letter { kind: PromotedSilver, code: "+S", human: "+S" },
-    Letter { kind: PromotedKnight, code: "+N", human: "+N" },
-    Letter { kind: PromotedLance, code: "+L", human: "+L" },
-    Letter { kind: Tokin, code: "+P", human: "+P" },
+    Letter {
+        kind: King,
+        code: "K",
+        human: "K",
+    },
+    Letter {
+        kind: Rook,
+        code: "R",
+        human: "R",
+    },
+    Letter {
+        kind: Bishop,
+        code: "B",
+        human: "B",
+    },
+    Letter {
+        kind: GoldCannon,
+        code: "U",
+        human: "GC",
+    },
+    Letter {
+        kind: SilverCannon,
+        code: "A",
+        human: "SC",
+    },
+    Letter {
+        kind: CopperCannon,
+        code: "C",
+        human: "CC",
+    },
+    Letter {
+        kind: IronCannon,
+        code: "I",
+        human: "IC",
+    },
+    Letter {
+        kind: Gold,
+        code: "G",
+        human: "G",
+    },
+    Letter {
+        kind: Silver,
+        code: "S",
+        human: "S",
+    },
+    Letter {
+        kind: Knight,
+        code: "N",
+        human: "N",
+    },
+    Letter {
+        kind: Lance,
+        code: "L",
+        human: "L",
+    },
+    Letter {
+        kind: SidePawn,
+        code: "P",
+        human: "P",
+    },
+    Letter {
+        kind: Dragon,
+        code: "+R",
+        human: "+R",
+    },
+    Letter {
+        kind: Horse,
+        code: "+B",
+        human: "+B",
+    },
+    Letter {
+        kind: PromotedGoldCannon,
+        code: "+U",
+        human: "+GC",
+    },
+    Letter {
+        kind: PromotedSilverCannon,
+        code: "+A",
+        human: "+SC",
+    },
+    Letter {
+        kind: PromotedCopperCannon,
+        code: "+C",
+        human: "+CC",
+    },
+    Letter {
+        kind: PromotedIronCannon,
+        code: "+I",
+        human: "+IC",
+    },
+    Letter {
+        kind: PromotedSilver,
+        code: "+S",
+        human: "+S",
+    },
+    Letter {
+        kind: PromotedKnight,
+        code: "+N",
+        human: "+N",
+    },
+    Letter {
+        kind: PromotedLance,
+        code: "+L",
+        human: "+L",
+    },
+    Letter {
+        kind: Tokin,
+        code: "+P",
+        human: "+P",
+    },
 ];
 
 pub fn spec() -> VariantSpec {
     let base = super::shogi::spec();
-    const CANNONS_AND_MAJORS: &[crate::engine::PieceKind] =
-        &[Rook, Bishop, GoldCannon, SilverCannon, CopperCannon, IronCannon];
+    const CANNONS_AND_MAJORS: &[crate::engine::PieceKind] = &[
+        Rook,
+        Bishop,
+        GoldCannon,
+        SilverCannon,
+        CopperCannon,
+        IronCannon,
+    ];
     VariantSpec {
         id: VariantId::Cannon,
         name: "Cannon Shogi",
@@ -60,16 +154,34 @@ pub fn spec() -> VariantSpec {
             // rank and forbids dropping it there.
             stuck: &[(SidePawn, 1), (Lance, 1), (Knight, 2)],
         },
-        drops: DropRules { enabled: true, pawn: Some(SidePawn) },
+        drops: DropRules {
+            enabled: true,
+            pawn: Some(SidePawn),
+        },
         end: EndRules {
-            impasse: Some(ImpasseRule { threshold: 38, big: CANNONS_AND_MAJORS }),
+            impasse: Some(ImpasseRule {
+                threshold: 38,
+                big: CANNONS_AND_MAJORS,
+            }),
             ..base.end
         },
         start: "lnsgkgsnl/1rci1uab1/p1p1p1p1p/9/9/9/P1P1P1P1P/1BAU1ICR1/LNSGKGSNL b - 1",
         handicaps: &[
-            Handicap { name: "lance", description: "White's left lance", remove: &["1a"] },
-            Handicap { name: "bishop", description: "White's bishop", remove: &["2b"] },
-            Handicap { name: "rook", description: "White's rook", remove: &["8b"] },
+            Handicap {
+                name: "lance",
+                description: "White's left lance",
+                remove: &["1a"],
+            },
+            Handicap {
+                name: "bishop",
+                description: "White's bishop",
+                remove: &["2b"],
+            },
+            Handicap {
+                name: "rook",
+                description: "White's rook",
+                remove: &["8b"],
+            },
             Handicap {
                 name: "rook-lance",
                 description: "White's rook and left lance",

@@ -4,18 +4,66 @@ use crate::engine::piece::PieceKind::*;
 use crate::engine::variant::*;
 
 const LETTERS: &[Letter] = &[
-    Letter { kind: King, code: "K", human: "K" },
-    Letter { kind: Rook, code: "R", human: "R" },
-    Letter { kind: Bishop, code: "B", human: "B" },
-    Letter { kind: Gold, code: "G", human: "G" },
-    Letter { kind: Silver, code: "S", human: "S" },
-    Letter { kind: Knight, code: "N", human: "N" },
-    Letter { kind: Pawn, code: "P", human: "P" },
-    Letter { kind: Dragon, code: "+R", human: "+R" },
-    Letter { kind: Horse, code: "+B", human: "+B" },
-    Letter { kind: PromotedSilver, code: "+S", human: "+S" },
-    Letter { kind: PromotedKnight, code: "+N", human: "+N" },
-    Letter { kind: Tokin, code: "+P", human: "+P" },
+    Letter {
+        kind: King,
+        code: "K",
+        human: "K",
+    },
+    Letter {
+        kind: Rook,
+        code: "R",
+        human: "R",
+    },
+    Letter {
+        kind: Bishop,
+        code: "B",
+        human: "B",
+    },
+    Letter {
+        kind: Gold,
+        code: "G",
+        human: "G",
+    },
+    Letter {
+        kind: Silver,
+        code: "S",
+        human: "S",
+    },
+    Letter {
+        kind: Knight,
+        code: "N",
+        human: "N",
+    },
+    Letter {
+        kind: Pawn,
+        code: "P",
+        human: "P",
+    },
+    Letter {
+        kind: Dragon,
+        code: "+R",
+        human: "+R",
+    },
+    Letter {
+        kind: Horse,
+        code: "+B",
+        human: "+B",
+    },
+    Letter {
+        kind: PromotedSilver,
+        code: "+S",
+        human: "+S",
+    },
+    Letter {
+        kind: PromotedKnight,
+        code: "+N",
+        human: "+N",
+    },
+    Letter {
+        kind: Tokin,
+        code: "+P",
+        human: "+P",
+    },
 ];
 
 pub fn spec() -> VariantSpec {
@@ -28,15 +76,29 @@ pub fn spec() -> VariantSpec {
             letters: LETTERS,
             hand_order: &[Rook, Bishop, Gold, Silver, Knight, Pawn],
         },
-        promotion: PromotionRules { zone_depth: 2, stuck: &[(Pawn, 1), (Knight, 2)] },
+        promotion: PromotionRules {
+            zone_depth: 2,
+            stuck: &[(Pawn, 1), (Knight, 2)],
+        },
         end: EndRules {
-            impasse: Some(ImpasseRule { threshold: 12, big: &[Rook, Bishop] }),
+            impasse: Some(ImpasseRule {
+                threshold: 12,
+                big: &[Rook, Bishop],
+            }),
             ..base.end
         },
         start: "rbnsgk/5p/6/6/P5/KGSNBR b - 1",
         handicaps: &[
-            Handicap { name: "bishop", description: "White's bishop", remove: &["5a"] },
-            Handicap { name: "rook", description: "White's rook", remove: &["6a"] },
+            Handicap {
+                name: "bishop",
+                description: "White's bishop",
+                remove: &["5a"],
+            },
+            Handicap {
+                name: "rook",
+                description: "White's rook",
+                remove: &["6a"],
+            },
             Handicap {
                 name: "two",
                 description: "White's rook and bishop",

@@ -18,7 +18,12 @@ pub fn describe(v: &Variant) -> String {
         capitalise(s.sides[0])
     );
     for l in s.pieces.letters {
-        out.push_str(&format!("  {:<4} {:<4} {}\n", l.code, l.human, l.kind.name()));
+        out.push_str(&format!(
+            "  {:<4} {:<4} {}\n",
+            l.code,
+            l.human,
+            l.kind.name()
+        ));
     }
     out.push_str(&format!(
         "\nPromotion zone: the {} farthest ranks.\n",

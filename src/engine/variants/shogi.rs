@@ -4,20 +4,76 @@ use crate::engine::piece::PieceKind::*;
 use crate::engine::variant::*;
 
 pub(crate) const LETTERS: &[Letter] = &[
-    Letter { kind: King, code: "K", human: "K" },
-    Letter { kind: Rook, code: "R", human: "R" },
-    Letter { kind: Bishop, code: "B", human: "B" },
-    Letter { kind: Gold, code: "G", human: "G" },
-    Letter { kind: Silver, code: "S", human: "S" },
-    Letter { kind: Knight, code: "N", human: "N" },
-    Letter { kind: Lance, code: "L", human: "L" },
-    Letter { kind: Pawn, code: "P", human: "P" },
-    Letter { kind: Dragon, code: "+R", human: "+R" },
-    Letter { kind: Horse, code: "+B", human: "+B" },
-    Letter { kind: PromotedSilver, code: "+S", human: "+S" },
-    Letter { kind: PromotedKnight, code: "+N", human: "+N" },
-    Letter { kind: PromotedLance, code: "+L", human: "+L" },
-    Letter { kind: Tokin, code: "+P", human: "+P" },
+    Letter {
+        kind: King,
+        code: "K",
+        human: "K",
+    },
+    Letter {
+        kind: Rook,
+        code: "R",
+        human: "R",
+    },
+    Letter {
+        kind: Bishop,
+        code: "B",
+        human: "B",
+    },
+    Letter {
+        kind: Gold,
+        code: "G",
+        human: "G",
+    },
+    Letter {
+        kind: Silver,
+        code: "S",
+        human: "S",
+    },
+    Letter {
+        kind: Knight,
+        code: "N",
+        human: "N",
+    },
+    Letter {
+        kind: Lance,
+        code: "L",
+        human: "L",
+    },
+    Letter {
+        kind: Pawn,
+        code: "P",
+        human: "P",
+    },
+    Letter {
+        kind: Dragon,
+        code: "+R",
+        human: "+R",
+    },
+    Letter {
+        kind: Horse,
+        code: "+B",
+        human: "+B",
+    },
+    Letter {
+        kind: PromotedSilver,
+        code: "+S",
+        human: "+S",
+    },
+    Letter {
+        kind: PromotedKnight,
+        code: "+N",
+        human: "+N",
+    },
+    Letter {
+        kind: PromotedLance,
+        code: "+L",
+        human: "+L",
+    },
+    Letter {
+        kind: Tokin,
+        code: "+P",
+        human: "+P",
+    },
 ];
 
 /// The base every shogi-like game starts from.
@@ -35,17 +91,35 @@ pub fn spec() -> VariantSpec {
             zone_depth: 3,
             stuck: &[(Pawn, 1), (Lance, 1), (Knight, 2)],
         },
-        drops: DropRules { enabled: true, pawn: Some(Pawn) },
+        drops: DropRules {
+            enabled: true,
+            pawn: Some(Pawn),
+        },
         end: EndRules {
             stalemate: StalemateRule::Loss,
             repetition: RepetitionRule::Sennichite,
-            impasse: Some(ImpasseRule { threshold: 24, big: &[Rook, Bishop] }),
+            impasse: Some(ImpasseRule {
+                threshold: 24,
+                big: &[Rook, Bishop],
+            }),
         },
         start: "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
         handicaps: &[
-            Handicap { name: "lance", description: "White's left lance", remove: &["1a"] },
-            Handicap { name: "bishop", description: "White's bishop", remove: &["2b"] },
-            Handicap { name: "rook", description: "White's rook", remove: &["8b"] },
+            Handicap {
+                name: "lance",
+                description: "White's left lance",
+                remove: &["1a"],
+            },
+            Handicap {
+                name: "bishop",
+                description: "White's bishop",
+                remove: &["2b"],
+            },
+            Handicap {
+                name: "rook",
+                description: "White's rook",
+                remove: &["8b"],
+            },
             Handicap {
                 name: "rook-lance",
                 description: "White's rook and left lance",
