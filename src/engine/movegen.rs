@@ -82,6 +82,23 @@ impl Position {
                 }
             }
         }
+        for &d in &pm.hops {
+            // Over exactly one screen to the first piece beyond it.
+            let mut s = from.offset(d);
+            while b[s.index()] == EMPTY {
+                s = s.offset(d);
+            }
+            if b[s.index()] == WALL {
+                continue;
+            }
+            s = s.offset(d);
+            while b[s.index()] == EMPTY {
+                s = s.offset(d);
+            }
+            if enemy(b[s.index()]) {
+                f(s);
+            }
+        }
         for &d in &pm.cannon_ranges {
             let mut s = from.offset(d);
             let mut passed = false;

@@ -29,6 +29,10 @@ pub enum Atom {
     /// Cannon Shogi's silver and iron cannons: only by jumping an occupied adjacent square to the
     /// square just beyond, moving or capturing there.
     CannonJump(&'static [Offset]),
+    /// A Xiangqi-style cannon's capture: along the line over exactly one piece (the screen) to
+    /// the first piece beyond it, which it captures. (Its non-capturing move is a `Slide` with
+    /// `Mode::MoveOnly`.)
+    Hop(&'static [Offset]),
     /// Cannon Shogi's gold and copper cannons: along the line, having passed over at least one
     /// piece (any number of pieces, of either side, kings included), to any square beyond the
     /// first piece passed, moving or capturing there.
@@ -51,6 +55,45 @@ pub const GOLD: &[Offset] = &[(0, 1), (0, -1), (1, 0), (-1, 0), (1, 1), (-1, 1)]
 pub const SILVER: &[Offset] = &[(0, 1), (1, 1), (-1, 1), (1, -1), (-1, -1)];
 pub const SHOGI_KNIGHT: &[Offset] = &[(1, 2), (-1, 2)];
 pub const FORWARD: &[Offset] = &[(0, 1)];
+pub const FORWARD_DIAG: &[Offset] = &[(1, 1), (-1, 1)];
+pub const CHESS_KNIGHT: &[Offset] = &[
+    (1, 2),
+    (-1, 2),
+    (1, -2),
+    (-1, -2),
+    (2, 1),
+    (-2, 1),
+    (2, -1),
+    (-2, -1),
+];
+pub const ALFIL: &[Offset] = &[(2, 2), (-2, 2), (2, -2), (-2, -2)];
+/// Every square within two king steps.
+pub const LION: &[Offset] = &[
+    (0, 1),
+    (0, -1),
+    (1, 0),
+    (-1, 0),
+    (1, 1),
+    (-1, 1),
+    (1, -1),
+    (-1, -1),
+    (0, 2),
+    (0, -2),
+    (2, 0),
+    (-2, 0),
+    (2, 2),
+    (-2, 2),
+    (2, -2),
+    (-2, -2),
+    (1, 2),
+    (-1, 2),
+    (1, -2),
+    (-1, -2),
+    (2, 1),
+    (-2, 1),
+    (2, -1),
+    (-2, -1),
+];
 pub const FORWARD_SIDEWAYS: &[Offset] = &[(0, 1), (1, 0), (-1, 0)];
 
 macro_rules! kinds {
@@ -100,6 +143,33 @@ kinds! {
     PromotedSilverCannon = "promoted silver cannon", "成銀砲";
     PromotedCopperCannon = "promoted copper cannon", "成銅砲";
     PromotedIronCannon = "promoted iron cannon", "成鉄砲";
+    Footsoldier = "footsoldier", "卒";
+    PalacePawn = "pawn", "兵";
+    PalaceCannon = "cannon", "砲";
+    ChessKnight = "knight", "騎";
+    Elephant = "elephant", "象";
+    PalaceDragon = "dragon", "龍";
+    Queen = "queen", "后";
+    Lion = "lion", "獅";
+    XiangqiKing = "king", "帥";
+    Guard = "guard", "仕";
+    XiangqiElephant = "elephant", "相";
+    XiangqiCannon = "cannon", "炮";
+    XiangqiPawn = "pawn", "兵";
+    WesternRook = "rook", "車";
+    WesternBishop = "bishop", "教";
+    WesternPawn = "pawn", "P";
+}
+
+/// The family a kind belongs to, which decides how it is drawn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Family {
+    /// Shogi pieces: wedges pointing at the opponent.
+    Shogi,
+    /// Xiangqi pieces: discs with a character.
+    Xiangqi,
+    /// Western chess pieces: figures.
+    Western,
 }
 
 /// Number of kinds in the catalogue.
@@ -114,6 +184,18 @@ impl PieceKind {
     #[inline]
     pub fn from_index(i: usize) -> PieceKind {
         PieceKind::ALL[i]
+    }
+
+    /// How the piece is drawn. Palace Shogi's pieces are all wedges (the text says so); in
+    /// Shanghai Palace Chess each family keeps its own look. The Palace Shogi queen and the
+    /// Western queen are one kind: the variant decides which family it is drawn in.
+    pub fn family(self) -> Family {
+        use PieceKind::*;
+        match self {
+            XiangqiKing | Guard | XiangqiElephant | XiangqiCannon | XiangqiPawn => Family::Xiangqi,
+            WesternRook | WesternBishop | WesternPawn => Family::Western,
+            _ => Family::Shogi,
+        }
     }
 
     /// How the piece moves, seen from its owner.
@@ -141,25 +223,27 @@ impl PieceKind {
             PromotedCopperCannon => &[CannonRange(DIAG), Leap(KING, Mode::Both)],
             PromotedSilverCannon => &[CannonJump(ORTH), Leap(KING, Mode::Both)],
             PromotedIronCannon => &[CannonJump(DIAG), Leap(KING, Mode::Both)],
+            Footsoldier | XiangqiPawn => &[Leap(FORWARD, Mode::Both)],
+            PalacePawn | WesternPawn => &[
+                Leap(FORWARD, Mode::MoveOnly),
+                Leap(FORWARD_DIAG, Mode::CaptureOnly),
+            ],
+            PalaceCannon | XiangqiCannon => &[Slide(ORTH, Mode::MoveOnly), Hop(ORTH)],
+            ChessKnight => &[Leap(CHESS_KNIGHT, Mode::Both)],
+            Elephant => &[
+                Slide(DIAG, Mode::Both),
+                Leap(ORTH, Mode::Both),
+                Leap(ALFIL, Mode::Both),
+            ],
+            PalaceDragon => &[Slide(ORTH, Mode::Both), Leap(DIAG, Mode::Both)],
+            Queen => &[Slide(KING, Mode::Both)],
+            Lion => &[Leap(LION, Mode::Both)],
+            XiangqiKing => &[Leap(ORTH, Mode::Both)],
+            Guard => &[Leap(DIAG, Mode::Both)],
+            XiangqiElephant => &[Leap(ALFIL, Mode::Both)],
+            WesternRook => &[Slide(ORTH, Mode::Both)],
+            WesternBishop => &[Slide(DIAG, Mode::Both)],
         }
-    }
-
-    /// The kind this one turns into when it promotes.
-    pub fn promoted(self) -> Option<PieceKind> {
-        use PieceKind::*;
-        Some(match self {
-            Pawn | SidePawn => Tokin,
-            Lance => PromotedLance,
-            Knight => PromotedKnight,
-            Silver => PromotedSilver,
-            Bishop => Horse,
-            Rook => Dragon,
-            GoldCannon => PromotedGoldCannon,
-            SilverCannon => PromotedSilverCannon,
-            CopperCannon => PromotedCopperCannon,
-            IronCannon => PromotedIronCannon,
-            _ => return None,
-        })
     }
 
     /// Whether this kind is the promoted form of another.
@@ -177,6 +261,12 @@ impl PieceKind {
                 | PromotedSilverCannon
                 | PromotedCopperCannon
                 | PromotedIronCannon
+                | PalacePawn
+                | PalaceCannon
+                | ChessKnight
+                | Elephant
+                | PalaceDragon
+                | Lion
         )
     }
 }
@@ -247,15 +337,5 @@ mod tests {
         }
         assert_eq!(Piece::from_code(EMPTY), None);
         assert_eq!(Piece::from_code(WALL), None);
-    }
-
-    #[test]
-    fn promotions_are_one_way() {
-        for &k in PieceKind::ALL {
-            if let Some(p) = k.promoted() {
-                assert!(p.is_promoted(), "{k:?}");
-                assert!(!k.is_promoted(), "{k:?}");
-            }
-        }
     }
 }

@@ -253,7 +253,8 @@ impl Position {
             }
         }
         let ranges = t.range_dirs[byi];
-        let mut lines = t.slide_dirs[byi] | ranges;
+        let hops = t.hop_dirs[byi];
+        let mut lines = t.slide_dirs[byi] | ranges | hops;
         while lines != 0 {
             let d = lines.trailing_zeros() as usize;
             lines &= lines - 1;
@@ -268,6 +269,17 @@ impl Position {
             }
             if ours(c) && (t.slide_attack[c as usize] >> d) & 1 != 0 {
                 return true;
+            }
+            if (hops >> d) & 1 != 0 {
+                // A hopping cannon just beyond the screen attacks `sq`.
+                let mut h = s - step;
+                while b[h as usize] == EMPTY {
+                    h -= step;
+                }
+                let c = b[h as usize];
+                if ours(c) && (t.hop_attack[c as usize] >> d) & 1 != 0 {
+                    return true;
+                }
             }
             if (ranges >> d) & 1 != 0 {
                 // A ranging cannon anywhere beyond the first piece (the screen) attacks `sq`.

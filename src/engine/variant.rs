@@ -93,6 +93,8 @@ pub struct PieceSet {
 /// Promotion rules.
 #[derive(Clone, Copy, Debug)]
 pub struct PromotionRules {
+    /// What promotes into what.
+    pub pairs: &'static [(PieceKind, PieceKind)],
     /// Number of farthest ranks that make up the promotion zone.
     pub zone_depth: u8,
     /// Kinds that could never move again on their owner's last `n` ranks: they must promote when
@@ -176,6 +178,7 @@ pub(crate) struct PieceMoves {
     pub slides: Vec<(i16, Mode)>,
     pub cannon_jumps: Vec<i16>,
     pub cannon_ranges: Vec<i16>,
+    pub hops: Vec<i16>,
 }
 
 /// Lookup tables derived from a spec.
@@ -202,10 +205,12 @@ pub(crate) struct Tables {
     pub slide_attack: [u8; CODES],
     pub range_attack: [u8; CODES],
     pub jump_attack: [u8; CODES],
+    pub hop_attack: [u8; CODES],
     /// Per attacking colour, the union of the above.
     pub slide_dirs: [u8; 2],
     pub range_dirs: [u8; 2],
     pub jump_dirs: [u8; 2],
+    pub hop_dirs: [u8; 2],
     /// No cannon of any kind: a move can expose the king only along the line it leaves.
     pub simple: bool,
     pub in_variant: [bool; NUM_KINDS],
@@ -397,12 +402,14 @@ impl Variant {
         }
         let mut demote: [PieceKind; NUM_KINDS] = std::array::from_fn(PieceKind::from_index);
         let mut promote = [0u8; CODES];
-        for l in spec.pieces.letters {
-            if let Some(p) = l.kind.promoted().filter(|p| in_variant[p.index()]) {
-                demote[p.index()] = l.kind;
-                for c in Color::ALL {
-                    promote[Piece::new(l.kind, c).code() as usize] = Piece::new(p, c).code();
-                }
+        for &(k, p) in spec.promotion.pairs {
+            assert!(
+                in_variant[k.index()] && in_variant[p.index()],
+                "{k:?} -> {p:?}"
+            );
+            demote[p.index()] = k;
+            for c in Color::ALL {
+                promote[Piece::new(k, c).code() as usize] = Piece::new(p, c).code();
             }
         }
         let mut dead = vec![[false; CELLS]; CODES];
@@ -428,6 +435,7 @@ impl Variant {
         let mut slide_attack = [0u8; CODES];
         let mut range_attack = [0u8; CODES];
         let mut jump_attack = [0u8; CODES];
+        let mut hop_attack = [0u8; CODES];
         let mut simple = true;
         let dir_bit = |d: i16| 1u8 << dir_index(d).expect("line atoms use the eight directions");
         for l in spec.pieces.letters {
@@ -470,6 +478,14 @@ impl Variant {
                                 jump_attack[code] |= dir_bit(d);
                             }
                         }
+                        Atom::Hop(offs) => {
+                            simple = false;
+                            for &o in offs {
+                                let d = turn(c, o);
+                                pm.hops.push(d);
+                                hop_attack[code] |= dir_bit(d);
+                            }
+                        }
                         Atom::CannonRange(offs) => {
                             simple = false;
                             for &o in offs {
@@ -502,6 +518,10 @@ impl Variant {
             union(&jump_attack, Color::Black),
             union(&jump_attack, Color::White),
         ];
+        let hop_dirs = [
+            union(&hop_attack, Color::Black),
+            union(&hop_attack, Color::White),
+        ];
         debug_assert_eq!(DIRS8.len(), 8);
         debug_assert_eq!(PAD_W, 9 + 2 * BORDER);
         Variant {
@@ -521,9 +541,11 @@ impl Variant {
                 slide_attack,
                 range_attack,
                 jump_attack,
+                hop_attack,
                 slide_dirs,
                 range_dirs,
                 jump_dirs,
+                hop_dirs,
                 simple,
                 in_variant,
             },

@@ -149,6 +149,18 @@ pub fn spec() -> VariantSpec {
             ],
         },
         promotion: PromotionRules {
+            pairs: &[
+                (SidePawn, Tokin),
+                (Lance, PromotedLance),
+                (Knight, PromotedKnight),
+                (Silver, PromotedSilver),
+                (Bishop, Horse),
+                (Rook, Dragon),
+                (GoldCannon, PromotedGoldCannon),
+                (SilverCannon, PromotedSilverCannon),
+                (CopperCannon, PromotedCopperCannon),
+                (IronCannon, PromotedIronCannon),
+            ],
             zone_depth: 3,
             // The pawn also steps sideways, but the text still forces its promotion on the last
             // rank and forbids dropping it there.

@@ -77,6 +77,13 @@ pub fn spec() -> VariantSpec {
             hand_order: &[Rook, Bishop, Gold, Silver, Knight, Pawn],
         },
         promotion: PromotionRules {
+            pairs: &[
+                (Pawn, Tokin),
+                (Knight, PromotedKnight),
+                (Silver, PromotedSilver),
+                (Bishop, Horse),
+                (Rook, Dragon),
+            ],
             zone_depth: 2,
             stuck: &[(Pawn, 1), (Knight, 2)],
         },

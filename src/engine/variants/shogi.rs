@@ -76,6 +76,15 @@ pub(crate) const LETTERS: &[Letter] = &[
     },
 ];
 
+pub(crate) const PAIRS: &[(crate::engine::PieceKind, crate::engine::PieceKind)] = &[
+    (Pawn, Tokin),
+    (Lance, PromotedLance),
+    (Knight, PromotedKnight),
+    (Silver, PromotedSilver),
+    (Bishop, Horse),
+    (Rook, Dragon),
+];
+
 /// The base every shogi-like game starts from.
 pub fn spec() -> VariantSpec {
     VariantSpec {
@@ -88,6 +97,7 @@ pub fn spec() -> VariantSpec {
             hand_order: &[Rook, Bishop, Gold, Silver, Knight, Lance, Pawn],
         },
         promotion: PromotionRules {
+            pairs: PAIRS,
             zone_depth: 3,
             stuck: &[(Pawn, 1), (Lance, 1), (Knight, 2)],
         },
