@@ -189,6 +189,12 @@ impl Game {
     fn compute_outcome(&self) -> Option<Outcome> {
         let mut p = self.pos.clone();
         let side = p.side_to_move();
+        if let Some(winner) = entered_king(&p) {
+            return Some(Outcome::Win {
+                winner,
+                reason: Reason::EnteringKing,
+            });
+        }
         if !p.has_legal_move() {
             return Some(if p.in_check() {
                 Outcome::Win {
@@ -213,12 +219,15 @@ impl Game {
     fn repetition_outcome(&self) -> Option<Outcome> {
         let now = self.hashes.len() - 1;
         let h = self.hashes[now];
+        let occurrences: Vec<usize> = (0..=now).filter(|&i| self.hashes[i] == h).collect();
+        if occurrences.len() < 4 {
+            return None;
+        }
         match self.variant().spec.end.repetition {
+            RepetitionRule::FourfoldDraw => Some(Outcome::Draw {
+                reason: Reason::Repetition,
+            }),
             RepetitionRule::Sennichite => {
-                let occurrences: Vec<usize> = (0..=now).filter(|&i| self.hashes[i] == h).collect();
-                if occurrences.len() < 4 {
-                    return None;
-                }
                 let first = occurrences[occurrences.len() - 4];
                 // Position i (i > 0) arose from move i-1; it gave check if the side to move in
                 // position i is in check. The mover of that move is the side to move at i-1.
@@ -270,6 +279,15 @@ impl Game {
     }
 }
 
+/// The side whose king stands in the enemy palace (Palace Shogi's entering king), if any.
+pub(crate) fn entered_king(p: &Position) -> Option<Color> {
+    let geo = p.v.t.palace.as_ref()?;
+    // The side that just moved first: it is the one that can have entered.
+    [!p.side_to_move(), p.side_to_move()]
+        .into_iter()
+        .find(|&c| p.king(c).is_some_and(|k| geo.own[(!c).index()][k.index()]))
+}
+
 /// Perft that ends a line at a fourth occurrence (checked only where one is possible).
 fn perft_hist(pos: &mut Position, hist: &mut Vec<u64>, depth: u32, bufs: &mut [Vec<Move>]) -> u64 {
     let (buf, rest) = bufs.split_first_mut().expect("one buffer per ply");
@@ -287,7 +305,8 @@ fn perft_hist(pos: &mut Position, hist: &mut Vec<u64>, depth: u32, bufs: &mut [V
         let u = pos.make(m);
         let h = pos.hash();
         let repeated = hist.len() >= 8 && hist.iter().filter(|&&x| x == h).count() >= 3;
-        if !repeated {
+        let ended = pos.v.t.palace.is_some() && entered_king(pos).is_some();
+        if !repeated && !ended {
             hist.push(h);
             n += perft_hist(pos, hist, depth - 1, rest);
             hist.pop();

@@ -11,6 +11,7 @@ pub mod impasse;
 mod movegen;
 mod moves;
 pub mod notation;
+mod palace;
 mod piece;
 mod position;
 mod square;
@@ -23,7 +24,7 @@ pub use game::{Game, Outcome, Reason};
 pub use illegal::IllegalMove;
 pub use movegen::perft;
 pub use moves::Move;
-pub use piece::{Atom, Mode, Piece, PieceKind};
+pub use piece::{Atom, Family, Mode, Piece, PieceKind};
 pub use position::{Position, Undo};
 pub use square::Square;
 pub use variant::{

@@ -9,6 +9,7 @@
 use crate::engine::piece::{code_color, is_piece, Mode, Piece, EMPTY, WALL};
 use crate::engine::position::NO_SQUARE;
 use crate::engine::square::{delta, Square, PAD_W};
+use crate::engine::variant::{DropMate, Special};
 use crate::engine::{Color, Move, Position};
 
 /// What the legality test needs to know of the position, computed once per position.
@@ -44,6 +45,16 @@ impl Position {
         let us = code_color(code);
         let enemy = |c: u8| is_piece(c) && code_color(c) != us;
         let pm = &self.v.t.moves[code as usize];
+        for &(d, mode, far) in &self.v.t.cond_leaps[code as usize] {
+            if self.v.t.far_row[us][from.index()] >= far {
+                continue;
+            }
+            let to = from.offset(d);
+            let c = b[to.index()];
+            if (c == EMPTY && mode != Mode::CaptureOnly) || (enemy(c) && mode != Mode::MoveOnly) {
+                f(to);
+            }
+        }
         for &(d, mode) in &pm.leaps {
             let to = from.offset(d);
             let c = b[to.index()];
@@ -88,14 +99,15 @@ impl Position {
             while b[s.index()] == EMPTY {
                 s = s.offset(d);
             }
-            if b[s.index()] == WALL {
+            if b[s.index()] == WALL || self.v.t.hop_excluded[b[s.index()] as usize] {
                 continue;
             }
             s = s.offset(d);
             while b[s.index()] == EMPTY {
                 s = s.offset(d);
             }
-            if enemy(b[s.index()]) {
+            let c = b[s.index()];
+            if enemy(c) && !self.v.t.hop_excluded[c as usize] {
                 f(s);
             }
         }
@@ -118,53 +130,101 @@ impl Position {
         }
     }
 
-    /// Files (bit per column) holding an unpromoted pawn of `c` subject to the two-pawn rule.
+    /// Files (bit per column) holding an unpromoted pawn of `c` subject to the two-pawn rule
+    /// (in Palace Shogi: a footsoldier within `c`'s six nearest ranks).
     pub(crate) fn pawn_files(&self, c: Color) -> u16 {
         let Some(pawn) = self.v.spec.drops.pawn else {
             return 0;
         };
+        let t = &self.v.t;
         let code = Piece::new(pawn, c).code();
+        let nearest = self.v.spec.drops.pawn_file_ranks;
+        let ranks = self.v.ranks();
         let mut files = 0u16;
         let mut bb = self.occ[c.index()];
         while bb != 0 {
             let sq = Square::from_bit(bb.trailing_zeros());
             bb &= bb - 1;
-            if self.board[sq.index()] == code {
+            if self.board[sq.index()] == code && ranks - t.far_row[c.index()][sq.index()] <= nearest
+            {
                 files |= 1 << sq.col();
             }
         }
         files
     }
 
+    /// Pushes a board move of the piece `code` with the promotion options the rules give.
+    #[inline(always)]
+    pub(crate) fn push_board(
+        &self,
+        out: &mut Vec<Move>,
+        from: Square,
+        to: Square,
+        code: u8,
+        unique_present: bool,
+    ) {
+        let t = &self.v.t;
+        let c = code as usize;
+        if t.promote[c] == 0 {
+            out.push(Move::Board {
+                from,
+                to,
+                promote: false,
+            });
+            return;
+        }
+        let zone = &t.in_zone[code_color(code)];
+        if t.mandatory[c] {
+            let promote = zone[to.index()];
+            out.push(Move::Board { from, to, promote });
+            return;
+        }
+        if (zone[from.index()] || zone[to.index()]) && !(t.unique_promotion[c] && unique_present) {
+            out.push(Move::Board {
+                from,
+                to,
+                promote: true,
+            });
+        }
+        if !t.dead[c][to.index()] {
+            out.push(Move::Board {
+                from,
+                to,
+                promote: false,
+            });
+        }
+    }
+
+    /// Whether `c` has a piece of a kind only one of which is allowed (the lion).
+    pub(crate) fn unique_present(&self, c: Color) -> bool {
+        self.v
+            .spec
+            .promotion
+            .unique
+            .iter()
+            .any(|&k| self.counts[Piece::new(k, c).code() as usize] > 0)
+    }
+
     /// Appends every pseudo-legal move to `out`.
     pub(crate) fn pseudo_moves(&self, out: &mut Vec<Move>) {
         let t = &self.v.t;
         let us = self.side.index();
-        let zone = &t.in_zone[us];
+        let unique_present =
+            !self.v.spec.promotion.unique.is_empty() && self.unique_present(self.side);
         let mut bb = self.occ[us];
         while bb != 0 {
             let from = Square::from_bit(bb.trailing_zeros());
             bb &= bb - 1;
             let code = self.board[from.index()];
-            let can_promote = t.promote[code as usize] != 0;
-            let from_zone = zone[from.index()];
-            let dead = &t.dead[code as usize];
-            self.for_each_target(from, code, |to| {
-                if can_promote && (from_zone || zone[to.index()]) {
-                    out.push(Move::Board {
-                        from,
-                        to,
-                        promote: true,
-                    });
-                }
-                if !dead[to.index()] {
-                    out.push(Move::Board {
-                        from,
-                        to,
-                        promote: false,
-                    });
-                }
-            });
+            let special = t.special[code as usize];
+            if special != Special::Replace {
+                self.for_each_target(from, code, |to| {
+                    self.push_board(out, from, to, code, unique_present)
+                });
+            }
+            if special != Special::None {
+                self.extra_moves(from, code, unique_present, out);
+            }
         }
         if !self.v.spec.drops.enabled {
             return;
@@ -173,15 +233,22 @@ impl Position {
         if empties == 0 {
             return;
         }
+        let drops = &self.v.spec.drops;
         let mut pawn_files: Option<u16> = None;
         for &kind in self.v.spec.pieces.hand_order {
             if self.hands[us][kind.index()] == 0 {
                 continue;
             }
             let code = Piece::new(kind, self.side).code();
-            let dead = &t.dead[code as usize];
+            let forbidden = &t.drop_forbidden[code as usize];
             let mut e = empties;
-            if Some(kind) == self.v.spec.drops.pawn {
+            if Some(kind) == drops.pawn {
+                if drops
+                    .max_pawns
+                    .is_some_and(|m| self.counts[code as usize] >= m)
+                {
+                    continue;
+                }
                 let files = *pawn_files.get_or_insert_with(|| self.pawn_files(self.side));
                 for col in 0..9 {
                     if files & (1 << col) != 0 {
@@ -192,7 +259,7 @@ impl Position {
             while e != 0 {
                 let to = Square::from_bit(e.trailing_zeros());
                 e &= e - 1;
-                if !dead[to.index()] {
+                if !forbidden[to.index()] {
                     out.push(Move::Drop { kind, to });
                 }
             }
@@ -208,7 +275,7 @@ impl Position {
     }
 
     /// Whether a pseudo-legal move is legal: it does not leave the mover's king attacked, and it
-    /// is not a pawn drop that mates.
+    /// is not a forbidden pawn-drop mate.
     #[inline]
     pub(crate) fn is_legal(&mut self, m: Move, ctx: &LegalCtx) -> bool {
         if ctx.ksq == NO_SQUARE {
@@ -216,42 +283,71 @@ impl Position {
         }
         let simple = self.v.t.simple;
         match m {
-            Move::Board { from, to, .. } => {
+            Move::Board { from, to, promote } => {
                 if !ctx.in_check && simple && from != ctx.ksq && !aligned(from, ctx.ksq) {
                     return true;
                 }
+                if from == to {
+                    // A lion staring: nothing changes.
+                    return !ctx.in_check;
+                }
                 let king = if from == ctx.ksq { to } else { ctx.ksq };
-                self.safe_after(from, to, king)
+                let code = self.board[from.index()];
+                let t = &self.v.t;
+                let result = if promote {
+                    t.promote[code as usize]
+                } else if t.transform[code as usize] != 0
+                    && t.far_row[self.side.index()][to.index()] == 0
+                {
+                    t.transform[code as usize]
+                } else {
+                    code
+                };
+                self.safe_after(from, to, king, result)
             }
             Move::Drop { kind, to } => {
-                if (ctx.in_check || !simple) && !self.safe_after(NO_SQUARE, to, ctx.ksq) {
+                let code = Piece::new(kind, self.side).code();
+                if (ctx.in_check || !simple) && !self.safe_after(NO_SQUARE, to, ctx.ksq, code) {
                     return false;
                 }
-                if Some(kind) == self.v.spec.drops.pawn
-                    && to.offset(forward(self.side)) == self.kings[(!self.side).index()]
-                {
-                    return !self.drop_mates(m);
+                let drops = &self.v.spec.drops;
+                if Some(kind) == drops.pawn {
+                    match drops.pawn_mate {
+                        DropMate::Allowed => {}
+                        DropMate::PawnInFront => {
+                            if to.offset(forward(self.side)) == self.kings[(!self.side).index()] {
+                                return !self.drop_mates(m);
+                            }
+                        }
+                        DropMate::Any => return !self.drop_mates(m),
+                    }
                 }
                 true
+            }
+            Move::Lion { .. } | Move::Castle { .. } | Move::EnPassant { .. } => {
+                let us = self.side;
+                let u = self.make(m);
+                let safe = !self.is_in_check(us);
+                self.unmake(m, u);
+                safe
             }
         }
     }
 
     /// Whether `king` is safe once the piece on `from` (or, with `from` = `NO_SQUARE`, a
-    /// dropped piece) stands on `to`. Only the board is touched, and it is restored.
-    fn safe_after(&mut self, from: Square, to: Square, king: Square) -> bool {
+    /// dropped piece) stands on `to` as `result`. Only the board is touched, and it is restored.
+    fn safe_after(&mut self, from: Square, to: Square, king: Square, result: u8) -> bool {
         let us = self.side;
+        let captured = self.board[to.index()];
         let moving = if from == NO_SQUARE {
-            // Any piece of ours will do: it only blocks lines or serves as a screen.
-            2 + us as u8
+            EMPTY
         } else {
             self.board[from.index()]
         };
-        let captured = self.board[to.index()];
         if from != NO_SQUARE {
             self.board[from.index()] = EMPTY;
         }
-        self.board[to.index()] = moving;
+        self.board[to.index()] = result;
         let safe = !self.attacked(king, !us);
         self.board[to.index()] = captured;
         if from != NO_SQUARE {
@@ -260,10 +356,10 @@ impl Position {
         safe
     }
 
-    /// Whether a (legal) drop leaves the opponent without a legal move.
+    /// Whether a (legal) drop checks and leaves the opponent without a legal move.
     fn drop_mates(&mut self, m: Move) -> bool {
         let u = self.make(m);
-        let mated = !self.has_legal_move();
+        let mated = self.in_check() && !self.has_legal_move();
         self.unmake(m, u);
         mated
     }
@@ -319,13 +415,40 @@ fn perft_inner(pos: &mut Position, depth: u32, bufs: &mut [Vec<Move>]) -> u64 {
     pos.pseudo_moves(buf);
     let ctx = pos.legal_ctx();
     let mut n = 0;
+    let palace = pos.v.t.palace.is_some();
     for &m in buf.iter() {
         if !pos.is_legal(m, &ctx) {
             continue;
         }
         let u = pos.make(m);
-        n += perft_inner(pos, depth - 1, rest);
+        if !(palace && crate::engine::game::entered_king(pos).is_some()) {
+            n += perft_inner(pos, depth - 1, rest);
+        }
         pos.unmake(m, u);
     }
     n
+}
+
+impl Position {
+    /// The pseudo-legal moves of the piece on `from` (none if it is not the side to move's).
+    pub(crate) fn piece_moves(&self, from: Square) -> Vec<Move> {
+        let mut out = Vec::new();
+        let code = self.board[from.index()];
+        if !is_piece(code) || code_color(code) != self.side.index() {
+            return out;
+        }
+        let t = &self.v.t;
+        let unique_present =
+            !self.v.spec.promotion.unique.is_empty() && self.unique_present(self.side);
+        let special = t.special[code as usize];
+        if special != Special::Replace {
+            self.for_each_target(from, code, |to| {
+                self.push_board(&mut out, from, to, code, unique_present)
+            });
+        }
+        if special != Special::None {
+            self.extra_moves(from, code, unique_present, &mut out);
+        }
+        out
+    }
 }

@@ -13,20 +13,39 @@ pub enum Move {
     },
     /// A piece from the hand is put on an empty square (always unpromoted).
     Drop { kind: PieceKind, to: Square },
+    /// Palace Shogi lion: a first step capturing on `via`, then a second step to `to` (an empty
+    /// or enemy square next to `via`, or `from` itself: stationary feeding). A lion's single
+    /// steps, jumps and staring (`to == from`) are `Board` moves.
+    Lion {
+        from: Square,
+        via: Square,
+        to: Square,
+    },
+    /// Palace Shogi castling, given by the king's squares; the lance moves too.
+    Castle { from: Square, to: Square },
+    /// A Palace Shogi pawn capturing en passant.
+    EnPassant { from: Square, to: Square },
 }
 
 impl Move {
     /// The square the move ends on.
     pub fn to(self) -> Square {
         match self {
-            Move::Board { to, .. } | Move::Drop { to, .. } => to,
+            Move::Board { to, .. }
+            | Move::Drop { to, .. }
+            | Move::Lion { to, .. }
+            | Move::Castle { to, .. }
+            | Move::EnPassant { to, .. } => to,
         }
     }
 
     /// The square the move starts from (none for a drop).
     pub fn from(self) -> Option<Square> {
         match self {
-            Move::Board { from, .. } => Some(from),
+            Move::Board { from, .. }
+            | Move::Lion { from, .. }
+            | Move::Castle { from, .. }
+            | Move::EnPassant { from, .. } => Some(from),
             Move::Drop { .. } => None,
         }
     }

@@ -24,6 +24,9 @@ pub enum Atom {
     /// To the square at each offset, ignoring whatever stands between (a step when the offset
     /// is adjacent, a leap like the knight's otherwise).
     Leap(&'static [Offset], Mode),
+    /// Like `Leap`, but only from the mover's `n` farthest ranks (the Palace Shogi
+    /// footsoldier's and the Xiangqi pawn's sideways steps).
+    LeapIn(&'static [Offset], Mode, u8),
     /// Any number of empty squares along each direction, then optionally a capture.
     Slide(&'static [Offset], Mode),
     /// Cannon Shogi's silver and iron cannons: only by jumping an occupied adjacent square to the
@@ -95,6 +98,7 @@ pub const LION: &[Offset] = &[
     (-2, -1),
 ];
 pub const FORWARD_SIDEWAYS: &[Offset] = &[(0, 1), (1, 0), (-1, 0)];
+pub const SIDEWAYS: &[Offset] = &[(1, 0), (-1, 0)];
 
 macro_rules! kinds {
     ($($kind:ident = $name:literal, $kanji:literal;)*) => {
@@ -223,7 +227,8 @@ impl PieceKind {
             PromotedCopperCannon => &[CannonRange(DIAG), Leap(KING, Mode::Both)],
             PromotedSilverCannon => &[CannonJump(ORTH), Leap(KING, Mode::Both)],
             PromotedIronCannon => &[CannonJump(DIAG), Leap(KING, Mode::Both)],
-            Footsoldier | XiangqiPawn => &[Leap(FORWARD, Mode::Both)],
+            Footsoldier => &[Leap(FORWARD, Mode::Both), LeapIn(SIDEWAYS, Mode::Both, 4)],
+            XiangqiPawn => &[Leap(FORWARD, Mode::Both), LeapIn(SIDEWAYS, Mode::Both, 5)],
             PalacePawn | WesternPawn => &[
                 Leap(FORWARD, Mode::MoveOnly),
                 Leap(FORWARD_DIAG, Mode::CaptureOnly),

@@ -2,8 +2,9 @@
 //! the attack test. Move generation is in `movegen.rs`; the position knows nothing of history
 //! (that is `Game`'s).
 
-use crate::engine::piece::{code_color, is_piece, Piece, PieceKind, EMPTY, NUM_KINDS, WALL};
+use crate::engine::piece::{code_color, is_piece, Piece, PieceKind, CODES, EMPTY, NUM_KINDS, WALL};
 use crate::engine::square::{Square, CELLS, DIRS8};
+use crate::engine::variant::NOT_HELD;
 use crate::engine::{zobrist, Color, Move, Variant, VariantId};
 
 /// "No square" (a wall cell), used for a missing king.
@@ -20,14 +21,24 @@ pub struct Position {
     pub(crate) kings: [Square; 2],
     pub(crate) occ: [u128; 2],
     pub(crate) hash: u64,
+    /// Number of pieces of each code on the board.
+    pub(crate) counts: [u8; CODES],
+    /// Palace Shogi castling rights: one bit per lance square (see `palace.rs`).
+    pub(crate) castling: u8,
+    /// Palace Shogi en-passant target square, or `NO_SQUARE`.
+    pub(crate) ep: Square,
 }
 
 /// What `make` returns so that `unmake` can restore the position.
 #[derive(Clone, Copy, Debug)]
 pub struct Undo {
     captured: u8,
+    /// The second capture of a lion double move.
+    captured2: u8,
     moved: u8,
     hash: u64,
+    castling: u8,
+    ep: Square,
 }
 
 impl PartialEq for Position {
@@ -37,6 +48,8 @@ impl PartialEq for Position {
             && self.hands == o.hands
             && self.side == o.side
             && self.ply == o.ply
+            && self.castling == o.castling
+            && self.ep == o.ep
     }
 }
 impl Eq for Position {}
@@ -59,6 +72,9 @@ impl Position {
             kings: [NO_SQUARE; 2],
             occ: [0; 2],
             hash: 0,
+            counts: [0; CODES],
+            castling: 0,
+            ep: NO_SQUARE,
         }
     }
 
@@ -148,6 +164,7 @@ impl Position {
     pub(crate) fn put(&mut self, sq: Square, code: u8) {
         debug_assert_eq!(self.board[sq.index()], EMPTY);
         self.board[sq.index()] = code;
+        self.counts[code as usize] += 1;
         let c = code_color(code);
         self.occ[c] |= 1u128 << sq.bit();
         self.hash ^= zobrist::BOARD[code as usize][sq.index()];
@@ -162,6 +179,7 @@ impl Position {
         let code = self.board[sq.index()];
         debug_assert!(is_piece(code));
         self.board[sq.index()] = EMPTY;
+        self.counts[code as usize] -= 1;
         let c = code_color(code);
         self.occ[c] &= !(1u128 << sq.bit());
         self.hash ^= zobrist::BOARD[code as usize][sq.index()];
@@ -176,41 +194,123 @@ impl Position {
         self.hands[c][k] = m;
     }
 
+    /// Takes the piece on `sq` as a capture by `us`: it goes to `us`'s hand if it is held.
+    #[inline]
+    fn capture(&mut self, sq: Square, us: usize) -> u8 {
+        let code = self.take(sq);
+        let k = self.v.t.to_hand[((code - 2) >> 1) as usize];
+        if k != NOT_HELD {
+            self.hand_add(us, k as usize, 1);
+        }
+        code
+    }
+
+    /// Gives back a capture taken by `capture`.
+    #[inline]
+    fn uncapture(&mut self, sq: Square, code: u8, us: usize) {
+        let k = self.v.t.to_hand[((code - 2) >> 1) as usize];
+        if k != NOT_HELD {
+            self.hand_add(us, k as usize, -1);
+        }
+        self.put(sq, code);
+    }
+
+    pub(crate) fn set_castling(&mut self, mask: u8) {
+        self.hash ^= zobrist::CASTLING[self.castling as usize] ^ zobrist::CASTLING[mask as usize];
+        self.castling = mask;
+    }
+
+    pub(crate) fn set_ep(&mut self, sq: Square) {
+        self.hash ^= zobrist::EN_PASSANT[self.ep.index()] ^ zobrist::EN_PASSANT[sq.index()];
+        self.ep = sq;
+    }
+
+    /// Castling rights as a bit mask (Palace Shogi).
+    pub fn castling_rights(&self) -> u8 {
+        self.castling
+    }
+
+    /// The en-passant target square (Palace Shogi).
+    pub fn en_passant(&self) -> Option<Square> {
+        (self.ep != NO_SQUARE).then_some(self.ep)
+    }
+
     /// Plays a move without checking it. The move must be pseudo-legal in this position.
     pub fn make(&mut self, m: Move) -> Undo {
         let us = self.side.index();
-        let undo_hash = self.hash;
-        let mut captured = EMPTY;
-        let mut moved = EMPTY;
+        let t = &self.v.t;
+        let mut u = Undo {
+            captured: EMPTY,
+            captured2: EMPTY,
+            moved: EMPTY,
+            hash: self.hash,
+            castling: self.castling,
+            ep: self.ep,
+        };
+        let mut new_ep = NO_SQUARE;
         match m {
             Move::Board { from, to, promote } => {
-                let mut code = self.take(from);
-                moved = code;
-                if is_piece(self.board[to.index()]) {
-                    captured = self.take(to);
-                    if self.v.spec.drops.enabled {
-                        let k = self.v.t.demote[((captured - 2) >> 1) as usize];
-                        self.hand_add(us, k.index(), 1);
+                if from != to {
+                    let mut code = self.take(from);
+                    u.moved = code;
+                    if is_piece(self.board[to.index()]) {
+                        u.captured = self.capture(to, us);
+                    }
+                    if promote {
+                        code = t.promote[code as usize];
+                    } else if t.transform[code as usize] != 0 && t.far_row[us][to.index()] == 0 {
+                        code = t.transform[code as usize];
+                    }
+                    self.put(to, code);
+                    if t.double_step[u.moved as usize] {
+                        new_ep = crate::engine::palace::ep_after_double_step(self, from, to);
                     }
                 }
-                if promote {
-                    code = self.v.t.promote[code as usize];
+                if self.castling != 0 {
+                    let keep = t.castling_keep[from.index()] & t.castling_keep[to.index()];
+                    self.set_castling(self.castling & keep);
                 }
-                self.put(to, code);
             }
             Move::Drop { kind, to } => {
                 self.hand_add(us, kind.index(), -1);
                 self.put(to, Piece::new(kind, self.side).code());
+                if self.castling != 0 {
+                    self.set_castling(self.castling & t.castling_keep[to.index()]);
+                }
             }
+            Move::Lion { from, via, to } => {
+                let code = self.take(from);
+                u.moved = code;
+                u.captured = self.capture(via, us);
+                if to != from && is_piece(self.board[to.index()]) {
+                    u.captured2 = self.capture(to, us);
+                }
+                self.put(to, code);
+            }
+            Move::Castle { from, to } => {
+                let (lance_from, lance_to) = crate::engine::palace::castle_lance(from, to);
+                let k = self.take(from);
+                u.moved = k;
+                self.put(to, k);
+                let l = self.take(lance_from);
+                self.put(lance_to, l);
+                let keep = t.castling_keep[from.index()];
+                self.set_castling(self.castling & keep);
+            }
+            Move::EnPassant { from, to } => {
+                let code = self.take(from);
+                u.moved = code;
+                u.captured = self.capture(Square::new(to.col(), from.row()), us);
+                self.put(to, code);
+            }
+        }
+        if new_ep != self.ep {
+            self.set_ep(new_ep);
         }
         self.side = !self.side;
         self.hash ^= zobrist::SIDE;
         self.ply += 1;
-        Undo {
-            captured,
-            moved,
-            hash: undo_hash,
-        }
+        u
     }
 
     /// Takes back `m`, which must be the last move made, with the `Undo` it returned.
@@ -219,23 +319,42 @@ impl Position {
         self.ply -= 1;
         let us = self.side.index();
         match m {
-            Move::Board { from, to, promote } => {
-                let _ = promote;
-                self.take(to);
-                self.put(from, u.moved);
-                if u.captured != EMPTY {
-                    if self.v.spec.drops.enabled {
-                        let k = self.v.t.demote[((u.captured - 2) >> 1) as usize];
-                        self.hand_add(us, k.index(), -1);
+            Move::Board { from, to, .. } => {
+                if from != to {
+                    self.take(to);
+                    self.put(from, u.moved);
+                    if u.captured != EMPTY {
+                        self.uncapture(to, u.captured, us);
                     }
-                    self.put(to, u.captured);
                 }
             }
             Move::Drop { kind, to } => {
                 self.take(to);
                 self.hand_add(us, kind.index(), 1);
             }
+            Move::Lion { from, via, to } => {
+                self.take(to);
+                if u.captured2 != EMPTY {
+                    self.uncapture(to, u.captured2, us);
+                }
+                self.uncapture(via, u.captured, us);
+                self.put(from, u.moved);
+            }
+            Move::Castle { from, to } => {
+                let (lance_from, lance_to) = crate::engine::palace::castle_lance(from, to);
+                let l = self.take(lance_to);
+                self.put(lance_from, l);
+                self.take(to);
+                self.put(from, u.moved);
+            }
+            Move::EnPassant { from, to } => {
+                self.take(to);
+                self.put(from, u.moved);
+                self.uncapture(Square::new(to.col(), from.row()), u.captured, us);
+            }
         }
+        self.castling = u.castling;
+        self.ep = u.ep;
         self.hash = u.hash;
     }
 
@@ -267,10 +386,20 @@ impl Position {
             if c == WALL {
                 continue;
             }
-            if ours(c) && (t.slide_attack[c as usize] >> d) & 1 != 0 {
+            if ours(c)
+                && (t.slide_attack[c as usize] >> d) & 1 != 0
+                && (!t.queen_walls[c as usize]
+                    || crate::engine::palace::queen_reaches(
+                        self,
+                        s as usize,
+                        s0 as usize,
+                        step,
+                        byi,
+                    ))
+            {
                 return true;
             }
-            if (hops >> d) & 1 != 0 {
+            if (hops >> d) & 1 != 0 && !t.hop_excluded[c as usize] {
                 // A hopping cannon just beyond the screen attacks `sq`.
                 let mut h = s - step;
                 while b[h as usize] == EMPTY {
@@ -295,6 +424,28 @@ impl Position {
                     s -= step;
                 }
             }
+        }
+        for &(off, code, far) in &t.cond_leap_attacks[byi] {
+            let a = (s0 - off as isize) as usize;
+            if b[a] == code && t.far_row[byi][a] < far {
+                return true;
+            }
+        }
+        if t.flying_king {
+            // Kings facing each other on a file with nothing between: the flying king.
+            let king = Piece::new(PieceKind::King, by).code();
+            for step in [DIRS8[0] as isize, DIRS8[1] as isize] {
+                let mut s = s0 + step;
+                while b[s as usize] == EMPTY {
+                    s += step;
+                }
+                if b[s as usize] == king {
+                    return true;
+                }
+            }
+        }
+        if t.palace.is_some() && crate::engine::palace::special_attack(self, sq, by) {
+            return true;
         }
         let mut jumps = t.jump_dirs[byi];
         while jumps != 0 {

@@ -16,6 +16,7 @@ pub enum VariantId {
     Shogi,
     Judkins,
     Cannon,
+    Palace,
 }
 
 impl VariantId {
@@ -28,6 +29,7 @@ impl VariantId {
             VariantId::Shogi => "shogi",
             VariantId::Judkins => "judkins",
             VariantId::Cannon => "cannon",
+            VariantId::Palace => "palace",
         }
     }
 
@@ -38,6 +40,7 @@ impl VariantId {
             "shogi" | "standard" => VariantId::Shogi,
             "judkins" | "judkins-shogi" | "judkinshogi" | "minishogi6" => VariantId::Judkins,
             "cannon" | "cannon-shogi" | "cannonshogi" => VariantId::Cannon,
+            "palace" | "palace-shogi" | "palaceshogi" => VariantId::Palace,
             _ => return None,
         })
     }
@@ -100,6 +103,35 @@ pub struct PromotionRules {
     /// Kinds that could never move again on their owner's last `n` ranks: they must promote when
     /// they end a move there, and may not be dropped there.
     pub stuck: &'static [(PieceKind, u8)],
+    /// Kinds that promote after every move ending in the zone, and only then (Palace Shogi's
+    /// lance, horse, bishop, rook). The others promote at will on a move into, within or out
+    /// of the zone.
+    pub mandatory: &'static [PieceKind],
+    /// Promoted kinds a side may have only one of on the board (the Palace Shogi lion).
+    pub unique: &'static [PieceKind],
+    /// Kinds that turn into another on reaching the last rank, always, with no choice (the
+    /// Palace Shogi pawn becomes a queen).
+    pub transform: &'static [(PieceKind, PieceKind)],
+}
+
+/// Where a kind may be dropped, beyond "an empty square".
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DropZone {
+    /// Only on the `n` ranks nearest the dropping side.
+    Nearest(u8),
+    /// Anywhere but the opponent's palace.
+    NotEnemyPalace,
+}
+
+/// Which drops of the pawn kind may not give mate.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DropMate {
+    /// Any drop may mate.
+    Allowed,
+    /// A pawn drop that checks the king directly in front of it may not mate (shogi).
+    PawnInFront,
+    /// A drop of the pawn kind may not mate by any means (Palace Shogi's footsoldier).
+    Any,
 }
 
 /// Drop rules.
@@ -109,6 +141,20 @@ pub struct DropRules {
     pub enabled: bool,
     /// The pawn kind the two-pawn rule and the pawn-drop-mate rule apply to.
     pub pawn: Option<PieceKind>,
+    /// The two-pawn rule looks at this many ranks nearest the dropping side (9: the whole file).
+    pub pawn_file_ranks: u8,
+    /// Whether a drop of the pawn kind may mate.
+    pub pawn_mate: DropMate,
+    /// At most this many of the pawn kind on the board per side.
+    pub max_pawns: Option<u8>,
+    /// The kinds that go to the capturer's hand when captured (`None`: every kind but the
+    /// king). The others are killed: removed from the game.
+    pub held: Option<&'static [PieceKind]>,
+    /// Captured kinds that turn into another in hand without being its promotion (the Palace
+    /// Shogi pawn is held as a footsoldier).
+    pub demotions: &'static [(PieceKind, PieceKind)],
+    /// Drop limits by kind.
+    pub zones: &'static [(PieceKind, DropZone)],
 }
 
 /// What a side with no legal move, not in check, gets.
@@ -124,6 +170,8 @@ pub enum RepetitionRule {
     /// Fourth occurrence ends the game: the side that checked with every move since the first
     /// occurrence loses, otherwise a draw.
     Sennichite,
+    /// Fourth occurrence is a draw, checks or not (Palace Shogi).
+    FourfoldDraw,
 }
 
 /// Impasse (jishogi) scoring.
@@ -169,6 +217,8 @@ pub struct VariantSpec {
     pub handicaps: &'static [Handicap],
     /// Names of the first and second player.
     pub sides: [&'static str; 2],
+    /// Position strings carry castling rights and the en-passant square (Palace Shogi).
+    pub rights_fields: bool,
 }
 
 /// Per-piece-code move tables, with offsets already turned for the piece's owner.
@@ -179,6 +229,20 @@ pub(crate) struct PieceMoves {
     pub cannon_jumps: Vec<i16>,
     pub cannon_ranges: Vec<i16>,
     pub hops: Vec<i16>,
+}
+
+/// `Tables::to_hand` of a kind that is killed when captured.
+pub(crate) const NOT_HELD: u8 = u8::MAX;
+
+/// How the generic move tables treat a kind (see `palace.rs`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Special {
+    /// Generic moves only.
+    None,
+    /// Generic moves and then the hook's extra moves.
+    Extra,
+    /// The hook generates all of this kind's moves.
+    Replace,
 }
 
 /// Lookup tables derived from a spec.
@@ -214,6 +278,36 @@ pub(crate) struct Tables {
     /// No cannon of any kind: a move can expose the king only along the line it leaves.
     pub simple: bool,
     pub in_variant: [bool; NUM_KINDS],
+    /// `far_row[c][sq]`: ranks between `sq` and `c`'s far edge (0 on the last rank).
+    pub far_row: [[u8; CELLS]; 2],
+    /// Per code: promotion only and always on a move ending in the zone.
+    pub mandatory: [bool; CODES],
+    /// Per code: its promotion is a kind a side may have only one of.
+    pub unique_promotion: [bool; CODES],
+    /// Per code: what it turns into on the last rank (0 if nothing).
+    pub transform: [u8; CODES],
+    /// Per kind: the kind it becomes in the capturer's hand, or `NOT_HELD`.
+    pub to_hand: [u8; NUM_KINDS],
+    /// `drop_forbidden[code][sq]`: a dead square or outside the kind's drop zone.
+    pub drop_forbidden: Vec<[bool; CELLS]>,
+    /// Leaps allowed only from the mover's `n` farthest ranks: per code (offset, mode, n), and
+    /// per attacking colour (offset, code, n).
+    pub cond_leaps: Vec<Vec<(i16, Mode, u8)>>,
+    pub cond_leap_attacks: [Vec<(i16, u8, u8)>; 2],
+    /// Per code: how the hooks take part in its move generation.
+    pub special: [Special; CODES],
+    /// Per code: may not serve as a cannon's screen nor be its target (Palace Shogi cannons).
+    pub hop_excluded: [bool; CODES],
+    /// Per code: a queen whose slides stop at her own palace's walls.
+    pub queen_walls: [bool; CODES],
+    /// Per code: a pawn with a double step from its start rank (and en passant).
+    pub double_step: [bool; CODES],
+    /// Kings facing each other on an open file count as check.
+    pub flying_king: bool,
+    /// Per square: the castling-right bits that survive a move from or to it.
+    pub castling_keep: [u8; CELLS],
+    /// Palace Shogi's palaces and corridors.
+    pub palace: Option<crate::engine::palace::PalaceGeometry>,
 }
 
 /// A variant: its spec and the tables computed from it.
@@ -228,7 +322,12 @@ impl std::fmt::Debug for Variant {
     }
 }
 
-static VARIANTS: [OnceLock<Variant>; 3] = [OnceLock::new(), OnceLock::new(), OnceLock::new()];
+static VARIANTS: [OnceLock<Variant>; 4] = [
+    OnceLock::new(),
+    OnceLock::new(),
+    OnceLock::new(),
+    OnceLock::new(),
+];
 
 impl Variant {
     /// The variant for an id, built on first use.
@@ -238,6 +337,7 @@ impl Variant {
                 VariantId::Shogi => variants::shogi::spec(),
                 VariantId::Judkins => variants::judkins::spec(),
                 VariantId::Cannon => variants::cannon::spec(),
+                VariantId::Palace => variants::palace::spec(),
             };
             Variant::build(spec)
         })
@@ -391,9 +491,11 @@ impl Variant {
             }
         };
         let mut in_zone = [[false; CELLS]; 2];
+        let mut far_rows = [[0u8; CELLS]; 2];
         for &s in &squares {
             for c in Color::ALL {
                 in_zone[c.index()][s.index()] = far_row(c, s) < spec.promotion.zone_depth;
+                far_rows[c.index()][s.index()] = far_row(c, s);
             }
         }
         let mut in_variant = [false; NUM_KINDS];
@@ -412,6 +514,36 @@ impl Variant {
                 promote[Piece::new(k, c).code() as usize] = Piece::new(p, c).code();
             }
         }
+        for &(p, k) in spec.drops.demotions {
+            demote[p.index()] = k;
+        }
+        let code_of = |k: PieceKind, c: Color| Piece::new(k, c).code() as usize;
+        let mut to_hand = [NOT_HELD; NUM_KINDS];
+        if spec.drops.enabled {
+            for l in spec.pieces.letters {
+                let held = match spec.drops.held {
+                    None => l.kind != PieceKind::King,
+                    Some(list) => list.contains(&l.kind),
+                };
+                if held {
+                    to_hand[l.kind.index()] = demote[l.kind.index()] as u8;
+                }
+            }
+        }
+        let mut mandatory = [false; CODES];
+        let mut unique_promotion = [false; CODES];
+        let mut transform = [0u8; CODES];
+        for c in Color::ALL {
+            for &k in spec.promotion.mandatory {
+                mandatory[code_of(k, c)] = true;
+            }
+            for &(k, p) in spec.promotion.pairs {
+                unique_promotion[code_of(k, c)] = spec.promotion.unique.contains(&p);
+            }
+            for &(k, into) in spec.promotion.transform {
+                transform[code_of(k, c)] = code_of(into, c) as u8;
+            }
+        }
         let mut dead = vec![[false; CELLS]; CODES];
         for &(k, n) in spec.promotion.stuck {
             for c in Color::ALL {
@@ -422,6 +554,21 @@ impl Variant {
             }
         }
 
+        let mut drop_forbidden = dead.clone();
+        for &(k, zone) in spec.drops.zones {
+            for c in Color::ALL {
+                for &s in &squares {
+                    let ok = match zone {
+                        // Nearest n ranks: at least ranks - n ranks from the far edge.
+                        DropZone::Nearest(n) => far_row(c, s) >= ranks - n,
+                        DropZone::NotEnemyPalace => true,
+                    };
+                    if !ok {
+                        drop_forbidden[code_of(k, c)][s.index()] = true;
+                    }
+                }
+            }
+        }
         let turn = |c: Color, (dx, dy): Offset| -> i16 {
             let d = delta(dx, dy);
             match c {
@@ -437,6 +584,8 @@ impl Variant {
         let mut jump_attack = [0u8; CODES];
         let mut hop_attack = [0u8; CODES];
         let mut simple = true;
+        let mut cond_leaps = vec![Vec::new(); CODES];
+        let mut cond_leap_attacks: [Vec<(i16, u8, u8)>; 2] = [Vec::new(), Vec::new()];
         let dir_bit = |d: i16| 1u8 << dir_index(d).expect("line atoms use the eight directions");
         for l in spec.pieces.letters {
             for c in Color::ALL {
@@ -458,6 +607,15 @@ impl Variant {
                                         }
                                     };
                                     leap_attack[code] |= 1 << i;
+                                }
+                            }
+                        }
+                        Atom::LeapIn(offs, mode, far) => {
+                            for &o in offs {
+                                let d = turn(c, o);
+                                cond_leaps[code].push((d, mode, far));
+                                if mode != Mode::MoveOnly {
+                                    cond_leap_attacks[c.index()].push((d, code as u8, far));
                                 }
                             }
                         }
@@ -522,6 +680,52 @@ impl Variant {
             union(&hop_attack, Color::Black),
             union(&hop_attack, Color::White),
         ];
+        // The hooks: what the data above cannot say, one arm per game.
+        let mut special = [Special::None; CODES];
+        let mut hop_excluded = [false; CODES];
+        let mut queen_walls = [false; CODES];
+        let mut double_step = [false; CODES];
+        let mut flying_king = false;
+        let mut castling_keep = [0x0F; CELLS];
+        let mut palace = None;
+        match spec.id {
+            VariantId::Shogi | VariantId::Judkins | VariantId::Cannon => {}
+            VariantId::Palace => {
+                let geo = crate::engine::palace::PalaceGeometry::new();
+                castling_keep = geo.castling_keep();
+                for &(k, zone) in spec.drops.zones {
+                    if zone != DropZone::NotEnemyPalace {
+                        continue;
+                    }
+                    for c in Color::ALL {
+                        for &s in &squares {
+                            if geo.own[(!c).index()][s.index()] {
+                                drop_forbidden[code_of(k, c)][s.index()] = true;
+                            }
+                        }
+                    }
+                }
+                palace = Some(geo);
+                flying_king = true;
+                simple = false;
+                for c in Color::ALL {
+                    special[code_of(PieceKind::Queen, c)] = Special::Replace;
+                    special[code_of(PieceKind::Lion, c)] = Special::Replace;
+                    for k in [
+                        PieceKind::PalacePawn,
+                        PieceKind::Footsoldier,
+                        PieceKind::PalaceCannon,
+                        PieceKind::PalaceDragon,
+                        PieceKind::King,
+                    ] {
+                        special[code_of(k, c)] = Special::Extra;
+                    }
+                    hop_excluded[code_of(PieceKind::PalaceCannon, c)] = true;
+                    queen_walls[code_of(PieceKind::Queen, c)] = true;
+                    double_step[code_of(PieceKind::PalacePawn, c)] = true;
+                }
+            }
+        }
         debug_assert_eq!(DIRS8.len(), 8);
         debug_assert_eq!(PAD_W, 9 + 2 * BORDER);
         Variant {
@@ -548,6 +752,21 @@ impl Variant {
                 hop_dirs,
                 simple,
                 in_variant,
+                far_row: far_rows,
+                mandatory,
+                unique_promotion,
+                transform,
+                to_hand,
+                drop_forbidden,
+                cond_leaps,
+                cond_leap_attacks,
+                special,
+                hop_excluded,
+                queen_walls,
+                double_step,
+                flying_king,
+                castling_keep,
+                palace,
             },
         }
     }

@@ -63,3 +63,21 @@ pub const SIDE: u64 = 0x5EED_0F7E_6A31_C0DE;
 pub fn hand(color: usize, kind: usize, count: u8) -> u64 {
     HAND[color][kind][(count as usize).min(MAX_HAND)]
 }
+
+const fn misc_keys<const N: usize>(seed: u64) -> [u64; N] {
+    let mut t = [0u64; N];
+    let mut state = seed;
+    let mut i = 1; // index 0 (no rights, no square) hashes to 0
+    while i < N {
+        let (ns, v) = splitmix(state);
+        state = ns;
+        t[i] = v;
+        i += 1;
+    }
+    t
+}
+
+/// Keys of the castling-rights mask (Palace Shogi).
+pub static CASTLING: [u64; 16] = misc_keys::<16>(0x7465_6761_6D69_0003);
+/// Keys of the en-passant square (Palace Shogi); square 0 is "none".
+pub static EN_PASSANT: [u64; CELLS] = misc_keys::<CELLS>(0x7465_6761_6D69_0004);

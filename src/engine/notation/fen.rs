@@ -9,13 +9,14 @@
 
 use thiserror::Error;
 
+use crate::engine::palace::{castle_color, CASTLE_SQUARES};
 use crate::engine::piece::{Piece, PieceKind};
 use crate::engine::{Color, Position, Square, Variant};
 
 /// Why a position string was refused.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
 pub enum FenError {
-    #[error("a position string has {expected} fields (board, side, hands, move number), this one has {found}")]
+    #[error("a position string of this game has {expected} fields (board, side, hands, move number{}), this one has {found}", if *expected == 6 { ", castling, en passant" } else { "" })]
     FieldCount { expected: usize, found: usize },
     #[error("the board has {found} ranks separated by '/', {expected} expected")]
     RankCount { found: usize, expected: usize },
@@ -43,6 +44,10 @@ pub enum FenError {
     TwoPawns { side: &'static str, file: String },
     #[error("{side} is not to move but is in check")]
     SideNotToMoveInCheck { side: &'static str },
+    #[error("the castling field '{field}' is not valid: {why}")]
+    Castling { field: String, why: String },
+    #[error("the en-passant field '{field}' is not valid: {why}")]
+    EnPassant { field: String, why: String },
 }
 
 /// Writes the position string of a position.
@@ -95,6 +100,23 @@ pub fn write(pos: &Position) -> String {
     s.push_str(&hands);
     s.push(' ');
     s.push_str(&pos.move_number().to_string());
+    if v.spec.rights_fields {
+        s.push(' ');
+        let rights = pos.castling_rights();
+        if rights == 0 {
+            s.push('-');
+        }
+        for (bit, &sq) in CASTLE_SQUARES.iter().enumerate() {
+            if rights & (1 << bit) != 0 {
+                s.push_str(&v.square_name(sq));
+            }
+        }
+        s.push(' ');
+        match pos.en_passant() {
+            Some(sq) => s.push_str(&v.square_name(sq)),
+            None => s.push('-'),
+        }
+    }
     s
 }
 
@@ -123,9 +145,10 @@ fn letter_kind(v: &Variant, s: &str) -> Option<Piece> {
 /// Parses a position string of variant `v` into a checked position.
 pub fn parse(v: &'static Variant, text: &str) -> Result<Position, FenError> {
     let fields: Vec<&str> = text.split_whitespace().collect();
-    if fields.len() != 4 {
+    let expected = if v.spec.rights_fields { 6 } else { 4 };
+    if fields.len() != expected {
         return Err(FenError::FieldCount {
-            expected: 4,
+            expected,
             found: fields.len(),
         });
     }
@@ -195,8 +218,113 @@ pub fn parse(v: &'static Variant, text: &str) -> Result<Position, FenError> {
         .filter(|&n| n >= 1)
         .ok_or_else(|| FenError::MoveNumber(fields[3].to_string()))?;
     pos.set_ply(n - 1);
+    if v.spec.rights_fields {
+        parse_castling(v, &mut pos, fields[4])?;
+        parse_en_passant(v, &mut pos, fields[5])?;
+    }
     validate(&pos)?;
     Ok(pos)
+}
+
+fn parse_castling(v: &Variant, pos: &mut Position, field: &str) -> Result<(), FenError> {
+    if field == "-" {
+        return Ok(());
+    }
+    let err = |why: String| FenError::Castling {
+        field: field.to_string(),
+        why,
+    };
+    if field.len() % 2 != 0 || !field.is_ascii() {
+        return Err(err(
+            "it lists lance squares such as 9i1i9a1a, or is '-'".into()
+        ));
+    }
+    let mut mask = 0u8;
+    for i in (0..field.len()).step_by(2) {
+        let name = &field[i..i + 2];
+        let sq = v
+            .parse_square(name)
+            .ok_or_else(|| err(format!("'{name}' is not a square")))?;
+        let bit = CASTLE_SQUARES
+            .iter()
+            .position(|&s| s == sq)
+            .ok_or_else(|| {
+                err(format!(
+                    "{name} is not a lance's start square (9i, 1i, 9a, 1a)"
+                ))
+            })?;
+        if mask & (1 << bit) != 0 {
+            return Err(err(format!("{name} is listed twice")));
+        }
+        let c = castle_color(bit);
+        let lance = Piece::new(PieceKind::Lance, c);
+        if pos.piece_at(sq) != Some(lance) {
+            return Err(err(format!(
+                "there is no {} lance on {name}",
+                v.side_name(c)
+            )));
+        }
+        let king_home = if c == Color::Black {
+            Square::new(4, 8)
+        } else {
+            Square::new(4, 0)
+        };
+        if pos.piece_at(king_home) != Some(Piece::new(PieceKind::King, c)) {
+            return Err(err(format!(
+                "the {} king is not on its start square {}",
+                v.side_name(c),
+                v.square_name(king_home)
+            )));
+        }
+        mask |= 1 << bit;
+    }
+    pos.set_castling(mask);
+    Ok(())
+}
+
+fn parse_en_passant(v: &Variant, pos: &mut Position, field: &str) -> Result<(), FenError> {
+    if field == "-" {
+        return Ok(());
+    }
+    let err = |why: String| FenError::EnPassant {
+        field: field.to_string(),
+        why,
+    };
+    let sq = v
+        .parse_square(field)
+        .ok_or_else(|| err("not a square".into()))?;
+    let mover = !pos.side_to_move(); // the side whose pawn just made the double step
+                                     // For Black the pawn went from rank g to rank e over rank f; for White from c to e over d.
+    let (skipped_row, landed_row) = match mover {
+        Color::Black => (5, 4),
+        Color::White => (3, 4),
+    };
+    if sq.row() != skipped_row {
+        return Err(err(format!(
+            "after a {} double step the square passed over is on rank {}",
+            v.side_name(mover),
+            (b'a' + skipped_row) as char
+        )));
+    }
+    let landed = Square::new(sq.col(), landed_row);
+    if pos.piece_at(landed) != Some(Piece::new(PieceKind::PalacePawn, mover))
+        || pos.piece_at(sq).is_some()
+    {
+        return Err(err(format!(
+            "no {} pawn has just passed over it",
+            v.side_name(mover)
+        )));
+    }
+    let ready = [-1i16, 1].iter().any(|&dx| {
+        pos.piece_at(landed.offset(dx)) == Some(Piece::new(PieceKind::PalacePawn, !mover))
+    });
+    if !ready {
+        return Err(err(
+            "no pawn stands ready to take en passant, so the field must be '-'".into(),
+        ));
+    }
+    pos.set_ep(sq);
+    Ok(())
 }
 
 fn parse_hands(v: &Variant, pos: &mut Position, field: &str) -> Result<(), FenError> {
@@ -273,7 +401,12 @@ pub(crate) fn validate(pos: &Position) -> Result<(), FenError> {
             });
         }
     }
-    if let Some(pawn) = v.spec.drops.pawn {
+    if let Some(pawn) = v
+        .spec
+        .drops
+        .pawn
+        .filter(|_| v.spec.drops.pawn_file_ranks >= v.ranks())
+    {
         for c in Color::ALL {
             let mut seen = 0u16;
             for (sq, p) in pos.pieces() {

@@ -46,6 +46,8 @@ pub enum MoveInputError {
 struct Pattern {
     kind: Option<PieceKind>,
     from: Option<Square>,
+    /// The captured square of a lion double move (three squares given).
+    via: Option<Square>,
     to: Option<Square>,
     drop: Option<bool>,
     promote: Option<bool>,
@@ -91,6 +93,24 @@ fn describe_code(pos: &Position, m: Move) -> String {
             None => format!("{}-{}", v.square_name(from), v.square_name(to)),
         },
         Move::Drop { kind, to } => format!("{} dropped on {}", kind.name(), v.square_name(to)),
+        Move::Lion { from, via, to } => format!(
+            "lion {} capturing on {} then to {}",
+            v.square_name(from),
+            v.square_name(via),
+            v.square_name(to)
+        ),
+        Move::Castle { from, to } => {
+            format!(
+                "castling, king {}-{}",
+                v.square_name(from),
+                v.square_name(to)
+            )
+        }
+        Move::EnPassant { from, to } => format!(
+            "pawn {} taking en passant on {}",
+            v.square_name(from),
+            v.square_name(to)
+        ),
     }
 }
 
@@ -145,7 +165,7 @@ fn read_pattern(pos: &Position, text: &str) -> Result<Pattern, MoveInputError> {
             }
         }
         match b.get(i) {
-            Some(b'-') | Some(b'x') | Some(b'X') if pat.drop.is_none() => {
+            Some(b'-') | Some(b'x') | Some(b'X') if pat.drop != Some(true) => {
                 pat.drop = Some(false);
                 i += 1;
             }
@@ -176,6 +196,11 @@ fn read_pattern(pos: &Position, text: &str) -> Result<Pattern, MoveInputError> {
             pat.from = Some(squares[0]);
             pat.to = Some(squares[1]);
         }
+        3 => {
+            pat.from = Some(squares[0]);
+            pat.via = Some(squares[1]);
+            pat.to = Some(squares[2]);
+        }
         _ => return Err(unreadable()),
     }
     if pat.kind.is_none() && pat.from.is_none() {
@@ -199,6 +224,9 @@ fn understood(pos: &Position, pat: &Pattern) -> String {
     if let Some(f) = pat.from {
         s.push_str(&format!(" on {}", v.square_name(f)));
     }
+    if let Some(x) = pat.via {
+        s.push_str(&format!(" capturing on {}", v.square_name(x)));
+    }
     if let Some(t) = pat.to {
         if pat.drop == Some(true) {
             s.push_str(&format!(" dropped on {}", v.square_name(t)));
@@ -218,19 +246,23 @@ fn matches(pos: &Position, pat: &Pattern, m: Move) -> bool {
     if Some(m.to()) != pat.to {
         return false;
     }
-    match m {
-        Move::Drop { kind, .. } => {
-            pat.drop != Some(false) && pat.kind == Some(kind) && pat.promote != Some(true)
-        }
-        Move::Board { from, promote, .. } => {
-            pat.drop != Some(true)
-                && pat.from.is_none_or(|f| f == from)
-                && pat
-                    .kind
-                    .is_none_or(|k| pos.piece_at(from).is_some_and(|p| p.kind == k))
-                && pat.promote.is_none_or(|p| p == promote)
-        }
+    if let Move::Drop { kind, .. } = m {
+        return pat.drop != Some(false) && pat.kind == Some(kind) && pat.promote != Some(true);
     }
+    let Some(from) = m.from() else {
+        return false;
+    };
+    let via = match m {
+        Move::Lion { via, .. } => Some(via),
+        _ => None,
+    };
+    pat.drop != Some(true)
+        && pat.via == via
+        && pat.from.is_none_or(|f| f == from)
+        && pat
+            .kind
+            .is_none_or(|k| pos.piece_at(from).is_some_and(|p| p.kind == k))
+        && pat.promote.is_none_or(|p| p == m.promotes())
 }
 
 fn resolve(pos: &Position, pat: &Pattern, text: &str) -> Result<Move, MoveInputError> {

@@ -165,10 +165,11 @@ pub fn spec() -> VariantSpec {
             // The pawn also steps sideways, but the text still forces its promotion on the last
             // rank and forbids dropping it there.
             stuck: &[(SidePawn, 1), (Lance, 1), (Knight, 2)],
+            ..base.promotion
         },
         drops: DropRules {
-            enabled: true,
             pawn: Some(SidePawn),
+            ..base.drops
         },
         end: EndRules {
             impasse: Some(ImpasseRule {

@@ -86,6 +86,7 @@ pub fn spec() -> VariantSpec {
             ],
             zone_depth: 2,
             stuck: &[(Pawn, 1), (Knight, 2)],
+            ..base.promotion
         },
         end: EndRules {
             impasse: Some(ImpasseRule {

@@ -2,6 +2,7 @@
 
 pub mod cannon;
 pub mod judkins;
+pub mod palace;
 pub mod shogi;
 
 use crate::engine::{Variant, VariantSpec};

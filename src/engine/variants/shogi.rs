@@ -100,10 +100,19 @@ pub fn spec() -> VariantSpec {
             pairs: PAIRS,
             zone_depth: 3,
             stuck: &[(Pawn, 1), (Lance, 1), (Knight, 2)],
+            mandatory: &[],
+            unique: &[],
+            transform: &[],
         },
         drops: DropRules {
             enabled: true,
             pawn: Some(Pawn),
+            pawn_file_ranks: 9,
+            pawn_mate: DropMate::PawnInFront,
+            max_pawns: None,
+            held: None,
+            demotions: &[],
+            zones: &[],
         },
         end: EndRules {
             stalemate: StalemateRule::Loss,
@@ -152,5 +161,6 @@ pub fn spec() -> VariantSpec {
             },
         ],
         sides: ["black", "white"],
+        rights_fields: false,
     }
 }
