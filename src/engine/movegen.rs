@@ -284,7 +284,12 @@ impl Position {
         let simple = self.v.t.simple;
         match m {
             Move::Board { from, to, promote } => {
-                if !ctx.in_check && simple && from != ctx.ksq && !aligned(from, ctx.ksq) {
+                if !ctx.in_check
+                    && from != ctx.ksq
+                    && !aligned(from, ctx.ksq)
+                    && (simple || !aligned(to, ctx.ksq))
+                {
+                    // Only a line through the king can open (or, with cannons, gain a screen).
                     return true;
                 }
                 if from == to {
@@ -307,7 +312,8 @@ impl Position {
             }
             Move::Drop { kind, to } => {
                 let code = Piece::new(kind, self.side).code();
-                if (ctx.in_check || !simple) && !self.safe_after(NO_SQUARE, to, ctx.ksq, code) {
+                let may_expose = !simple && aligned(to, ctx.ksq);
+                if (ctx.in_check || may_expose) && !self.safe_after(NO_SQUARE, to, ctx.ksq, code) {
                     return false;
                 }
                 let drops = &self.v.spec.drops;
@@ -319,7 +325,14 @@ impl Position {
                                 return !self.drop_mates(m);
                             }
                         }
-                        DropMate::Any => return !self.drop_mates(m),
+                        DropMate::Any => {
+                            // A drop can only check along a line through the enemy king (as a
+                            // checker next to it or as a screen).
+                            let their_king = self.kings[(!self.side).index()];
+                            if their_king != NO_SQUARE && aligned(to, their_king) {
+                                return !self.drop_mates(m);
+                            }
+                        }
                     }
                 }
                 true
