@@ -45,14 +45,14 @@ enum Command {
     Fen(GameArgs),
     /// A game's pieces, their letters and the notation.
     Rules {
-        /// Variant id: shogi, judkins, cannon.
+        /// Variant id: shogi, judkins, cannon, palace, shanghai.
         variant: String,
     },
 }
 
 #[derive(Args)]
 struct GameArgs {
-    /// Variant id: shogi, judkins, cannon.
+    /// Variant id: shogi, judkins, cannon, palace, shanghai.
     #[arg(long)]
     variant: String,
     /// Moves played from the start (or from --position), separated by spaces: move codes or
@@ -65,6 +65,9 @@ struct GameArgs {
     /// Start from a handicap position (e.g. rook, two, lance).
     #[arg(long)]
     handicap: Option<String>,
+    /// Start from a named setup (Shanghai Palace Chess: original, smith).
+    #[arg(long)]
+    setup: Option<String>,
 }
 
 /// A user error: printed on stderr, exit status 2.
@@ -82,27 +85,48 @@ fn variant_of(s: &str) -> Result<&'static Variant, UserError> {
 
 fn build_game(a: &GameArgs) -> Result<Game, UserError> {
     let v = variant_of(&a.variant)?;
-    let start = match (&a.position, &a.handicap) {
-        (Some(_), Some(_)) => {
-            return Err(UserError(
-                "give either --position or --handicap, not both".into(),
-            ))
-        }
-        (Some(p), None) => {
+    let start = match (&a.position, &a.handicap, &a.setup) {
+        (None, None, None) => Position::start(v.id()),
+        (Some(p), None, None) => {
             fen::parse(v, p).map_err(|e| UserError(format!("invalid --position '{p}': {e}")))?
         }
-        (None, Some(h)) => tegami::engine::handicap_position(v.id(), h).ok_or_else(|| {
+        (None, Some(h), None) => tegami::engine::handicap_position(v.id(), h).ok_or_else(|| {
             let names: Vec<&str> = v.spec.handicaps.iter().map(|h| h.name).collect();
-            UserError(format!(
-                "unknown handicap '{h}' for {}: known handicaps are {}",
-                v.id(),
-                names.join(", ")
-            ))
+            UserError(if names.is_empty() {
+                format!("{} has no handicaps", v.id())
+            } else {
+                format!(
+                    "unknown handicap '{h}' for {}: known handicaps are {}",
+                    v.id(),
+                    names.join(", ")
+                )
+            })
         })?,
-        (None, None) => Position::start(v.id()),
+        (None, None, Some(name)) => {
+            tegami::engine::setup_position(v.id(), name).ok_or_else(|| {
+                let names: Vec<&str> = v.spec.setups.iter().map(|s| s.name).collect();
+                UserError(if names.is_empty() {
+                    format!("{} has no named setups", v.id())
+                } else {
+                    format!(
+                        "unknown setup '{name}' for {}: known setups are {}",
+                        v.id(),
+                        names.join(", ")
+                    )
+                })
+            })?
+        }
+        _ => {
+            return Err(UserError(
+                "give only one of --position, --handicap and --setup".into(),
+            ))
+        }
     };
-    let mut game = Game::new(start);
-    for (i, text) in a.moves.split_whitespace().enumerate() {
+    play_moves(v, Game::new(start), &a.moves)
+}
+
+fn play_moves(v: &'static Variant, mut game: Game, moves: &str) -> Result<Game, UserError> {
+    for (i, text) in moves.split_whitespace().enumerate() {
         if let Some(o) = game.outcome() {
             return Err(UserError(format!(
                 "move {} '{text}': the game is already over ({})",

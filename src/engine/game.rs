@@ -139,7 +139,22 @@ impl Game {
         if self.is_over() {
             return Vec::new();
         }
-        self.pos.legal_moves()
+        self.legal_now()
+    }
+
+    /// Legal moves, ignoring whether the game is over; without the moves that would make a
+    /// position for the third time where that is forbidden.
+    fn legal_now(&self) -> Vec<Move> {
+        let mut moves = self.pos.legal_moves();
+        if self.third_forbidden() {
+            let mut p = self.pos.clone();
+            moves.retain(|&m| !repeats_third(&mut p, &self.hashes, m));
+        }
+        moves
+    }
+
+    fn third_forbidden(&self) -> bool {
+        self.variant().spec.end.repetition == RepetitionRule::ThirdForbidden
     }
 
     /// Checks a move, as `play` would, without playing it.
@@ -147,7 +162,11 @@ impl Game {
         if self.is_over() {
             return Err(IllegalMove::GameOver);
         }
-        self.pos.check_move(m)
+        self.pos.check_move(m)?;
+        if self.third_forbidden() && repeats_third(&mut self.pos.clone(), &self.hashes, m) {
+            return Err(IllegalMove::ThirdRepetition);
+        }
+        Ok(())
     }
 
     /// Plays a move after checking it, and decides whether it ends the game.
@@ -195,7 +214,12 @@ impl Game {
                 reason: Reason::EnteringKing,
             });
         }
-        if !p.has_legal_move() {
+        let no_move = if self.third_forbidden() {
+            self.legal_now().is_empty()
+        } else {
+            !p.has_legal_move()
+        };
+        if no_move {
             return Some(if p.in_check() {
                 Outcome::Win {
                     winner: !side,
@@ -224,6 +248,8 @@ impl Game {
             return None;
         }
         match self.variant().spec.end.repetition {
+            // Such a move is refused, so it never comes to a third occurrence.
+            RepetitionRule::ThirdForbidden => None,
             RepetitionRule::FourfoldDraw => Some(Outcome::Draw {
                 reason: Reason::Repetition,
             }),
@@ -279,6 +305,17 @@ impl Game {
     }
 }
 
+/// Whether `m` would make the position after it occur for the third time in `hist`.
+fn repeats_third(p: &mut Position, hist: &[u64], m: Move) -> bool {
+    if hist.len() < 8 {
+        return false;
+    }
+    let u = p.make(m);
+    let h = p.hash();
+    p.unmake(m, u);
+    hist.iter().filter(|&&x| x == h).count() >= 2
+}
+
 /// The side whose king stands in the enemy palace (Palace Shogi's entering king), if any.
 pub(crate) fn entered_king(p: &Position) -> Option<Color> {
     let geo = p.v.t.palace.as_ref()?;
@@ -291,22 +328,33 @@ pub(crate) fn entered_king(p: &Position) -> Option<Color> {
 /// Perft that ends a line at a fourth occurrence (checked only where one is possible).
 fn perft_hist(pos: &mut Position, hist: &mut Vec<u64>, depth: u32, bufs: &mut [Vec<Move>]) -> u64 {
     let (buf, rest) = bufs.split_first_mut().expect("one buffer per ply");
-    if depth == 1 {
+    let third = pos.v.spec.end.repetition == RepetitionRule::ThirdForbidden && hist.len() >= 8;
+    if depth == 1 && !third {
         return pos.count_legal(buf);
     }
     buf.clear();
     pos.pseudo_moves(buf);
     let ctx = pos.legal_ctx();
     let mut n = 0;
+    let palace = pos.v.t.palace.is_some();
     for &m in buf.iter() {
         if !pos.is_legal(m, &ctx) {
             continue;
         }
         let u = pos.make(m);
         let h = pos.hash();
-        let repeated = hist.len() >= 8 && hist.iter().filter(|&&x| x == h).count() >= 3;
-        let ended = pos.v.t.palace.is_some() && entered_king(pos).is_some();
-        if !repeated && !ended {
+        let count = if hist.len() >= 8 {
+            hist.iter().filter(|&&x| x == h).count()
+        } else {
+            0
+        };
+        if third && count >= 2 {
+            pos.unmake(m, u);
+            continue;
+        }
+        if depth == 1 {
+            n += 1;
+        } else if count < 3 && !(palace && entered_king(pos).is_some()) {
             hist.push(h);
             n += perft_hist(pos, hist, depth - 1, rest);
             hist.pop();

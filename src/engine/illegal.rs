@@ -7,7 +7,7 @@ use crate::engine::variant::{DropMate, DropZone};
 use crate::engine::{Color, Move, Position, Square, Variant};
 
 /// The reason a move is illegal.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum IllegalMove {
     /// The game is over.
     GameOver,
@@ -74,17 +74,24 @@ pub enum IllegalMove {
     CastlingInCheck,
     /// Palace Shogi: the king would cross or land on an attacked square.
     CastlingThroughCheck { square: Square },
+    /// Shanghai Palace Chess: the move would make the same position a third time.
+    ThirdRepetition,
+    /// Shanghai Palace Chess: the piece may not leave its palace (or cross the river).
+    Confined { kind: PieceKind, to: Square },
+    /// Shanghai Palace Chess: a Western pawn on the last rank must become a Western queen,
+    /// rook, bishop or knight.
+    PromotionChoice { kind: PieceKind },
 }
 
 impl IllegalMove {
     /// A sentence a player understands.
     pub fn message(&self, v: &Variant) -> String {
-        let sq = |s: &Square| v.square_name(*s);
-        let file = |s: &Square| {
-            let n = v.square_name(*s);
+        let sq = |s: Square| v.square_name(s);
+        let file = |s: Square| {
+            let n = v.square_name(s);
             n[..n.len() - 1].to_string()
         };
-        match self {
+        match *self {
             IllegalMove::GameOver => "the game is over".into(),
             IllegalMove::OffBoard => "that square is not on the board".into(),
             IllegalMove::NoPiece { from } => format!("there is no piece on {}", sq(from)),
@@ -94,56 +101,56 @@ impl IllegalMove {
             IllegalMove::OwnPiece { to } => format!("your own piece stands on {}", sq(to)),
             IllegalMove::CannotReach { kind, from, to } => format!(
                 "your {} on {} cannot move to {}",
-                kind.name(),
+                v.piece_name(kind),
                 sq(from),
                 sq(to)
             ),
-            IllegalMove::CannotPromote { kind } => format!("a {} does not promote", kind.name()),
+            IllegalMove::CannotPromote { kind } => format!("a {} does not promote", v.piece_name(kind)),
             IllegalMove::NotInZone { kind } => {
-                if v.spec.promotion.mandatory.contains(kind) {
-                    format!("a {} promotes only on a move ending in the promotion zone", kind.name())
+                if v.spec.promotion.mandatory.contains(&kind) {
+                    format!("a {} promotes only on a move ending in the promotion zone", v.piece_name(kind))
                 } else {
                     format!(
                         "a {} promotes only on a move into, within or out of the promotion zone",
-                        kind.name()
+                        v.piece_name(kind)
                     )
                 }
             }
             IllegalMove::MustPromote { kind, to } => {
-                if v.spec.promotion.mandatory.contains(kind) {
-                    format!("a {} must promote on a move ending in the promotion zone ({})", kind.name(), sq(to))
+                if v.spec.promotion.mandatory.contains(&kind) {
+                    format!("a {} must promote on a move ending in the promotion zone ({})", v.piece_name(kind), sq(to))
                 } else {
                     format!(
                         "a {} on {} could never move again: it must promote there",
-                        kind.name(),
+                        v.piece_name(kind),
                         sq(to)
                     )
                 }
             }
-            IllegalMove::NotInHand { kind } => format!("you have no {} in hand", kind.name()),
+            IllegalMove::NotInHand { kind } => format!("you have no {} in hand", v.piece_name(kind)),
             IllegalMove::DropOnOccupied { to } => {
                 format!("{} is occupied: pieces are dropped on empty squares", sq(to))
             }
             IllegalMove::DeadDrop { kind, to } => format!(
                 "a {} dropped on {} could never move: it may not be dropped there",
-                kind.name(),
+                v.piece_name(kind),
                 sq(to)
             ),
             IllegalMove::DropOutsideZone { kind, to } => {
-                let zone = v.spec.drops.zones.iter().find(|(k, _)| k == kind).map(|(_, z)| *z);
+                let zone = v.spec.drops.zones.iter().find(|(k, _)| *k == kind).map(|(_, z)| *z);
                 match zone {
                     Some(DropZone::Nearest(n)) => format!(
                         "a {} may only be dropped on your {} nearest ranks, not on {}",
-                        kind.name(),
+                        v.piece_name(kind),
                         n,
                         sq(to)
                     ),
                     Some(DropZone::NotEnemyPalace) => format!(
                         "a {} may not be dropped in the enemy palace ({})",
-                        kind.name(),
+                        v.piece_name(kind),
                         sq(to)
                     ),
-                    None => format!("a {} may not be dropped on {}", kind.name(), sq(to)),
+                    None => format!("a {} may not be dropped on {}", v.piece_name(kind), sq(to)),
                 }
             }
             IllegalMove::TwoPawns { kind, to } => {
@@ -151,24 +158,24 @@ impl IllegalMove {
                 if n >= v.ranks() {
                     format!(
                         "you already have an unpromoted {} on file {} (two {}s on a file)",
-                        kind.name(),
+                        v.piece_name(kind),
                         file(to),
-                        kind.name()
+                        v.piece_name(kind)
                     )
                 } else {
                     format!(
                         "you already have a {} on file {} within your {} nearest ranks",
-                        kind.name(),
+                        v.piece_name(kind),
                         file(to),
                         n
                     )
                 }
             }
             IllegalMove::TooManyPawns { kind, max } => {
-                format!("you already have {max} {}s on the board, the most allowed", kind.name())
+                format!("you already have {max} {}s on the board, the most allowed", v.piece_name(kind))
             }
             IllegalMove::PawnDropMate { kind } => {
-                format!("a {} drop may not give checkmate", kind.name())
+                format!("a {} drop may not give checkmate", v.piece_name(kind))
             }
             IllegalMove::InCheck => {
                 "your king is in check, and this move does not get it out of check".into()
@@ -201,6 +208,33 @@ impl IllegalMove {
                 "castling needs every square between the king and the lance empty".into()
             }
             IllegalMove::CastlingInCheck => "you cannot castle out of check".into(),
+            IllegalMove::ThirdRepetition => {
+                "this move would make the same position for the third time, which the rules forbid"
+                    .into()
+            }
+            IllegalMove::Confined { kind, to } => match v
+                .spec
+                .confinement
+                .iter()
+                .find(|(k, _)| *k == kind)
+                .map(|(_, r)| *r)
+            {
+                Some(crate::engine::variant::Region::OwnPalace) => {
+                    format!("a {} never leaves its palace ({} is outside)", v.piece_name(kind), sq(to))
+                }
+                _ => format!("a {} never crosses the river ({} is beyond it)", v.piece_name(kind), sq(to)),
+            },
+            IllegalMove::PromotionChoice { kind } => format!(
+                "a {} reaching the last rank must become one of: {}",
+                v.piece_name(kind),
+                v.spec
+                    .promotion
+                    .choices
+                    .iter()
+                    .find(|(k, _)| *k == kind)
+                    .map(|(_, c)| c.iter().map(|&k| v.piece_name(k)).collect::<Vec<_>>().join(", "))
+                    .unwrap_or_default()
+            ),
             IllegalMove::CastlingThroughCheck { square } => format!(
                 "the king may not castle across or onto an attacked square ({})",
                 sq(square)
@@ -249,6 +283,12 @@ impl Position {
                         return Err(IllegalMove::OwnPiece { to });
                     }
                     let moves = self.piece_moves(from);
+                    if moves
+                        .iter()
+                        .any(|&o| matches!(o, Move::PromoteTo { to: t, .. } if t == to))
+                    {
+                        return Err(IllegalMove::PromotionChoice { kind: p.kind });
+                    }
                     if !moves
                         .iter()
                         .any(|&o| matches!(o, Move::Board { to: t, .. } if t == to))
@@ -290,6 +330,26 @@ impl Position {
                 let p = own_piece(from)?;
                 if !self.piece_moves(from).contains(&m) {
                     return Err(self.why_no_castling(p, from, to));
+                }
+            }
+            Move::PromoteTo { from, to, .. } => {
+                let p = own_piece(from)?;
+                if !self.piece_moves(from).contains(&m) {
+                    let reaches = self
+                        .piece_moves(from)
+                        .iter()
+                        .any(|o| o.to() == to && matches!(o, Move::PromoteTo { .. }));
+                    return Err(if reaches {
+                        IllegalMove::PromotionChoice { kind: p.kind }
+                    } else if self.piece_at(to).is_some_and(|q| q.color == us) {
+                        IllegalMove::OwnPiece { to }
+                    } else {
+                        IllegalMove::CannotReach {
+                            kind: p.kind,
+                            from,
+                            to,
+                        }
+                    });
                 }
             }
             Move::EnPassant { from, to } => {
@@ -457,6 +517,9 @@ impl Position {
                     }
                 }
                 cannot
+            }
+            _ if t.confined && !t.allowed[p.code() as usize][to.index()] => {
+                IllegalMove::Confined { kind: p.kind, to }
             }
             _ => cannot,
         }

@@ -25,7 +25,7 @@ pub fn points(pos: &Position, c: Color) -> u32 {
     };
     let value = |k: PieceKind| {
         let base = v.demote(k);
-        if base == PieceKind::King {
+        if base.is_royal() {
             0
         } else if rule.big.contains(&base) {
             5

@@ -29,8 +29,19 @@ pub use position::{Position, Undo};
 pub use square::Square;
 pub use variant::{
     BoardShape, DropRules, EndRules, Handicap, ImpasseRule, Letter, PieceSet, PromotionRules,
-    RepetitionRule, SquareNames, StalemateRule, Variant, VariantId, VariantSpec,
+    Region, RepetitionRule, Setup, SquareNames, StalemateRule, Variant, VariantId, VariantSpec,
 };
+
+/// The start position of a named setup of a variant (`smith` in Shanghai Palace Chess).
+pub fn setup_position(id: VariantId, name: &str) -> Option<Position> {
+    let v = Variant::get(id);
+    let setup = v
+        .spec
+        .setups
+        .iter()
+        .find(|s| s.name.eq_ignore_ascii_case(name))?;
+    notation::fen::parse(v, setup.position).ok()
+}
 
 /// Builds the start position of a variant with a handicap applied (White to move).
 pub fn handicap_position(id: VariantId, name: &str) -> Option<Position> {

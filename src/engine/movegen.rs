@@ -40,13 +40,38 @@ impl Position {
     /// Calls `f` with every square the piece `code` standing on `from` could move to by its
     /// movement alone (captures included, own pieces excluded; no king safety).
     #[inline(always)]
-    pub(crate) fn for_each_target(&self, from: Square, code: u8, mut f: impl FnMut(Square)) {
+    pub(crate) fn for_each_target(&self, from: Square, code: u8, f: impl FnMut(Square)) {
+        if self.v.t.confined {
+            let allowed = &self.v.t.allowed[code as usize];
+            let mut f = f;
+            self.targets(from, code, |to| {
+                if allowed[to.index()] {
+                    f(to)
+                }
+            })
+        } else {
+            self.targets(from, code, f)
+        }
+    }
+
+    #[inline(always)]
+    fn targets(&self, from: Square, code: u8, mut f: impl FnMut(Square)) {
         let b = &self.board;
         let us = code_color(code);
         let enemy = |c: u8| is_piece(c) && code_color(c) != us;
         let pm = &self.v.t.moves[code as usize];
         for &(d, mode, far) in &self.v.t.cond_leaps[code as usize] {
             if self.v.t.far_row[us][from.index()] >= far {
+                continue;
+            }
+            let to = from.offset(d);
+            let c = b[to.index()];
+            if (c == EMPTY && mode != Mode::CaptureOnly) || (enemy(c) && mode != Mode::MoveOnly) {
+                f(to);
+            }
+        }
+        for &(d, mode) in &self.v.t.lame_leaps[code as usize] {
+            if b[from.offset(d / 2).index()] != EMPTY {
                 continue;
             }
             let to = from.offset(d);
@@ -166,6 +191,19 @@ impl Position {
         let t = &self.v.t;
         let c = code as usize;
         if t.promote[c] == 0 {
+            if t.dead[c][to.index()] {
+                // A Western pawn on the last rank must become a piece of its owner's choice.
+                for &into in &t.choices[c] {
+                    if let Some(p) = Piece::from_code(into) {
+                        out.push(Move::PromoteTo {
+                            from,
+                            to,
+                            kind: p.kind,
+                        });
+                    }
+                }
+                return;
+            }
             out.push(Move::Board {
                 from,
                 to,
@@ -336,6 +374,11 @@ impl Position {
                     }
                 }
                 true
+            }
+            Move::PromoteTo { from, to, kind } => {
+                let king = ctx.ksq;
+                let result = Piece::new(kind, self.side).code();
+                self.safe_after(from, to, king, result)
             }
             Move::Lion { .. } | Move::Castle { .. } | Move::EnPassant { .. } => {
                 let us = self.side;

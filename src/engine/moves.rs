@@ -25,6 +25,12 @@ pub enum Move {
     Castle { from: Square, to: Square },
     /// A Palace Shogi pawn capturing en passant.
     EnPassant { from: Square, to: Square },
+    /// A Shanghai Western pawn reaching the last rank and becoming the chosen piece.
+    PromoteTo {
+        from: Square,
+        to: Square,
+        kind: PieceKind,
+    },
 }
 
 impl Move {
@@ -35,7 +41,8 @@ impl Move {
             | Move::Drop { to, .. }
             | Move::Lion { to, .. }
             | Move::Castle { to, .. }
-            | Move::EnPassant { to, .. } => to,
+            | Move::EnPassant { to, .. }
+            | Move::PromoteTo { to, .. } => to,
         }
     }
 
@@ -45,7 +52,8 @@ impl Move {
             Move::Board { from, .. }
             | Move::Lion { from, .. }
             | Move::Castle { from, .. }
-            | Move::EnPassant { from, .. } => Some(from),
+            | Move::EnPassant { from, .. }
+            | Move::PromoteTo { from, .. } => Some(from),
             Move::Drop { .. } => None,
         }
     }
@@ -55,6 +63,9 @@ impl Move {
     }
 
     pub fn promotes(self) -> bool {
-        matches!(self, Move::Board { promote: true, .. })
+        matches!(
+            self,
+            Move::Board { promote: true, .. } | Move::PromoteTo { .. }
+        )
     }
 }

@@ -27,6 +27,9 @@ pub enum Atom {
     /// Like `Leap`, but only from the mover's `n` farthest ranks (the Palace Shogi
     /// footsoldier's and the Xiangqi pawn's sideways steps).
     LeapIn(&'static [Offset], Mode, u8),
+    /// Like `Leap` over two squares, but blocked by a piece on the square between (the Xiangqi
+    /// elephant's "eye").
+    Lame(&'static [Offset], Mode),
     /// Any number of empty squares along each direction, then optionally a capture.
     Slide(&'static [Offset], Mode),
     /// Cannon Shogi's silver and iron cannons: only by jumping an occupied adjacent square to the
@@ -245,10 +248,15 @@ impl PieceKind {
             Lion => &[Leap(LION, Mode::Both)],
             XiangqiKing => &[Leap(ORTH, Mode::Both)],
             Guard => &[Leap(DIAG, Mode::Both)],
-            XiangqiElephant => &[Leap(ALFIL, Mode::Both)],
+            XiangqiElephant => &[Lame(ALFIL, Mode::Both)],
             WesternRook => &[Slide(ORTH, Mode::Both)],
             WesternBishop => &[Slide(DIAG, Mode::Both)],
         }
+    }
+
+    /// Whether this kind is a king: never captured, its safety decides check and mate.
+    pub fn is_royal(self) -> bool {
+        matches!(self, PieceKind::King | PieceKind::XiangqiKing)
     }
 
     /// Whether this kind is the promoted form of another.

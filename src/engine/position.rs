@@ -168,7 +168,7 @@ impl Position {
         let c = code_color(code);
         self.occ[c] |= 1u128 << sq.bit();
         self.hash ^= zobrist::BOARD[code as usize][sq.index()];
-        if Piece::from_code(code).is_some_and(|p| p.kind == PieceKind::King) {
+        if Piece::from_code(code).is_some_and(|p| p.kind.is_royal()) {
             self.kings[c] = sq;
         }
     }
@@ -303,6 +303,13 @@ impl Position {
                 u.captured = self.capture(Square::new(to.col(), from.row()), us);
                 self.put(to, code);
             }
+            Move::PromoteTo { from, to, kind } => {
+                u.moved = self.take(from);
+                if is_piece(self.board[to.index()]) {
+                    u.captured = self.capture(to, us);
+                }
+                self.put(to, Piece::new(kind, self.side).code());
+            }
         }
         if new_ep != self.ep {
             self.set_ep(new_ep);
@@ -352,6 +359,13 @@ impl Position {
                 self.put(from, u.moved);
                 self.uncapture(Square::new(to.col(), from.row()), u.captured, us);
             }
+            Move::PromoteTo { from, to, .. } => {
+                self.take(to);
+                self.put(from, u.moved);
+                if u.captured != EMPTY {
+                    self.uncapture(to, u.captured, us);
+                }
+            }
         }
         self.castling = u.castling;
         self.ep = u.ep;
@@ -367,7 +381,19 @@ impl Position {
         let ours = |c: u8| is_piece(c) && code_color(c) == byi;
         for (i, &off) in t.leap_offsets[byi].iter().enumerate() {
             let c = b[(s0 - off as isize) as usize];
-            if ours(c) && (t.leap_attack[c as usize] >> i) & 1 != 0 {
+            if ours(c)
+                && (t.leap_attack[c as usize] >> i) & 1 != 0
+                && (!t.confined || t.allowed[c as usize][sq.index()])
+            {
+                return true;
+            }
+        }
+        for &(off, code) in &t.lame_attacks[byi] {
+            let a = s0 - off as isize;
+            if b[a as usize] == code
+                && b[(a + off as isize / 2) as usize] == EMPTY
+                && t.allowed[code as usize][sq.index()]
+            {
                 return true;
             }
         }
@@ -433,13 +459,18 @@ impl Position {
         }
         if t.flying_king {
             // Kings facing each other on a file with nothing between: the flying king.
-            let king = Piece::new(PieceKind::King, by).code();
-            for step in [DIRS8[0] as isize, DIRS8[1] as isize] {
+            let ks = self.kings[byi];
+            if ks != NO_SQUARE && ks.col() == sq.col() && ks != sq {
+                let step = if ks.row() < sq.row() {
+                    DIRS8[0]
+                } else {
+                    DIRS8[1]
+                } as isize;
                 let mut s = s0 + step;
                 while b[s as usize] == EMPTY {
                     s += step;
                 }
-                if b[s as usize] == king {
+                if s as usize == ks.index() {
                     return true;
                 }
             }

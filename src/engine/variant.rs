@@ -17,11 +17,17 @@ pub enum VariantId {
     Judkins,
     Cannon,
     Palace,
+    Shanghai,
 }
 
 impl VariantId {
-    pub const ALL: &'static [VariantId] =
-        &[VariantId::Shogi, VariantId::Judkins, VariantId::Cannon];
+    pub const ALL: &'static [VariantId] = &[
+        VariantId::Shogi,
+        VariantId::Judkins,
+        VariantId::Cannon,
+        VariantId::Palace,
+        VariantId::Shanghai,
+    ];
 
     /// The id used on the command line and in storage.
     pub fn as_str(self) -> &'static str {
@@ -30,6 +36,7 @@ impl VariantId {
             VariantId::Judkins => "judkins",
             VariantId::Cannon => "cannon",
             VariantId::Palace => "palace",
+            VariantId::Shanghai => "shanghai",
         }
     }
 
@@ -41,6 +48,7 @@ impl VariantId {
             "judkins" | "judkins-shogi" | "judkinshogi" | "minishogi6" => VariantId::Judkins,
             "cannon" | "cannon-shogi" | "cannonshogi" => VariantId::Cannon,
             "palace" | "palace-shogi" | "palaceshogi" => VariantId::Palace,
+            "shanghai" | "shanghai-palace-chess" | "shanghaipalacechess" => VariantId::Shanghai,
             _ => return None,
         })
     }
@@ -112,6 +120,27 @@ pub struct PromotionRules {
     /// Kinds that turn into another on reaching the last rank, always, with no choice (the
     /// Palace Shogi pawn becomes a queen).
     pub transform: &'static [(PieceKind, PieceKind)],
+    /// Kinds that, on reaching the last rank, must become one of several kinds, the player's
+    /// choice (the Shanghai Western pawn).
+    pub choices: &'static [(PieceKind, &'static [PieceKind])],
+}
+
+/// Squares a kind may never leave.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Region {
+    /// Its own side's palace.
+    OwnPalace,
+    /// Its owner's `n` nearest ranks.
+    Nearest(u8),
+}
+
+/// A named start position.
+#[derive(Clone, Copy, Debug)]
+pub struct Setup {
+    /// Id used in commands (`setup=smith`).
+    pub name: &'static str,
+    pub description: &'static str,
+    pub position: &'static str,
 }
 
 /// Where a kind may be dropped, beyond "an empty square".
@@ -172,6 +201,9 @@ pub enum RepetitionRule {
     Sennichite,
     /// Fourth occurrence is a draw, checks or not (Palace Shogi).
     FourfoldDraw,
+    /// A move that would make the same position for the third time is illegal (Shanghai
+    /// Palace Chess).
+    ThirdForbidden,
 }
 
 /// Impasse (jishogi) scoring.
@@ -219,6 +251,12 @@ pub struct VariantSpec {
     pub sides: [&'static str; 2],
     /// Position strings carry castling rights and the en-passant square (Palace Shogi).
     pub rights_fields: bool,
+    /// Kinds confined to a region.
+    pub confinement: &'static [(PieceKind, Region)],
+    /// Named start positions a game may choose; the first is the default (`start`).
+    pub setups: &'static [Setup],
+    /// Names of kinds in messages, where the catalogue's name is not clear enough.
+    pub names: &'static [(PieceKind, &'static str)],
 }
 
 /// Per-piece-code move tables, with offsets already turned for the piece's owner.
@@ -308,6 +346,14 @@ pub(crate) struct Tables {
     pub castling_keep: [u8; CELLS],
     /// Palace Shogi's palaces and corridors.
     pub palace: Option<crate::engine::palace::PalaceGeometry>,
+    /// Some kind is confined; `allowed[code][sq]` says where it may stand.
+    pub confined: bool,
+    pub allowed: Vec<[bool; CELLS]>,
+    /// Blockable two-square leaps: per code (offset, mode), per attacking colour (offset, code).
+    pub lame_leaps: Vec<Vec<(i16, Mode)>>,
+    pub lame_attacks: [Vec<(i16, u8)>; 2],
+    /// Per code: the codes it may become on the last rank, by choice.
+    pub choices: Vec<Vec<u8>>,
 }
 
 /// A variant: its spec and the tables computed from it.
@@ -322,7 +368,8 @@ impl std::fmt::Debug for Variant {
     }
 }
 
-static VARIANTS: [OnceLock<Variant>; 4] = [
+static VARIANTS: [OnceLock<Variant>; 5] = [
+    OnceLock::new(),
     OnceLock::new(),
     OnceLock::new(),
     OnceLock::new(),
@@ -338,6 +385,7 @@ impl Variant {
                 VariantId::Judkins => variants::judkins::spec(),
                 VariantId::Cannon => variants::cannon::spec(),
                 VariantId::Palace => variants::palace::spec(),
+                VariantId::Shanghai => variants::shanghai::spec(),
             };
             Variant::build(spec)
         })
@@ -395,6 +443,16 @@ impl Variant {
     /// Whether `k` is a piece of this game.
     pub fn has_kind(&self, k: PieceKind) -> bool {
         self.t.in_variant[k.index()]
+    }
+
+    /// The name of a kind in this game's messages ("silver"; in Shanghai Palace Chess, where
+    /// three families meet, "Shogi pawn", "Western knight").
+    pub fn piece_name(&self, k: PieceKind) -> &'static str {
+        self.spec
+            .names
+            .iter()
+            .find(|(kind, _)| *kind == k)
+            .map_or(k.name(), |(_, n)| n)
     }
 
     /// The letters of a kind of this game.
@@ -522,7 +580,7 @@ impl Variant {
         if spec.drops.enabled {
             for l in spec.pieces.letters {
                 let held = match spec.drops.held {
-                    None => l.kind != PieceKind::King,
+                    None => !l.kind.is_royal(),
                     Some(list) => list.contains(&l.kind),
                 };
                 if held {
@@ -585,6 +643,8 @@ impl Variant {
         let mut hop_attack = [0u8; CODES];
         let mut simple = true;
         let mut cond_leaps = vec![Vec::new(); CODES];
+        let mut lame_leaps = vec![Vec::new(); CODES];
+        let mut lame_attacks: [Vec<(i16, u8)>; 2] = [Vec::new(), Vec::new()];
         let mut cond_leap_attacks: [Vec<(i16, u8, u8)>; 2] = [Vec::new(), Vec::new()];
         let dir_bit = |d: i16| 1u8 << dir_index(d).expect("line atoms use the eight directions");
         for l in spec.pieces.letters {
@@ -616,6 +676,16 @@ impl Variant {
                                 cond_leaps[code].push((d, mode, far));
                                 if mode != Mode::MoveOnly {
                                     cond_leap_attacks[c.index()].push((d, code as u8, far));
+                                }
+                            }
+                        }
+                        Atom::Lame(offs, mode) => {
+                            simple = false;
+                            for &o in offs {
+                                let d = turn(c, o);
+                                lame_leaps[code].push((d, mode));
+                                if mode != Mode::MoveOnly {
+                                    lame_attacks[c.index()].push((d, code as u8));
                                 }
                             }
                         }
@@ -680,6 +750,23 @@ impl Variant {
             union(&hop_attack, Color::Black),
             union(&hop_attack, Color::White),
         ];
+        let mut allowed = vec![[true; CELLS]; CODES];
+        let mut choices = vec![Vec::new(); CODES];
+        for c in Color::ALL {
+            for &(k, into) in spec.promotion.choices {
+                choices[code_of(k, c)] = into.iter().map(|&i| code_of(i, c) as u8).collect();
+            }
+            for &(k, region) in spec.confinement {
+                for &s in &squares {
+                    let (col, near) = (s.col(), ranks - 1 - far_row(c, s));
+                    allowed[code_of(k, c)][s.index()] = match region {
+                        Region::OwnPalace => (3..6).contains(&col) && near < 3,
+                        Region::Nearest(n) => near < n,
+                    };
+                }
+            }
+        }
+        let confined = !spec.confinement.is_empty();
         // The hooks: what the data above cannot say, one arm per game.
         let mut special = [Special::None; CODES];
         let mut hop_excluded = [false; CODES];
@@ -690,6 +777,7 @@ impl Variant {
         let mut palace = None;
         match spec.id {
             VariantId::Shogi | VariantId::Judkins | VariantId::Cannon => {}
+            VariantId::Shanghai => flying_king = true,
             VariantId::Palace => {
                 let geo = crate::engine::palace::PalaceGeometry::new();
                 castling_keep = geo.castling_keep();
@@ -767,6 +855,11 @@ impl Variant {
                 flying_king,
                 castling_keep,
                 palace,
+                confined,
+                allowed,
+                lame_leaps,
+                lame_attacks,
+                choices,
             },
         }
     }

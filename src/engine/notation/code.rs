@@ -20,6 +20,10 @@ pub fn write(v: &Variant, m: Move) -> String {
         Move::Castle { from, to } | Move::EnPassant { from, to } => {
             format!("{}{}", sq(from), sq(to))
         }
+        Move::PromoteTo { from, to, kind } => {
+            let letter = v.letter(kind).map_or("?", |l| l.code);
+            format!("{}{}{}", sq(from), sq(to), letter.to_ascii_lowercase())
+        }
     }
 }
 
@@ -62,6 +66,12 @@ pub fn parse(pos: &Position, s: &str) -> Option<Move> {
                 }
             }
             Some(Move::Board { from, to, promote })
+        }
+        5 if !promote && body.as_bytes()[4].is_ascii_alphabetic() => {
+            let from = v.parse_square(&body[..2])?;
+            let to = v.parse_square(&body[2..4])?;
+            let kind = v.kind_by_code(&body[4..].to_ascii_uppercase())?;
+            Some(Move::PromoteTo { from, to, kind })
         }
         6 if !promote => {
             let from = v.parse_square(&body[..2])?;

@@ -44,6 +44,10 @@ pub enum FenError {
     TwoPawns { side: &'static str, file: String },
     #[error("{side} is not to move but is in check")]
     SideNotToMoveInCheck { side: &'static str },
+    #[error(
+        "a {piece} may not stand on {square}: it never leaves its palace or its side of the river"
+    )]
+    Confined { piece: &'static str, square: String },
     #[error("the castling field '{field}' is not valid: {why}")]
     Castling { field: String, why: String },
     #[error("the en-passant field '{field}' is not valid: {why}")]
@@ -347,7 +351,7 @@ fn parse_hands(v: &Variant, pos: &mut Position, field: &str) -> Result<(), FenEr
         }
         let piece = letter_kind(v, &ch.to_string())
             .ok_or_else(|| err(format!("'{ch}' is not a piece of this game")))?;
-        if piece.kind == PieceKind::King
+        if piece.kind.is_royal()
             || v.letter(piece.kind)
                 .is_some_and(|l| l.code.starts_with('+'))
         {
@@ -384,7 +388,7 @@ pub(crate) fn validate(pos: &Position) -> Result<(), FenError> {
     for c in Color::ALL {
         let count = pos
             .pieces()
-            .filter(|(_, p)| p.kind == PieceKind::King && p.color == c)
+            .filter(|(_, p)| p.kind.is_royal() && p.color == c)
             .count();
         if count != 1 {
             return Err(FenError::KingCount {
@@ -394,6 +398,12 @@ pub(crate) fn validate(pos: &Position) -> Result<(), FenError> {
         }
     }
     for (sq, p) in pos.pieces() {
+        if v.t.confined && !v.t.allowed[p.code() as usize][sq.index()] {
+            return Err(FenError::Confined {
+                piece: p.kind.name(),
+                square: v.square_name(sq),
+            });
+        }
         if v.is_dead_square(p, sq) {
             return Err(FenError::DeadPiece {
                 piece: p.kind.name(),

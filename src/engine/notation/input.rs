@@ -4,14 +4,18 @@
 //! - move codes: `7g7f`, `2c2b+`, `P*5e` (and numeric ranks: `7776`);
 //! - Hodges notation: `P-7f`, `p-7f`, `Px7f`, `N-7c=`, `+R-2b`, `G6i-5h`, `S*5e`, `GC-5d`;
 //! - the numeric-rank form pychess players use: `P-76`, `P*55`;
-//! - a bare piece and square when only one move fits: `P7f`, `R2b+`.
+//! - a bare piece and square when only one move fits: `P7f`, `R2b+`;
+//! - in Shanghai Palace Chess, algebraic notation: `Nf4`, `Ne2-f4`, `Cxe7`, `e4`, `dxe5`,
+//!   `c9=Q` (or `c9Q`), `S*e5`, `Fh5+`; piece letters are upper case there (lower-case `a`..`i`
+//!   are files), except letters that are no file (`nf4` is read as `Nf4`).
 //!
 //! The answer is the one legal move meant, or why none is: what was understood and the rule
 //! that forbids it, or the moves to choose between.
 
 use thiserror::Error;
 
-use crate::engine::notation::{code, hodges};
+use crate::engine::notation::{code, human};
+use crate::engine::variant::SquareNames;
 use crate::engine::{IllegalMove, Move, PieceKind, Position, Square};
 
 /// Why an input is not a move that can be played now.
@@ -19,8 +23,8 @@ use crate::engine::{IllegalMove, Move, PieceKind, Position, Square};
 pub enum MoveInputError {
     #[error("no move given")]
     Empty,
-    #[error("'{input}' is not a move I can read: write it like P-7f, 7g7f, S*5e or G6i-5h")]
-    Unreadable { input: String },
+    #[error("'{input}' is not a move I can read: write it like {hint}")]
+    Unreadable { input: String, hint: &'static str },
     #[error("'{name}' is not a piece of this game")]
     UnknownPiece { name: String },
     #[error("{understood}: {why}")]
@@ -39,6 +43,11 @@ pub enum MoveInputError {
         understood: String,
         options: [String; 2],
     },
+    #[error("{understood}: which piece does the pawn become? Write one of {}", options.join(", "))]
+    PieceChoice {
+        understood: String,
+        options: Vec<String>,
+    },
 }
 
 /// What the reader made of the text.
@@ -51,6 +60,10 @@ struct Pattern {
     to: Option<Square>,
     drop: Option<bool>,
     promote: Option<bool>,
+    /// The file a Western pawn captures from (`dxe5`).
+    from_file: Option<u8>,
+    /// The piece a Western pawn becomes (`c9=Q`).
+    choice: Option<PieceKind>,
 }
 
 /// Reads a move typed by a player and resolves it against the legal moves of `pos`.
@@ -85,14 +98,16 @@ fn describe_code(pos: &Position, m: Move) -> String {
         Move::Board { from, to, promote } => match pos.piece_at(from) {
             Some(p) => format!(
                 "{} {}-{}{}",
-                p.kind.name(),
+                v.piece_name(p.kind),
                 v.square_name(from),
                 v.square_name(to),
                 if promote { " promoting" } else { "" }
             ),
             None => format!("{}-{}", v.square_name(from), v.square_name(to)),
         },
-        Move::Drop { kind, to } => format!("{} dropped on {}", kind.name(), v.square_name(to)),
+        Move::Drop { kind, to } => {
+            format!("{} dropped on {}", v.piece_name(kind), v.square_name(to))
+        }
         Move::Lion { from, via, to } => format!(
             "lion {} capturing on {} then to {}",
             v.square_name(from),
@@ -106,6 +121,12 @@ fn describe_code(pos: &Position, m: Move) -> String {
                 v.square_name(to)
             )
         }
+        Move::PromoteTo { from, to, kind } => format!(
+            "pawn {}-{} becoming a {}",
+            v.square_name(from),
+            v.square_name(to),
+            v.piece_name(kind)
+        ),
         Move::EnPassant { from, to } => format!(
             "pawn {} taking en passant on {}",
             v.square_name(from),
@@ -115,9 +136,13 @@ fn describe_code(pos: &Position, m: Move) -> String {
 }
 
 fn read_pattern(pos: &Position, text: &str) -> Result<Pattern, MoveInputError> {
+    if pos.variant().spec.squares == SquareNames::Western {
+        return read_algebraic(pos, text);
+    }
     let v = pos.variant();
     let unreadable = || MoveInputError::Unreadable {
         input: text.to_string(),
+        hint: hint(pos),
     };
     let b = text.as_bytes();
     let mut i = 0;
@@ -215,10 +240,107 @@ fn read_pattern(pos: &Position, text: &str) -> Result<Pattern, MoveInputError> {
     Ok(pat)
 }
 
+/// Reads algebraic notation (Shanghai Palace Chess).
+fn read_algebraic(pos: &Position, text: &str) -> Result<Pattern, MoveInputError> {
+    let v = pos.variant();
+    let unreadable = || MoveInputError::Unreadable {
+        input: text.to_string(),
+        hint: hint(pos),
+    };
+    let b = text.as_bytes();
+    let is_file = |c: u8| (b'a'..=b'i').contains(&c.to_ascii_lowercase());
+    let is_square_at = |i: usize| i + 1 < b.len() && is_file(b[i]) && b[i + 1].is_ascii_digit();
+    let mut i = 0;
+    let mut pat = Pattern::default();
+    // Piece letter: '+' and a letter, an upper-case letter, or a lower-case one that is no file.
+    let piece_start = b.first().is_some_and(|&c| {
+        c == b'+'
+            || c.is_ascii_uppercase() && !is_square_at(0)
+            || c.is_ascii_lowercase() && !is_file(c)
+    });
+    if piece_start {
+        let len = if b[0] == b'+' { 2 } else { 1 };
+        let name = text.get(..len).ok_or_else(unreadable)?;
+        let kind = v.kind_by_code(&name.to_ascii_uppercase()).ok_or_else(|| {
+            MoveInputError::UnknownPiece {
+                name: name.to_string(),
+            }
+        })?;
+        pat.kind = Some(kind);
+        i = len;
+    } else if b.len() > 2 && is_file(b[0]) && matches!(b[1], b'x' | b'X') {
+        // `dxe5`: a Western pawn capturing from the d-file.
+        pat.from_file = Some(b[0].to_ascii_lowercase() - b'a');
+        pat.drop = Some(false);
+        i = 2;
+    }
+    let mut squares = Vec::new();
+    loop {
+        if is_square_at(i) {
+            let s = v.parse_square(&text[i..i + 2]).ok_or_else(unreadable)?;
+            squares.push(s);
+            i += 2;
+            continue;
+        }
+        match b.get(i) {
+            Some(b'-') | Some(b'x') | Some(b'X') if pat.drop != Some(true) => {
+                pat.drop = Some(false);
+                i += 1;
+            }
+            Some(b'*') if pat.drop.is_none() && squares.is_empty() && pat.kind.is_some() => {
+                pat.drop = Some(true);
+                i += 1;
+            }
+            _ => break,
+        }
+    }
+    let rest = &text[i..];
+    let choice = rest.strip_prefix('=').unwrap_or(rest);
+    if rest == "+" {
+        pat.promote = Some(true);
+    } else if rest == "=" {
+        pat.promote = Some(false);
+    } else if !choice.is_empty() {
+        let kind = (choice.len() == 1)
+            .then(|| v.kind_by_code(&choice.to_ascii_uppercase()))
+            .flatten()
+            .ok_or_else(unreadable)?;
+        pat.choice = Some(kind);
+    }
+    match squares.len() {
+        1 => pat.to = Some(squares[0]),
+        2 => {
+            pat.from = Some(squares[0]);
+            pat.to = Some(squares[1]);
+            pat.drop = Some(false);
+        }
+        _ => return Err(unreadable()),
+    }
+    if pat.kind.is_none() && pat.from.is_none() {
+        // A bare square is a Western pawn's move, as in chess.
+        pat.kind = Some(PieceKind::WesternPawn);
+        pat.drop = Some(false);
+    }
+    if pat.drop == Some(true) && pat.from.is_some() {
+        return Err(unreadable());
+    }
+    Ok(pat)
+}
+
+/// Examples of the notation of a game, for error messages.
+pub fn hint(pos: &Position) -> &'static str {
+    match pos.variant().spec.squares {
+        SquareNames::Shogi => "P-7f, 7g7f, S*5e or G6i-5h",
+        SquareNames::Western => {
+            "Nf4, Ne2-f4, e2e4, dxe5, c9=Q or S*e5 (piece letters in upper case)"
+        }
+    }
+}
+
 fn understood(pos: &Position, pat: &Pattern) -> String {
     let v = pos.variant();
     let mut s = match pat.kind {
-        Some(k) => k.name().to_string(),
+        Some(k) => v.piece_name(k).to_string(),
         None => "piece".to_string(),
     };
     if let Some(f) = pat.from {
@@ -233,6 +355,9 @@ fn understood(pos: &Position, pat: &Pattern) -> String {
         } else {
             s.push_str(&format!(" to {}", v.square_name(t)));
         }
+    }
+    if let Some(k) = pat.choice {
+        s.push_str(&format!(", becoming a {}", v.piece_name(k)));
     }
     match pat.promote {
         Some(true) => s.push_str(", promoting"),
@@ -256,8 +381,14 @@ fn matches(pos: &Position, pat: &Pattern, m: Move) -> bool {
         Move::Lion { via, .. } => Some(via),
         _ => None,
     };
+    let choice = match m {
+        Move::PromoteTo { kind, .. } => Some(kind),
+        _ => None,
+    };
     pat.drop != Some(true)
         && pat.via == via
+        && pat.choice.is_none_or(|c| choice == Some(c))
+        && pat.from_file.is_none_or(|f| from.col() == f)
         && pat.from.is_none_or(|f| f == from)
         && pat
             .kind
@@ -281,6 +412,16 @@ fn resolve(pos: &Position, pat: &Pattern, text: &str) -> Result<Move, MoveInputE
         1 => return Ok(cands[0]),
         0 => {}
         _ => {
+            if cands.iter().all(|m| matches!(m, Move::PromoteTo { .. }))
+                && cands
+                    .iter()
+                    .all(|m| m.from() == cands[0].from() && m.to() == cands[0].to())
+            {
+                return Err(MoveInputError::PieceChoice {
+                    understood: understood(pos, pat),
+                    options: cands.iter().map(|&m| human(pos, m)).collect(),
+                });
+            }
             let promo_pair = cands.len() == 2
                 && matches!((cands[0], cands[1]),
                     (Move::Board { from: f1, to: t1, .. }, Move::Board { from: f2, to: t2, .. })
@@ -294,7 +435,7 @@ fn resolve(pos: &Position, pat: &Pattern, text: &str) -> Result<Move, MoveInputE
                     },
                     m => m,
                 };
-                let plain = hodges::write(pos, base);
+                let plain = human(pos, base);
                 let stem = plain.trim_end_matches('=').to_string();
                 return Err(MoveInputError::PromotionChoice {
                     understood: understood(pos, pat),
@@ -303,7 +444,7 @@ fn resolve(pos: &Position, pat: &Pattern, text: &str) -> Result<Move, MoveInputE
             }
             return Err(MoveInputError::Ambiguous {
                 understood: understood(pos, pat),
-                options: cands.iter().map(|&m| hodges::write(pos, m)).collect(),
+                options: cands.iter().map(|&m| human(pos, m)).collect(),
             });
         }
     }
@@ -322,7 +463,11 @@ fn resolve(pos: &Position, pat: &Pattern, text: &str) -> Result<Move, MoveInputE
             Some(f) => vec![f],
             None => pos
                 .pieces()
-                .filter(|(_, p)| p.color == us && Some(p.kind) == pat.kind)
+                .filter(|(s, p)| {
+                    p.color == us
+                        && Some(p.kind) == pat.kind
+                        && pat.from_file.is_none_or(|f| s.col() == f)
+                })
                 .map(|(s, _)| s)
                 .collect(),
         };
@@ -338,7 +483,13 @@ fn resolve(pos: &Position, pat: &Pattern, text: &str) -> Result<Move, MoveInputE
         .iter()
         .filter_map(|&m| pos.check_move(m).err())
         .collect();
-    // Prefer the most telling reason: one about a piece that can get there.
+    // Prefer the most telling reason: one about a piece that can get there; then "none of
+    // your pieces can get there"; then the hand.
+    let board_tries = tried.iter().filter(|m| !m.is_drop()).count();
+    let unreachable = reasons
+        .iter()
+        .filter(|r| matches!(r, IllegalMove::CannotReach { .. }))
+        .count();
     let best = reasons
         .iter()
         .find(|r| {
@@ -347,22 +498,27 @@ fn resolve(pos: &Position, pat: &Pattern, text: &str) -> Result<Move, MoveInputE
                 IllegalMove::CannotReach { .. } | IllegalMove::NotInHand { .. }
             )
         })
+        .or_else(|| {
+            reasons
+                .iter()
+                .find(|r| matches!(r, IllegalMove::CannotReach { .. }))
+        })
         .or(reasons.first())
-        .cloned();
+        .copied();
     let why = match (&best, pat.kind, pat.from) {
-        (Some(IllegalMove::CannotReach { .. }), Some(k), None) if reasons.len() > 1 => {
+        (Some(IllegalMove::CannotReach { .. }), Some(k), None) if unreachable > 1 => {
             format!(
                 "none of your {}s can move to {}",
-                k.name(),
+                v.piece_name(k),
                 v.square_name(to)
             )
         }
         (Some(r), _, _) => r.message(v),
-        (None, Some(k), None) => {
+        (None, Some(k), None) if board_tries == 0 => {
             if pat.drop == Some(false) {
-                format!("you have no {} on the board", k.name())
+                format!("you have no {} on the board", v.piece_name(k))
             } else {
-                format!("you have no {} on the board or in hand", k.name())
+                format!("you have no {} on the board or in hand", v.piece_name(k))
             }
         }
         (None, _, _) => format!("'{text}' is not a move in this position"),

@@ -3,6 +3,7 @@
 pub mod cannon;
 pub mod judkins;
 pub mod palace;
+pub mod shanghai;
 pub mod shogi;
 
 use crate::engine::{Variant, VariantSpec};

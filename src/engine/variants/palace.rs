@@ -106,6 +106,7 @@ pub fn spec() -> VariantSpec {
             mandatory: &[Lance, Knight, Bishop, Rook],
             unique: &[Lion],
             transform: &[(PalacePawn, Queen)],
+            choices: &[],
         },
         drops: DropRules {
             enabled: true,

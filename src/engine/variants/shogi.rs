@@ -103,6 +103,7 @@ pub fn spec() -> VariantSpec {
             mandatory: &[],
             unique: &[],
             transform: &[],
+            choices: &[],
         },
         drops: DropRules {
             enabled: true,
@@ -162,5 +163,8 @@ pub fn spec() -> VariantSpec {
         ],
         sides: ["black", "white"],
         rights_fields: false,
+        confinement: &[],
+        setups: &[],
+        names: &[],
     }
 }
