@@ -265,6 +265,9 @@ impl Position {
                     return Err(IllegalMove::OffBoard);
                 }
                 if from == to {
+                    if promote {
+                        return Err(IllegalMove::CannotPromote { kind: p.kind });
+                    }
                     if p.kind != PieceKind::Lion || !v.has_kind(PieceKind::Lion) {
                         return Err(IllegalMove::CannotReach {
                             kind: p.kind,
@@ -501,6 +504,19 @@ impl Position {
                 IllegalMove::LionTakesLion
             }
             PieceKind::PalaceCannon if t.hop_excluded[p.code() as usize] => {
+                if dc.abs() == 2 && dr.abs() == 2 {
+                    // The corridor hop, corner to corner over the enemy palace's centre.
+                    let mid = from.offset(step);
+                    if self.piece_at(to).is_some() && self.piece_at(mid).is_some() {
+                        if t.hop_excluded[self.board[mid.index()] as usize] {
+                            return IllegalMove::CannonScreen;
+                        }
+                        if t.hop_excluded[self.board[to.index()] as usize] {
+                            return IllegalMove::CannonTarget;
+                        }
+                    }
+                    return cannot;
+                }
                 if dc != 0 && dr != 0 {
                     return cannot;
                 }

@@ -41,6 +41,18 @@ impl Position {
     /// movement alone (captures included, own pieces excluded; no king safety).
     #[inline(always)]
     pub(crate) fn for_each_target(&self, from: Square, code: u8, f: impl FnMut(Square)) {
+        if self.v.t.overlap[code as usize] {
+            // Two atoms reach some squares both (the elephant's slide and alfil jump): once each.
+            let mut seen = 0u128;
+            let mut f = f;
+            return self.targets(from, code, |to| {
+                let bit = 1u128 << to.bit();
+                if seen & bit == 0 {
+                    seen |= bit;
+                    f(to)
+                }
+            });
+        }
         if self.v.t.confined {
             let allowed = &self.v.t.allowed[code as usize];
             let mut f = f;

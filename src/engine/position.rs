@@ -286,6 +286,10 @@ impl Position {
                     u.captured2 = self.capture(to, us);
                 }
                 self.put(to, code);
+                if self.castling != 0 {
+                    let keep = t.castling_keep[via.index()] & t.castling_keep[to.index()];
+                    self.set_castling(self.castling & keep);
+                }
             }
             Move::Castle { from, to } => {
                 let (lance_from, lance_to) = crate::engine::palace::castle_lance(from, to);

@@ -354,6 +354,8 @@ pub(crate) struct Tables {
     pub lame_attacks: [Vec<(i16, u8)>; 2],
     /// Per code: the codes it may become on the last rank, by choice.
     pub choices: Vec<Vec<u8>>,
+    /// Per code: two of its atoms can reach the same square (targets need de-duplicating).
+    pub overlap: [bool; CODES],
 }
 
 /// A variant: its spec and the tables computed from it.
@@ -767,6 +769,13 @@ impl Variant {
             }
         }
         let confined = !spec.confinement.is_empty();
+        let mut overlap = [false; CODES];
+        for (code, pm) in moves.iter().enumerate() {
+            // A leap that lands on a slide's line repeats one of the slide's squares.
+            overlap[code] = pm.leaps.iter().any(|&(d, _)| {
+                pm.slides.iter().any(|&(s, _)| (2..=8).any(|k| s * k == d))
+            });
+        }
         // The hooks: what the data above cannot say, one arm per game.
         let mut special = [Special::None; CODES];
         let mut hop_excluded = [false; CODES];
@@ -860,6 +869,7 @@ impl Variant {
                 lame_leaps,
                 lame_attacks,
                 choices,
+                overlap,
             },
         }
     }

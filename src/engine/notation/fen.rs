@@ -34,7 +34,7 @@ pub enum FenError {
     Side(String),
     #[error("the hands field '{field}' is not valid: {why}")]
     Hands { field: String, why: String },
-    #[error("the move number must be a positive whole number, not '{0}'")]
+    #[error("the move number must be a whole number from 1 to 1000000000, not '{0}'")]
     MoveNumber(String),
     #[error("{side} has {count} kings; there must be exactly one")]
     KingCount { side: &'static str, count: usize },
@@ -53,6 +53,9 @@ pub enum FenError {
     #[error("the en-passant field '{field}' is not valid: {why}")]
     EnPassant { field: String, why: String },
 }
+
+/// The largest move number a position string may give (far beyond any real game).
+pub const MAX_MOVE_NUMBER: u32 = 1_000_000_000;
 
 /// Writes the position string of a position.
 pub fn write(pos: &Position) -> String {
@@ -165,6 +168,26 @@ pub fn parse(v: &'static Variant, text: &str) -> Result<Position, FenError> {
         });
     }
     for (row, rank) in ranks.iter().enumerate() {
+        // The whole rank's width first, so that an error gives it.
+        let b = rank.as_bytes();
+        if b.iter().enumerate().any(|(i, &c)| c == b'+' && !b.get(i + 1).is_some_and(u8::is_ascii_alphabetic)) {
+            return Err(FenError::DanglingPlus { rank: row + 1 });
+        }
+        if b.contains(&b'0') {
+            return Err(FenError::UnknownPiece { rank: row + 1, letter: "0".into() });
+        }
+        let width: usize = rank
+            .chars()
+            .filter(|&c| c != '+')
+            .map(|c| c.to_digit(10).map_or(1, |d| d as usize))
+            .sum();
+        if width != v.files() as usize {
+            return Err(FenError::RankWidth {
+                rank: row + 1,
+                found: width,
+                expected: v.files() as usize,
+            });
+        }
         let mut col = 0usize;
         let mut chars = rank.chars().peekable();
         let width_err = |found| FenError::RankWidth {
@@ -219,7 +242,7 @@ pub fn parse(v: &'static Variant, text: &str) -> Result<Position, FenError> {
     let n: u32 = fields[3]
         .parse()
         .ok()
-        .filter(|&n| n >= 1)
+        .filter(|&n| (1..=MAX_MOVE_NUMBER).contains(&n))
         .ok_or_else(|| FenError::MoveNumber(fields[3].to_string()))?;
     pos.set_ply(n - 1);
     if v.spec.rights_fields {
@@ -411,11 +434,16 @@ pub(crate) fn validate(pos: &Position) -> Result<(), FenError> {
             });
         }
     }
+    // Two pawns on a file cannot arise from moves where pawns only step forward; Cannon Shogi's
+    // pawns step sideways, and the texts forbid doubling them only by a drop.
+    let forward_only = |k: PieceKind| {
+        matches!(k.atoms(), [crate::engine::Atom::Leap(offs, _)] if offs.iter().all(|&(dx, _)| dx == 0))
+    };
     if let Some(pawn) = v
         .spec
         .drops
         .pawn
-        .filter(|_| v.spec.drops.pawn_file_ranks >= v.ranks())
+        .filter(|&p| v.spec.drops.pawn_file_ranks >= v.ranks() && forward_only(p))
     {
         for c in Color::ALL {
             let mut seen = 0u16;

@@ -404,10 +404,12 @@ fn resolve(pos: &Position, pat: &Pattern, text: &str) -> Result<Move, MoveInputE
         .copied()
         .filter(|&m| matches(pos, pat, m))
         .collect();
-    // A piece named without '*' that could either move there or be dropped there: prefer the
-    // board move only if that is what the text says (`-`/`x`); otherwise ask.
     cands.sort();
     cands.dedup();
+    // A drop is always written with `*`: without it, a board move is meant when there is one.
+    if pat.drop.is_none() && cands.iter().any(|m| !m.is_drop()) {
+        cands.retain(|m| !m.is_drop());
+    }
     match cands.len() {
         1 => return Ok(cands[0]),
         0 => {}
@@ -450,6 +452,13 @@ fn resolve(pos: &Position, pat: &Pattern, text: &str) -> Result<Move, MoveInputE
     }
     // Nothing legal fits: find the rule that forbids what was meant.
     let what = understood(pos, pat);
+    if pat.drop == Some(true) && pat.promote == Some(true) {
+        return Err(MoveInputError::Illegal {
+            understood: what,
+            why: "a dropped piece never promotes on the drop: drop it, and promote on a later move".into(),
+            reason: None,
+        });
+    }
     let to = pat.to.expect("a pattern always has a target");
     let us = pos.side_to_move();
     let mut tried: Vec<Move> = Vec::new();
