@@ -3,4 +3,8 @@
 //!
 //! Layers (data flows one way): `engine` (rules, notation) ← everything else.
 
+pub mod console;
 pub mod engine;
+pub mod render;
+pub mod service;
+pub mod store;

@@ -43,10 +43,49 @@ enum Command {
     Status(GameArgs),
     /// The position string after the moves.
     Fen(GameArgs),
+    /// Writes the board image (PNG) of the position after the moves.
+    Render {
+        #[command(flatten)]
+        game: GameArgs,
+        /// Piece style: kanji or international.
+        #[arg(long, default_value = "kanji")]
+        style: String,
+        /// The side at the bottom (black, white; red, blue). Default: the first player.
+        #[arg(long)]
+        viewer: Option<String>,
+        /// The PNG file to write.
+        #[arg(long)]
+        out: std::path::PathBuf,
+    },
+    /// Writes an animated GIF of the game, one frame a move.
+    Replay {
+        #[command(flatten)]
+        game: GameArgs,
+        /// Piece style: kanji or international.
+        #[arg(long, default_value = "kanji")]
+        style: String,
+        /// The GIF file to write.
+        #[arg(long)]
+        out: std::path::PathBuf,
+    },
+    /// An offline session in the terminal: lines like `@alice challenge @bob palace`.
+    Console {
+        /// The SQLite database file (created if missing).
+        #[arg(long, default_value = "tegami.db")]
+        db: std::path::PathBuf,
+        /// Where board pictures are written.
+        #[arg(long, default_value = "tegami-images")]
+        out: std::path::PathBuf,
+    },
     /// A game's pieces, their letters and the notation.
     Rules {
         /// Variant id: shogi, judkins, cannon, palace, shanghai.
         variant: String,
+        /// A piece, by letter (S, +R, Ln, GC) or name (silver, lion).
+        piece: Option<String>,
+        /// With a piece: also write a diagram of its moves to this PNG file.
+        #[arg(long)]
+        out: Option<std::path::PathBuf>,
     },
 }
 
@@ -214,12 +253,119 @@ fn run(cli: Cli) -> Result<(), UserError> {
             let g = build_game(&a)?;
             println!("{}", fen::write(g.position()));
         }
-        Command::Rules { variant } => {
+        Command::Console { db, out } => {
+            let store = tegami::store::SqliteStore::open(&db).map_err(|e| {
+                UserError(format!("cannot open the database {}: {e}", db.display()))
+            })?;
+            let clock = std::sync::Arc::new(tegami::console::ConsoleClock::new());
+            let service = tegami::service::Service::new(
+                std::sync::Arc::new(store),
+                clock.clone(),
+                tegami::service::Config::default(),
+            );
+            let mut console = tegami::console::Console::new(service, clock, out);
+            let stdin = std::io::stdin();
+            console
+                .run(
+                    stdin.lock(),
+                    std::io::stdout(),
+                    tegami::console::interactive(),
+                )
+                .map_err(|e| UserError(format!("console: {e}")))?;
+        }
+        Command::Rules {
+            variant,
+            piece,
+            out,
+        } => {
             let v = variant_of(&variant)?;
-            print!("{}", tegami::engine::variants::describe(v));
+            match piece {
+                None => {
+                    if out.is_some() {
+                        return Err(UserError(
+                            "--out draws a piece's diagram: name the piece too".into(),
+                        ));
+                    }
+                    print!("{}", tegami::engine::variants::describe(v))
+                }
+                Some(p) => {
+                    let kind = tegami::service::find_kind(v, &p).ok_or_else(|| {
+                        UserError(format!(
+                            "'{p}' is not a piece of {}: `tegami rules {}` lists them",
+                            v.spec.name,
+                            v.id()
+                        ))
+                    })?;
+                    print!("{}", tegami::engine::variants::describe_piece(v, kind));
+                    if let Some(path) = out {
+                        let png = tegami::service::piece_diagram(
+                            v,
+                            kind,
+                            tegami::render::PieceStyle::Kanji,
+                        )
+                        .map_err(|e| UserError(format!("cannot draw the diagram: {e}")))?;
+                        write_file(&path, &png)?;
+                        println!("diagram: {}", path.display());
+                    }
+                }
+            }
+        }
+        Command::Render {
+            game,
+            style,
+            viewer,
+            out,
+        } => {
+            let g = build_game(&game)?;
+            let v = g.variant();
+            let style = tegami::render::PieceStyle::parse(&style).ok_or_else(|| {
+                UserError(format!("unknown style '{style}': kanji or international"))
+            })?;
+            let viewer = match viewer {
+                None => tegami::engine::Color::Black,
+                Some(s) => v.parse_side(&s).ok_or_else(|| {
+                    UserError(format!(
+                        "unknown side '{s}': {} or {}",
+                        v.side_name(tegami::engine::Color::Black),
+                        v.side_name(tegami::engine::Color::White)
+                    ))
+                })?,
+            };
+            let opts = tegami::render::RenderOptions {
+                last_move: g.moves().last().copied(),
+                viewer,
+                style,
+                show_turn: !g.is_over(),
+                caption: g.outcome().map(|o| tegami::render::describe_outcome(v, o)),
+                ..Default::default()
+            };
+            let png = tegami::render::render_png(g.position(), &opts)
+                .map_err(|e| UserError(format!("cannot draw the board: {e}")))?;
+            write_file(&out, &png)?;
+        }
+        Command::Replay { game, style, out } => {
+            let g = build_game(&game)?;
+            let style = tegami::render::PieceStyle::parse(&style).ok_or_else(|| {
+                UserError(format!("unknown style '{style}': kanji or international"))
+            })?;
+            let opts = tegami::render::GifOptions {
+                board: tegami::render::RenderOptions {
+                    style,
+                    ..Default::default()
+                },
+                ..Default::default()
+            };
+            let gif = tegami::render::render_gif(&g, &opts)
+                .map_err(|e| UserError(format!("cannot draw the replay: {e}")))?;
+            write_file(&out, &gif)?;
         }
     }
     Ok(())
+}
+
+fn write_file(path: &std::path::Path, bytes: &[u8]) -> Result<(), UserError> {
+    std::fs::write(path, bytes)
+        .map_err(|e| UserError(format!("cannot write {}: {e}", path.display())))
 }
 
 fn main() -> ExitCode {

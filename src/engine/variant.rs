@@ -772,9 +772,10 @@ impl Variant {
         let mut overlap = [false; CODES];
         for (code, pm) in moves.iter().enumerate() {
             // A leap that lands on a slide's line repeats one of the slide's squares.
-            overlap[code] = pm.leaps.iter().any(|&(d, _)| {
-                pm.slides.iter().any(|&(s, _)| (2..=8).any(|k| s * k == d))
-            });
+            overlap[code] = pm
+                .leaps
+                .iter()
+                .any(|&(d, _)| pm.slides.iter().any(|&(s, _)| (2..=8).any(|k| s * k == d)));
         }
         // The hooks: what the data above cannot say, one arm per game.
         let mut special = [Special::None; CODES];

@@ -170,11 +170,17 @@ pub fn parse(v: &'static Variant, text: &str) -> Result<Position, FenError> {
     for (row, rank) in ranks.iter().enumerate() {
         // The whole rank's width first, so that an error gives it.
         let b = rank.as_bytes();
-        if b.iter().enumerate().any(|(i, &c)| c == b'+' && !b.get(i + 1).is_some_and(u8::is_ascii_alphabetic)) {
+        if b.iter()
+            .enumerate()
+            .any(|(i, &c)| c == b'+' && !b.get(i + 1).is_some_and(u8::is_ascii_alphabetic))
+        {
             return Err(FenError::DanglingPlus { rank: row + 1 });
         }
         if b.contains(&b'0') {
-            return Err(FenError::UnknownPiece { rank: row + 1, letter: "0".into() });
+            return Err(FenError::UnknownPiece {
+                rank: row + 1,
+                letter: "0".into(),
+            });
         }
         let width: usize = rank
             .chars()
@@ -436,9 +442,7 @@ pub(crate) fn validate(pos: &Position) -> Result<(), FenError> {
     }
     // Two pawns on a file cannot arise from moves where pawns only step forward; Cannon Shogi's
     // pawns step sideways, and the texts forbid doubling them only by a drop.
-    let forward_only = |k: PieceKind| {
-        matches!(k.atoms(), [crate::engine::Atom::Leap(offs, _)] if offs.iter().all(|&(dx, _)| dx == 0))
-    };
+    let forward_only = |k: PieceKind| matches!(k.atoms(), [crate::engine::Atom::Leap(offs, _)] if offs.iter().all(|&(dx, _)| dx == 0));
     if let Some(pawn) = v
         .spec
         .drops

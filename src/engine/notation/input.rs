@@ -455,7 +455,8 @@ fn resolve(pos: &Position, pat: &Pattern, text: &str) -> Result<Move, MoveInputE
     if pat.drop == Some(true) && pat.promote == Some(true) {
         return Err(MoveInputError::Illegal {
             understood: what,
-            why: "a dropped piece never promotes on the drop: drop it, and promote on a later move".into(),
+            why: "a dropped piece never promotes on the drop: drop it, and promote on a later move"
+                .into(),
             reason: None,
         });
     }

@@ -108,5 +108,9 @@ pub fn describe_piece(v: &Variant, k: crate::engine::PieceKind) -> String {
         ""
     };
     let letter = v.letter(k).map_or("?", |l| l.human);
-    format!("{} ({letter}) in {}: {moves}{extra}\n", capitalise(v.piece_name(k)), v.spec.name)
+    format!(
+        "{} ({letter}) in {}: {moves}{extra}\n",
+        capitalise(v.piece_name(k)),
+        v.spec.name
+    )
 }

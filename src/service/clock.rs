@@ -1,0 +1,460 @@
+//! Correspondence time: the sweep (losses on time, reminders, expired challenges, digests),
+//! more time, vacations; and the ratings views and server settings.
+//!
+//! The sweep is idempotent and survives restarts: every change is one transaction guarded by
+//! what it changes (a game still active at the version seen, a reminder not yet sent for this
+//! deadline, a challenge still open, a digest not sent in the last day), and the notification it
+//! causes is queued in the outbox in that same transaction. `sweep` returns the notifications not
+//! yet marked sent; the caller delivers them and calls `mark_sent`. A crash between delivery and
+//! `mark_sent` delivers a notification twice at worst, never loses one.
+
+use std::collections::HashSet;
+
+use tracing::{info, instrument};
+
+use super::play::ending_of;
+use super::*;
+use crate::engine::{Outcome, Reason};
+use crate::store::{NewNotice, ServerRow};
+
+/// What a sweep did.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Sweep {
+    /// Games lost on time by this sweep.
+    pub timeouts: Vec<i64>,
+    /// Games whose player was reminded by this sweep.
+    pub reminders: Vec<i64>,
+    /// Challenges expired by this sweep.
+    pub expired: Vec<i64>,
+    /// Users sent a digest by this sweep.
+    pub digests: Vec<String>,
+    /// Every notification waiting for delivery (this sweep's and any left by an earlier run),
+    /// with its outbox id for `mark_sent`.
+    pub notices: Vec<(i64, Notice)>,
+}
+
+const BATCH: usize = 500;
+
+impl Service {
+    /// How to reach a user from the sweep (digest users get direct messages).
+    fn outbox_notice(
+        &self,
+        user: &str,
+        channel: Option<&String>,
+        text: String,
+    ) -> Result<NewNotice, CoreError> {
+        let via = match self.store.user(user)? {
+            Some(u) if u.notify == "dm" || u.notify == "digest" => "dm",
+            _ => "mention",
+        };
+        Ok(NewNotice {
+            user: user.to_string(),
+            via: via.into(),
+            channel: channel.cloned(),
+            text,
+        })
+    }
+
+    /// Runs the correspondence sweep as of `now`.
+    #[instrument(skip(self))]
+    pub fn sweep(&self, now: i64) -> Result<Sweep, CoreError> {
+        let mut out = Sweep::default();
+        // Losses on time.
+        let mut seen = HashSet::new();
+        loop {
+            let due = self.store.due_games(now, BATCH)?;
+            let fresh: Vec<_> = due.into_iter().filter(|g| seen.insert(g.id)).collect();
+            if fresh.is_empty() {
+                break;
+            }
+            for row in fresh {
+                let Some(loser) = row.to_move.clone() else {
+                    continue;
+                };
+                let loser_side = if row.players[0] == loser {
+                    Color::Black
+                } else {
+                    Color::White
+                };
+                let o = Outcome::Win {
+                    winner: !loser_side,
+                    reason: Reason::Timeout,
+                };
+                let ending = ending_of(o);
+                let winner = row.players[(!loser_side).index()].clone();
+                let notices = [
+                    self.outbox_notice(
+                        &loser,
+                        row.channel.as_ref(),
+                        format!("game #{}: you lost on time", row.id),
+                    )?,
+                    self.outbox_notice(
+                        &winner,
+                        row.channel.as_ref(),
+                        format!(
+                            "game #{}: {} ran out of time, you win",
+                            row.id,
+                            self.name_of(&loser)
+                        ),
+                    )?,
+                ];
+                match self.store.finish_game(
+                    row.id,
+                    row.version,
+                    &self.finish_of(&row, &ending, &notices),
+                    now,
+                ) {
+                    Ok(_) => {
+                        info!(game = row.id, "lost on time");
+                        out.timeouts.push(row.id);
+                    }
+                    // A move or another sweep got there first.
+                    Err(StoreError::Conflict) => {}
+                    Err(e) => return Err(e.into()),
+                }
+            }
+        }
+        // Reminders, 24 hours before the deadline.
+        let mut seen = HashSet::new();
+        loop {
+            let due = self.store.reminders_due(now + DAY, BATCH)?;
+            let fresh: Vec<_> = due.into_iter().filter(|g| seen.insert(g.id)).collect();
+            if fresh.is_empty() {
+                break;
+            }
+            for row in fresh {
+                let (Some(user), Some(deadline)) = (row.to_move.clone(), row.deadline) else {
+                    continue;
+                };
+                let n = self.outbox_notice(
+                    &user,
+                    row.channel.as_ref(),
+                    format!(
+                        "reminder: your move in game #{} is due by {} (`moretime` is your opponent's to give)",
+                        row.id,
+                        format_time(deadline)
+                    ),
+                )?;
+                if self.store.remind(row.id, deadline, &n, now)? {
+                    out.reminders.push(row.id);
+                }
+            }
+        }
+        // Challenges nobody accepted in time.
+        let mut seen = HashSet::new();
+        loop {
+            let due = self.store.expired_challenges(now, BATCH)?;
+            let fresh: Vec<_> = due.into_iter().filter(|c| seen.insert(c.id)).collect();
+            if fresh.is_empty() {
+                break;
+            }
+            for c in fresh {
+                let n = self.outbox_notice(
+                    &c.challenger,
+                    c.channel.as_ref(),
+                    format!(
+                        "your challenge #{} ({}) expired unanswered",
+                        c.id, c.variant
+                    ),
+                )?;
+                if self.store.expire_challenge(c.id, &[n], now)? {
+                    out.expired.push(c.id);
+                }
+            }
+        }
+        // Daily digests instead of a ping per move.
+        for (user, waiting) in self.store.digests_due(now - DAY)? {
+            if waiting == 0 {
+                continue;
+            }
+            let games = self.store.games_of(&user.id, GameStatus::Active, 200)?;
+            let ids: Vec<String> = games
+                .iter()
+                .filter(|g| g.to_move.as_deref() == Some(user.id.as_str()))
+                .map(|g| format!("#{}", g.id))
+                .collect();
+            let n = NewNotice {
+                user: user.id.clone(),
+                via: "dm".into(),
+                channel: None,
+                text: format!(
+                    "your turn in {waiting} game{}: {}",
+                    if waiting == 1 { "" } else { "s" },
+                    ids.join(", ")
+                ),
+            };
+            if self.store.record_digest(&user.id, now - DAY, &n, now)? {
+                out.digests.push(user.id);
+            }
+        }
+        out.notices = self
+            .store
+            .unsent(10_000)?
+            .into_iter()
+            .map(|o| {
+                let via = if o.notice.via == "dm" {
+                    Via::Dm
+                } else {
+                    Via::Mention
+                };
+                (
+                    o.id,
+                    Notice {
+                        user: o.notice.user,
+                        via,
+                        channel: o.notice.channel,
+                        text: o.notice.text,
+                    },
+                )
+            })
+            .collect();
+        Ok(out)
+    }
+
+    /// Marks notifications of a sweep delivered.
+    pub fn mark_sent(&self, ids: &[i64]) -> Result<(), CoreError> {
+        Ok(self.store.mark_sent(ids, self.now())?)
+    }
+
+    pub(crate) fn more_time(&self, user: &User, game: Option<i64>) -> Result<Reply, CoreError> {
+        let g = self.pick_game(user, game)?;
+        let side = g
+            .side_of(&user.id)
+            .ok_or_else(|| CoreError::User(format!("you do not play in game #{}", g.row.id)))?;
+        if g.row.status != GameStatus::Active {
+            return user_err(format!("game #{} is over", g.row.id));
+        }
+        if g.game.position().side_to_move() == side {
+            return user_err(
+                "it is your move: `moretime` gives your opponent one more day on theirs",
+            );
+        }
+        let row = self
+            .store
+            .extend_deadline(g.row.id, g.row.version, DAY, self.now())?;
+        let opponent = g.player(!side).to_string();
+        let deadline = row.deadline.map(format_time).unwrap_or_default();
+        Ok(Reply {
+            text: format!(
+                "Game #{}: {} gives {} one more day: move by {deadline}.",
+                row.id,
+                user.name,
+                self.name_of(&opponent)
+            ),
+            notify: self
+                .notice(
+                    &opponent,
+                    row.channel.as_ref(),
+                    format!("{} gave you one more day in game #{}", user.name, row.id),
+                )
+                .into_iter()
+                .collect(),
+            ..Reply::default()
+        })
+    }
+
+    /// Vacations: up to 14 days a calendar month (UTC); deadlines of games waiting for the user
+    /// move on by the vacation, and come back by what is left if it ends early.
+    pub(crate) fn vacation(
+        &self,
+        user: &User,
+        days: Option<u32>,
+        end: bool,
+    ) -> Result<Reply, CoreError> {
+        let now = self.now();
+        let me = self
+            .store
+            .user(&user.id)?
+            .ok_or_else(|| CoreError::Internal("user vanished".into()))?;
+        let on = me.vacation_until.filter(|&u| u > now);
+        let month_start = month_start(now);
+        let used = self.store.vacation_used(&user.id, month_start)?;
+        let left_days = (14 * DAY - used).max(0) / DAY;
+        if end {
+            let Some(until) = on else {
+                return user_err("you are not on vacation");
+            };
+            self.store.end_vacation(&user.id, now)?;
+            return Ok(Reply::text(format!(
+                "Welcome back, {}: your vacation (planned until {}) is over and your deadlines run again.",
+                user.name,
+                format_time(until)
+            )));
+        }
+        let Some(days) = days else {
+            return Ok(Reply::text(match on {
+                Some(until) => format!("You are on vacation until {}. `vacation end` to come back early.", format_time(until)),
+                None => format!("You are not on vacation. This month you have {left_days} vacation days left: `vacation 3` takes three."),
+            }));
+        };
+        if let Some(until) = on {
+            return user_err(format!(
+                "you are already on vacation until {}",
+                format_time(until)
+            ));
+        }
+        if days == 0 || days as i64 > left_days {
+            return user_err(format!(
+                "a vacation is 1 to 14 days a month; you have {left_days} left this month"
+            ));
+        }
+        let until = now + days as i64 * DAY;
+        self.store.start_vacation(&user.id, now, until)?;
+        let waiting: Vec<String> = self
+            .store
+            .games_of(&user.id, GameStatus::Active, 200)?
+            .into_iter()
+            .filter(|g| g.to_move.as_deref() == Some(user.id.as_str()))
+            .map(|g| format!("#{}", g.id))
+            .collect();
+        Ok(Reply::text(format!(
+            "{} is on vacation until {}. {}",
+            user.name,
+            format_time(until),
+            if waiting.is_empty() {
+                "Moves your opponents make meanwhile give you the time after it.".to_string()
+            } else {
+                format!("Deadlines moved by {days} days in {}.", waiting.join(", "))
+            }
+        )))
+    }
+
+    pub(crate) fn stats(
+        &self,
+        user: &User,
+        place: &Place,
+        who: Option<&str>,
+    ) -> Result<Reply, CoreError> {
+        let id = who.unwrap_or(&user.id);
+        let guild = place.guild.clone().unwrap_or_default();
+        let ratings = self.store.ratings_of(id, &guild)?;
+        let active = self.store.games_of(id, GameStatus::Active, 500)?.len();
+        let mut text = format!(
+            "{}: {} game{} in progress.",
+            self.name_of(id),
+            active,
+            if active == 1 { "" } else { "s" }
+        );
+        if ratings.is_empty() {
+            text.push_str(" No rated game finished yet here.");
+        }
+        for r in ratings {
+            let name = VariantId::parse(&r.variant)
+                .map_or(r.variant.clone(), |v| Variant::get(v).spec.name.to_string());
+            text.push_str(&format!(
+                "\n{name}: rating {:.0} ± {:.0}, {} games ({} won, {} lost, {} drawn)",
+                r.rating,
+                2.0 * r.deviation,
+                r.games,
+                r.wins,
+                r.losses,
+                r.draws
+            ));
+        }
+        Ok(Reply::text(text))
+    }
+
+    pub(crate) fn leaderboard(&self, place: &Place, variant: &str) -> Result<Reply, CoreError> {
+        let id = VariantId::parse(variant)
+            .ok_or_else(|| CoreError::User(format!("unknown game '{variant}'")))?;
+        let guild = place.guild.clone().unwrap_or_default();
+        let rows = self.store.leaderboard(id.as_str(), &guild, 10)?;
+        let v = Variant::get(id);
+        if rows.is_empty() {
+            return Ok(Reply::text(format!(
+                "No rated {} game has finished here yet.",
+                v.spec.name
+            )));
+        }
+        let mut text = format!("{} leaderboard:", v.spec.name);
+        for (i, r) in rows.iter().enumerate() {
+            text.push_str(&format!(
+                "\n{}. {} — {:.0} ± {:.0} ({} games)",
+                i + 1,
+                self.name_of(&r.user),
+                r.rating,
+                2.0 * r.deviation,
+                r.games
+            ));
+        }
+        Ok(Reply::text(text))
+    }
+
+    /// The settings of the server a command was sent in (defaults when none were saved).
+    pub(crate) fn server_of(&self, place: &Place) -> Result<ServerRow, CoreError> {
+        let guild = place.guild.clone().unwrap_or_default();
+        Ok(self.store.server(&guild)?.unwrap_or(ServerRow {
+            guild,
+            default_days: self.config.default_days,
+            rated_default: false,
+            games_channel: None,
+        }))
+    }
+
+    pub(crate) fn server_settings(
+        &self,
+        place: &Place,
+        days: Option<u32>,
+        rated: Option<bool>,
+        channel: Option<String>,
+    ) -> Result<Reply, CoreError> {
+        let mut s = self.server_of(place)?;
+        if days.is_none() && rated.is_none() && channel.is_none() {
+            return Ok(Reply::text(format!(
+                "Server settings: {} days per move by default, games {} by default, {}.",
+                s.default_days,
+                if s.rated_default { "rated" } else { "casual" },
+                s.games_channel.as_ref().map_or(
+                    "games played where they are challenged".to_string(),
+                    |c| format!("games go to channel {c}")
+                )
+            )));
+        }
+        if place.guild.is_none() {
+            return user_err("server settings are made in a server");
+        }
+        if !place.admin {
+            return user_err("only the server's managers change its settings");
+        }
+        if let Some(d) = days {
+            if !ALLOWED_DAYS.contains(&d) {
+                return user_err(format!(
+                    "days per move must be one of {}",
+                    ALLOWED_DAYS
+                        .iter()
+                        .map(|d| d.to_string())
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ));
+            }
+            s.default_days = d;
+        }
+        if let Some(r) = rated {
+            s.rated_default = r;
+        }
+        if let Some(c) = channel {
+            s.games_channel = (!c.is_empty() && c != "none").then_some(c);
+        }
+        self.store.set_server(&s)?;
+        Ok(Reply::text(format!(
+            "Saved: {} days per move by default, {} by default{}.",
+            s.default_days,
+            if s.rated_default { "rated" } else { "casual" },
+            s.games_channel
+                .as_ref()
+                .map(|c| format!(", games go to channel {c}"))
+                .unwrap_or_default()
+        )))
+    }
+}
+
+/// The first second of `t`'s calendar month (UTC).
+fn month_start(t: i64) -> i64 {
+    match time::OffsetDateTime::from_unix_timestamp(t) {
+        Ok(dt) => dt
+            .replace_day(1)
+            .map(|d| d.replace_time(time::Time::MIDNIGHT).unix_timestamp())
+            .unwrap_or(t),
+        Err(_) => t,
+    }
+}

@@ -1,0 +1,509 @@
+//! The commands of the core, and the reader of their text form (`challenge @bob palace black
+//! days=3`), shared by the console and Discord's prefix commands. Slash commands build the same
+//! `Command` values from their options.
+
+use thiserror::Error;
+
+/// Which side the challenger wants.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ColorChoice {
+    First,
+    Second,
+    Random,
+}
+
+/// What to do with an offer (draw, takeback, impasse).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OfferAction {
+    /// Offer, or accept if the opponent offered first.
+    Auto,
+    Offer,
+    Accept,
+    Decline,
+}
+
+/// One command of a user.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Command {
+    Challenge {
+        /// `None`: an open challenge.
+        opponent: Option<String>,
+        variant: String,
+        color: ColorChoice,
+        days: Option<u32>,
+        handicap: Option<String>,
+        setup: Option<String>,
+        rated: Option<bool>,
+    },
+    Accept {
+        challenge: Option<i64>,
+    },
+    Decline {
+        challenge: Option<i64>,
+    },
+    Cancel {
+        challenge: Option<i64>,
+    },
+    Move {
+        game: Option<i64>,
+        text: String,
+        /// The ply the player saw (buttons carry it): a move made since makes this one stale.
+        seen_ply: Option<u32>,
+    },
+    Board {
+        game: Option<i64>,
+    },
+    Moves {
+        game: Option<i64>,
+        square: Option<String>,
+    },
+    Resign {
+        game: Option<i64>,
+    },
+    Draw {
+        game: Option<i64>,
+        action: OfferAction,
+    },
+    Takeback {
+        game: Option<i64>,
+        action: OfferAction,
+    },
+    Impasse {
+        game: Option<i64>,
+        action: OfferAction,
+    },
+    Games,
+    History {
+        user: Option<String>,
+    },
+    Game {
+        game: i64,
+        ply: Option<u32>,
+    },
+    Record {
+        game: i64,
+    },
+    Export {
+        game: i64,
+        format: String,
+    },
+    Rules {
+        variant: String,
+        piece: Option<String>,
+    },
+    Settings {
+        style: Option<String>,
+        notify: Option<String>,
+    },
+    /// Give the opponent one more day on their move.
+    MoreTime {
+        game: Option<i64>,
+    },
+    /// Start a vacation of some days, end it (`None` days and `end`), or show it.
+    Vacation {
+        days: Option<u32>,
+        end: bool,
+    },
+    Stats {
+        user: Option<String>,
+    },
+    Leaderboard {
+        variant: String,
+    },
+    /// Server settings (server managers only).
+    Server {
+        days: Option<u32>,
+        rated: Option<bool>,
+        channel: Option<String>,
+    },
+    Help {
+        topic: Option<String>,
+    },
+}
+
+/// Why a command line could not be read.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum CommandError {
+    #[error("unknown command '{0}': type help for the list")]
+    Unknown(String),
+    #[error("{0}")]
+    Usage(String),
+}
+
+fn usage(s: &str) -> CommandError {
+    CommandError::Usage(format!("usage: {s}"))
+}
+
+/// A game or challenge id: `12` or `#12`.
+fn parse_id(s: &str) -> Option<i64> {
+    s.trim_start_matches('#')
+        .parse()
+        .ok()
+        .filter(|&n: &i64| n > 0)
+}
+
+/// A user mention: `@alice`, or Discord's `<@123>` / `<@!123>`.
+pub fn parse_mention(s: &str) -> Option<String> {
+    if let Some(inner) = s.strip_prefix("<@").and_then(|r| r.strip_suffix('>')) {
+        let id = inner.trim_start_matches('!');
+        return (!id.is_empty() && id.chars().all(|c| c.is_ascii_digit())).then(|| id.to_string());
+    }
+    let name = s.strip_prefix('@')?;
+    (!name.is_empty()).then(|| name.to_string())
+}
+
+fn offer_action(word: Option<&str>, offer_word: &str) -> Result<OfferAction, ()> {
+    Ok(match word {
+        None => OfferAction::Auto,
+        Some(w) if w == offer_word || w == "offer" || w == "propose" || w == "request" => {
+            OfferAction::Offer
+        }
+        Some("accept" | "yes") => OfferAction::Accept,
+        Some("decline" | "no" | "refuse") => OfferAction::Decline,
+        Some(_) => return Err(()),
+    })
+}
+
+/// Splits an optional leading game id off the arguments.
+fn game_arg<'a>(args: &'a [&'a str]) -> (Option<i64>, &'a [&'a str]) {
+    match args.first().and_then(|a| parse_id(a)) {
+        Some(id) => (Some(id), &args[1..]),
+        None => (None, args),
+    }
+}
+
+/// Reads a command line (without the `@user` prefix). A leading `/` or `!` is accepted.
+pub fn parse(line: &str) -> Result<Command, CommandError> {
+    let line = line.trim().trim_start_matches(['/', '!']);
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let Some((&name, args)) = words.split_first() else {
+        return Err(CommandError::Usage(
+            "empty command: type help for the list".into(),
+        ));
+    };
+    let name = name.to_ascii_lowercase();
+    Ok(match name.as_str() {
+        "challenge" => parse_challenge(args)?,
+        "accept" | "decline" | "cancel" => {
+            let challenge = match args {
+                [] => None,
+                [id] => Some(parse_id(id).ok_or_else(|| usage(&format!("{name} [CHALLENGE_ID]")))?),
+                _ => return Err(usage(&format!("{name} [CHALLENGE_ID]"))),
+            };
+            match name.as_str() {
+                "accept" => Command::Accept { challenge },
+                "decline" => Command::Decline { challenge },
+                _ => Command::Cancel { challenge },
+            }
+        }
+        "move" | "m" | "play" => {
+            let (game, rest) = match args {
+                [id, mv] if parse_id(id).is_some() => (parse_id(id), vec![*mv]),
+                _ => (None, args.to_vec()),
+            };
+            if rest.is_empty() {
+                return Err(usage(
+                    "move [GAME_ID] MOVE   (e.g. move 7g7f, move 12 P-7f)",
+                ));
+            }
+            Command::Move {
+                game,
+                text: rest.join(""),
+                seen_ply: None,
+            }
+        }
+        "board" | "show" => {
+            let (game, rest) = game_arg(args);
+            if !rest.is_empty() {
+                return Err(usage("board [GAME_ID]"));
+            }
+            Command::Board { game }
+        }
+        "moves" | "legal" => {
+            let (game, rest) = game_arg(args);
+            match rest {
+                [] => Command::Moves { game, square: None },
+                [sq] => Command::Moves {
+                    game,
+                    square: Some(sq.to_string()),
+                },
+                _ => return Err(usage("moves [GAME_ID] [SQUARE]")),
+            }
+        }
+        "resign" => {
+            let (game, rest) = game_arg(args);
+            if !rest.is_empty() {
+                return Err(usage("resign [GAME_ID]"));
+            }
+            Command::Resign { game }
+        }
+        "draw" | "takeback" | "impasse" => {
+            let (game, rest) = game_arg(args);
+            let word = match rest {
+                [] => None,
+                [w] => Some(w.to_ascii_lowercase()),
+                _ => return Err(usage(&format!("{name} [GAME_ID] [offer|accept|decline]"))),
+            };
+            let action = offer_action(word.as_deref(), &name)
+                .map_err(|_| usage(&format!("{name} [GAME_ID] [offer|accept|decline]")))?;
+            match name.as_str() {
+                "draw" => Command::Draw { game, action },
+                "takeback" => Command::Takeback { game, action },
+                _ => Command::Impasse { game, action },
+            }
+        }
+        "games" => Command::Games,
+        "history" => match args {
+            [] => Command::History { user: None },
+            [u] => Command::History {
+                user: Some(parse_mention(u).unwrap_or_else(|| u.to_string())),
+            },
+            _ => return Err(usage("history [@USER]")),
+        },
+        "game" => match args {
+            [id] => Command::Game {
+                game: parse_id(id).ok_or_else(|| usage("game GAME_ID [PLY]"))?,
+                ply: None,
+            },
+            [id, ply] => Command::Game {
+                game: parse_id(id).ok_or_else(|| usage("game GAME_ID [PLY]"))?,
+                ply: Some(ply.parse().map_err(|_| usage("game GAME_ID [PLY]"))?),
+            },
+            _ => return Err(usage("game GAME_ID [PLY]")),
+        },
+        "record" => match args {
+            [id] => Command::Record {
+                game: parse_id(id).ok_or_else(|| usage("record GAME_ID"))?,
+            },
+            _ => return Err(usage("record GAME_ID")),
+        },
+        "export" => match args {
+            [id] => Command::Export {
+                game: parse_id(id).ok_or_else(|| usage("export GAME_ID [sfen|kif|csa|fen]"))?,
+                format: "sfen".into(),
+            },
+            [id, f] => Command::Export {
+                game: parse_id(id).ok_or_else(|| usage("export GAME_ID [sfen|kif|csa|fen]"))?,
+                format: f.to_ascii_lowercase(),
+            },
+            _ => return Err(usage("export GAME_ID [sfen|kif|csa|fen]")),
+        },
+        "rules" => match args {
+            [v] => Command::Rules {
+                variant: v.to_string(),
+                piece: None,
+            },
+            [v, p] => Command::Rules {
+                variant: v.to_string(),
+                piece: Some(p.to_string()),
+            },
+            _ => return Err(usage("rules VARIANT [PIECE]")),
+        },
+        "settings" => {
+            let mut style = None;
+            let mut notify = None;
+            for a in args {
+                match a.split_once('=') {
+                    Some(("style", v)) => style = Some(v.to_ascii_lowercase()),
+                    Some(("notify", v)) => notify = Some(v.to_ascii_lowercase()),
+                    _ => {
+                        return Err(usage(
+                            "settings [style=kanji|international] [notify=mention|dm|digest]",
+                        ))
+                    }
+                }
+            }
+            Command::Settings { style, notify }
+        }
+        "moretime" => {
+            let (game, rest) = game_arg(args);
+            if !rest.is_empty() {
+                return Err(usage("moretime [GAME_ID]"));
+            }
+            Command::MoreTime { game }
+        }
+        "vacation" => match args {
+            [] => Command::Vacation {
+                days: None,
+                end: false,
+            },
+            [w] if w.eq_ignore_ascii_case("end") || w.eq_ignore_ascii_case("stop") => {
+                Command::Vacation {
+                    days: None,
+                    end: true,
+                }
+            }
+            [n] => Command::Vacation {
+                days: Some(
+                    n.trim_end_matches('d')
+                        .parse()
+                        .map_err(|_| usage("vacation [DAYS|end]"))?,
+                ),
+                end: false,
+            },
+            _ => return Err(usage("vacation [DAYS|end]")),
+        },
+        "stats" => match args {
+            [] => Command::Stats { user: None },
+            [u] => Command::Stats {
+                user: Some(parse_mention(u).unwrap_or_else(|| u.to_string())),
+            },
+            _ => return Err(usage("stats [@USER]")),
+        },
+        "leaderboard" | "top" => match args {
+            [v] => Command::Leaderboard {
+                variant: v.to_ascii_lowercase(),
+            },
+            _ => return Err(usage("leaderboard VARIANT")),
+        },
+        "server" => {
+            let mut days = None;
+            let mut rated = None;
+            let mut channel = None;
+            let u = "server [days=N] [rated|casual] [channel=CHANNEL]";
+            for a in args {
+                let low = a.to_ascii_lowercase();
+                match low.split_once('=') {
+                    Some(("days", n)) => days = Some(n.parse().map_err(|_| usage(u))?),
+                    Some(("channel", c)) => {
+                        channel = Some(
+                            c.trim_start_matches("<#")
+                                .trim_start_matches('#')
+                                .trim_end_matches('>')
+                                .to_string(),
+                        )
+                    }
+                    None if low == "rated" => rated = Some(true),
+                    None if low == "casual" => rated = Some(false),
+                    _ => return Err(usage(u)),
+                }
+            }
+            Command::Server {
+                days,
+                rated,
+                channel,
+            }
+        }
+        "help" | "?" => Command::Help {
+            topic: args.first().map(|s| s.to_ascii_lowercase()),
+        },
+        other => return Err(CommandError::Unknown(other.to_string())),
+    })
+}
+
+const CHALLENGE_USAGE: &str =
+    "challenge @USER|open VARIANT [black|white|red|blue|random] [days=N] \
+    [handicap=NAME] [setup=NAME] [rated|casual]";
+
+fn parse_challenge(args: &[&str]) -> Result<Command, CommandError> {
+    let [who, variant, rest @ ..] = args else {
+        return Err(usage(CHALLENGE_USAGE));
+    };
+    let opponent = if who.eq_ignore_ascii_case("open") || *who == "*" {
+        None
+    } else {
+        Some(parse_mention(who).ok_or_else(|| {
+            CommandError::Usage(format!(
+                "'{who}' is not a player: mention them (@name), or write 'open' for anyone; {}",
+                format_args!("usage: {CHALLENGE_USAGE}")
+            ))
+        })?)
+    };
+    let mut cmd_color = ColorChoice::Random;
+    let mut days = None;
+    let mut handicap = None;
+    let mut setup = None;
+    let mut rated = None;
+    for a in rest {
+        let low = a.to_ascii_lowercase();
+        match low.split_once('=') {
+            Some(("days", n)) => {
+                days = Some(n.parse().map_err(|_| {
+                    CommandError::Usage(format!("days={n}: the days per move must be a number"))
+                })?)
+            }
+            Some(("handicap", h)) => handicap = Some(h.to_string()),
+            Some(("setup", s)) => setup = Some(s.to_string()),
+            Some(_) => return Err(usage(CHALLENGE_USAGE)),
+            None => match low.as_str() {
+                "black" | "red" | "first" | "sente" => cmd_color = ColorChoice::First,
+                "white" | "blue" | "second" | "gote" => cmd_color = ColorChoice::Second,
+                "random" => cmd_color = ColorChoice::Random,
+                "rated" => rated = Some(true),
+                "casual" | "unrated" => rated = Some(false),
+                _ => return Err(usage(CHALLENGE_USAGE)),
+            },
+        }
+    }
+    Ok(Command::Challenge {
+        opponent,
+        variant: variant.to_ascii_lowercase(),
+        color: cmd_color,
+        days,
+        handicap,
+        setup,
+        rated,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn challenge_with_all_options_is_read() {
+        let c = parse("challenge @bob palace black days=5 handicap=rook rated").unwrap();
+        assert_eq!(
+            c,
+            Command::Challenge {
+                opponent: Some("bob".into()),
+                variant: "palace".into(),
+                color: ColorChoice::First,
+                days: Some(5),
+                handicap: Some("rook".into()),
+                setup: None,
+                rated: Some(true),
+            }
+        );
+    }
+
+    #[test]
+    fn move_takes_an_optional_game_id_and_leading_slash_or_bang() {
+        assert_eq!(
+            parse("/move 7g7f").unwrap(),
+            Command::Move {
+                game: None,
+                text: "7g7f".into(),
+                seen_ply: None
+            }
+        );
+        assert_eq!(
+            parse("!move 12 P-7f").unwrap(),
+            Command::Move {
+                game: Some(12),
+                text: "P-7f".into(),
+                seen_ply: None
+            }
+        );
+    }
+
+    #[test]
+    fn unknown_and_malformed_commands_say_so() {
+        assert!(matches!(parse("dance"), Err(CommandError::Unknown(_))));
+        assert!(matches!(parse("challenge"), Err(CommandError::Usage(_))));
+        assert!(matches!(
+            parse("challenge bob shogi"),
+            Err(CommandError::Usage(_))
+        ));
+        assert!(matches!(parse("export x"), Err(CommandError::Usage(_))));
+        assert!(matches!(parse("draw 3 maybe"), Err(CommandError::Usage(_))));
+    }
+
+    #[test]
+    fn discord_mentions_are_read() {
+        assert_eq!(parse_mention("<@!1234>"), Some("1234".into()));
+        assert_eq!(parse_mention("<@1234>"), Some("1234".into()));
+        assert_eq!(parse_mention("@alice"), Some("alice".into()));
+        assert_eq!(parse_mention("alice"), None);
+    }
+}

@@ -1,0 +1,473 @@
+//! The command core: everything a player does, independent of any transport. A `Request` (who,
+//! where, which `Command`) goes in; a `Reply` (text, an optional image, buttons, who to notify and
+//! how) comes out. The Discord adapter and the console are thin layers over `Service::handle`.
+//!
+//! It speaks of user ids, channel ids and texts: no Discord type crosses into it. It uses the
+//! engine for rules, the store for games, and the renderer for pictures.
+
+mod clock;
+mod command;
+mod export;
+mod play;
+pub mod ratings;
+mod views;
+
+pub use clock::Sweep;
+pub use command::{
+    parse as parse_command, parse_mention, ColorChoice, Command, CommandError, OfferAction,
+};
+pub use views::{find_kind, piece_diagram};
+
+use std::sync::atomic::{AtomicI64, Ordering};
+use std::sync::Arc;
+
+use thiserror::Error;
+use tracing::error;
+
+use crate::engine::notation::{code, fen};
+use crate::engine::{Color, Game, Move, Variant, VariantId};
+use crate::store::{GameRow, GameStatus, Store, StoreError};
+
+/// The help text, of all commands or of one.
+pub fn help(topic: Option<&str>) -> Reply {
+    views::help(topic)
+}
+
+/// Seconds in a day.
+pub const DAY: i64 = 86_400;
+
+/// Where "now" comes from: the system clock, or a clock tests and the console set by hand.
+pub trait Clock: Send + Sync {
+    /// Unix seconds.
+    fn now(&self) -> i64;
+}
+
+/// The system clock.
+pub struct SystemClock;
+
+impl Clock for SystemClock {
+    fn now(&self) -> i64 {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs() as i64)
+    }
+}
+
+/// A clock that stands still until set.
+pub struct ManualClock(AtomicI64);
+
+impl ManualClock {
+    pub fn new(now: i64) -> ManualClock {
+        ManualClock(AtomicI64::new(now))
+    }
+
+    pub fn set(&self, now: i64) {
+        self.0.store(now, Ordering::SeqCst);
+    }
+
+    pub fn advance(&self, secs: i64) {
+        self.0.fetch_add(secs, Ordering::SeqCst);
+    }
+}
+
+impl Clock for ManualClock {
+    fn now(&self) -> i64 {
+        self.0.load(Ordering::SeqCst)
+    }
+}
+
+/// Settings of the core.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// Days per move when a challenge does not say.
+    pub default_days: u32,
+    /// Days an unaccepted challenge stays open.
+    pub challenge_days: u32,
+    /// Whether replies carry board pictures.
+    pub images: bool,
+}
+
+impl Default for Config {
+    fn default() -> Config {
+        Config {
+            default_days: 3,
+            challenge_days: 7,
+            images: true,
+        }
+    }
+}
+
+/// Days per move a game may have.
+pub const ALLOWED_DAYS: &[u32] = &[1, 2, 3, 5, 7, 10, 14];
+
+/// Who sends a command.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct User {
+    pub id: String,
+    pub name: String,
+}
+
+impl User {
+    pub fn new(id: impl Into<String>, name: impl Into<String>) -> User {
+        User {
+            id: id.into(),
+            name: name.into(),
+        }
+    }
+}
+
+/// Where a command was sent.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Place {
+    pub guild: Option<String>,
+    pub channel: Option<String>,
+    /// The sender manages this server (may change its settings).
+    pub admin: bool,
+}
+
+/// A command from a user, somewhere.
+#[derive(Clone, Debug)]
+pub struct Request {
+    pub user: User,
+    pub place: Place,
+    pub command: Command,
+}
+
+/// How to tell a user something.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Via {
+    /// A mention in the game's channel (or thread).
+    Mention,
+    /// A direct message.
+    Dm,
+}
+
+/// Someone to notify.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Notice {
+    pub user: String,
+    pub via: Via,
+    /// The channel of the game, for mentions.
+    pub channel: Option<String>,
+    pub text: String,
+}
+
+/// A button under a reply; pressing it runs `command` as the presser.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Button {
+    pub label: String,
+    pub command: String,
+}
+
+/// A picture.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Image {
+    pub name: String,
+    pub png: Vec<u8>,
+}
+
+/// What the core answers.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Reply {
+    pub text: String,
+    pub image: Option<Image>,
+    pub buttons: Vec<Button>,
+    pub notify: Vec<Notice>,
+    /// The command was refused (bad input, not allowed, not now): shown to the sender only.
+    pub error: bool,
+}
+
+impl Reply {
+    pub fn text(t: impl Into<String>) -> Reply {
+        Reply {
+            text: t.into(),
+            ..Reply::default()
+        }
+    }
+
+    pub fn error(t: impl Into<String>) -> Reply {
+        Reply {
+            text: t.into(),
+            error: true,
+            ..Reply::default()
+        }
+    }
+}
+
+/// Why a command failed.
+#[derive(Debug, Error)]
+pub enum CoreError {
+    /// The user's mistake or a refusal: shown plainly.
+    #[error("{0}")]
+    User(String),
+    /// Ours: logged with its context; the user gets a short apology.
+    #[error("internal error: {0}")]
+    Internal(String),
+}
+
+impl From<StoreError> for CoreError {
+    fn from(e: StoreError) -> CoreError {
+        match e {
+            StoreError::Conflict => CoreError::User(
+                "the game changed while you were answering (a move or another answer came first): \
+                 look at the board again"
+                    .into(),
+            ),
+            StoreError::NotFound => CoreError::User("no such game or challenge".into()),
+            other => CoreError::Internal(other.to_string()),
+        }
+    }
+}
+
+pub(crate) fn user_err<T>(msg: impl Into<String>) -> Result<T, CoreError> {
+    Err(CoreError::User(msg.into()))
+}
+
+/// A stored game with its replayed engine state.
+pub(crate) struct Loaded {
+    pub row: GameRow,
+    pub game: Game,
+}
+
+impl Loaded {
+    pub fn variant(&self) -> &'static Variant {
+        self.game.variant()
+    }
+
+    /// The side a user plays, if they play in this game.
+    pub fn side_of(&self, user: &str) -> Option<Color> {
+        if self.row.players[0] == user {
+            Some(Color::Black)
+        } else if self.row.players[1] == user {
+            Some(Color::White)
+        } else {
+            None
+        }
+    }
+
+    pub fn player(&self, c: Color) -> &str {
+        &self.row.players[c.index()]
+    }
+
+    /// The user whose turn it is.
+    pub fn to_move(&self) -> &str {
+        self.player(self.game.position().side_to_move())
+    }
+}
+
+/// The command core.
+pub struct Service {
+    pub(crate) store: Arc<dyn Store>,
+    pub(crate) clock: Arc<dyn Clock>,
+    pub(crate) config: Config,
+}
+
+impl Service {
+    pub fn new(store: Arc<dyn Store>, clock: Arc<dyn Clock>, config: Config) -> Service {
+        Service {
+            store,
+            clock,
+            config,
+        }
+    }
+
+    pub fn store(&self) -> &Arc<dyn Store> {
+        &self.store
+    }
+
+    pub fn now(&self) -> i64 {
+        self.clock.now()
+    }
+
+    /// Runs a command. User errors come back as error replies; internal errors are logged and
+    /// answered with an apology.
+    pub fn handle(&self, req: &Request) -> Reply {
+        match self.try_handle(req) {
+            Ok(r) => r,
+            Err(CoreError::User(msg)) => Reply::error(msg),
+            Err(CoreError::Internal(msg)) => {
+                error!(user = %req.user.id, command = ?req.command, "internal error: {msg}");
+                Reply::error("Sorry, something went wrong on our side; nothing was changed. Please try again.")
+            }
+        }
+    }
+
+    /// Runs a command, returning user errors as errors.
+    pub fn try_handle(&self, req: &Request) -> Result<Reply, CoreError> {
+        let now = self.now();
+        self.store.touch_user(&req.user.id, &req.user.name, now)?;
+        let u = &req.user;
+        match &req.command {
+            Command::Challenge {
+                opponent,
+                variant,
+                color,
+                days,
+                handicap,
+                setup,
+                rated,
+            } => self.challenge(
+                u,
+                &req.place,
+                play::ChallengeArgs {
+                    opponent: opponent.clone(),
+                    variant: variant.clone(),
+                    color: *color,
+                    days: *days,
+                    handicap: handicap.clone(),
+                    setup: setup.clone(),
+                    rated: *rated,
+                },
+            ),
+            Command::Accept { challenge } => self.accept(u, &req.place, *challenge),
+            Command::Decline { challenge } => self.decline(u, *challenge),
+            Command::Cancel { challenge } => self.cancel(u, *challenge),
+            Command::Move {
+                game,
+                text,
+                seen_ply,
+            } => self.play_move(u, *game, text, *seen_ply),
+            Command::Board { game } => self.board(u, *game),
+            Command::Moves { game, square } => self.moves(u, *game, square.as_deref()),
+            Command::Resign { game } => self.resign(u, *game),
+            Command::Draw { game, action } => {
+                self.offer(u, *game, crate::store::OfferKind::Draw, *action)
+            }
+            Command::Takeback { game, action } => {
+                self.offer(u, *game, crate::store::OfferKind::Takeback, *action)
+            }
+            Command::Impasse { game, action } => {
+                self.offer(u, *game, crate::store::OfferKind::Impasse, *action)
+            }
+            Command::Games => self.games(u),
+            Command::History { user } => self.history(u, user.as_deref()),
+            Command::Game { game, ply } => self.show_game(u, *game, *ply),
+            Command::Record { game } => self.record(*game),
+            Command::Export { game, format } => self.export(*game, format),
+            Command::Rules { variant, piece } => self.rules(u, variant, piece.as_deref()),
+            Command::Settings { style, notify } => {
+                self.settings(u, style.as_deref(), notify.as_deref())
+            }
+            Command::MoreTime { game } => self.more_time(u, *game),
+            Command::Vacation { days, end } => self.vacation(u, *days, *end),
+            Command::Stats { user } => self.stats(u, &req.place, user.as_deref()),
+            Command::Leaderboard { variant } => self.leaderboard(&req.place, variant),
+            Command::Server {
+                days,
+                rated,
+                channel,
+            } => self.server_settings(&req.place, *days, *rated, channel.clone()),
+            Command::Help { topic } => Ok(views::help(topic.as_deref())),
+        }
+    }
+
+    /// Loads a game and replays its moves.
+    pub(crate) fn load(&self, id: i64) -> Result<Loaded, CoreError> {
+        let row = self
+            .store
+            .game(id)?
+            .ok_or_else(|| CoreError::User(format!("there is no game #{id}")))?;
+        let variant = VariantId::parse(&row.variant).ok_or_else(|| {
+            CoreError::Internal(format!("game {id}: unknown variant {}", row.variant))
+        })?;
+        let v = Variant::get(variant);
+        let start = fen::parse(v, &row.start_position)
+            .map_err(|e| CoreError::Internal(format!("game {id}: bad start position: {e}")))?;
+        let mut game = Game::new(start);
+        for mv in self.store.moves(id)? {
+            let m: Move = code::parse(game.position(), &mv.code).ok_or_else(|| {
+                CoreError::Internal(format!("game {id}: unreadable move {}", mv.code))
+            })?;
+            game.play(m).map_err(|e| {
+                CoreError::Internal(format!(
+                    "game {id}: stored move {} is illegal: {e:?}",
+                    mv.code
+                ))
+            })?;
+        }
+        if fen::write(game.position()) != row.position {
+            return Err(CoreError::Internal(format!(
+                "game {id}: the move log does not replay to the cached position"
+            )));
+        }
+        Ok(Loaded { row, game })
+    }
+
+    /// The game a command means: the one named, else the user's only active game, else the only
+    /// one where it is their turn.
+    pub(crate) fn pick_game(&self, user: &User, game: Option<i64>) -> Result<Loaded, CoreError> {
+        if let Some(id) = game {
+            return self.load(id);
+        }
+        let active = self.store.games_of(&user.id, GameStatus::Active, 200)?;
+        match active.len() {
+            0 => {
+                return user_err(
+                    "you have no game in progress: challenge someone first (type help)",
+                )
+            }
+            1 => return self.load(active[0].id),
+            _ => {}
+        }
+        let mut mine = Vec::new();
+        for row in &active {
+            let g = self.load(row.id)?;
+            if g.to_move() == user.id {
+                mine.push(g);
+            }
+        }
+        if mine.len() == 1 {
+            return Ok(mine.remove(0));
+        }
+        let ids: Vec<String> = active.iter().map(|g| format!("#{}", g.id)).collect();
+        user_err(format!(
+            "you have {} games in progress ({}): say which, e.g. `move {} 7g7f`",
+            active.len(),
+            ids.join(", "),
+            active[0].id
+        ))
+    }
+
+    /// A display name for a user id.
+    pub(crate) fn name_of(&self, id: &str) -> String {
+        match self.store.user(id) {
+            Ok(Some(u)) => u.name,
+            _ => id.to_string(),
+        }
+    }
+
+    /// How to reach a user about a game, per their settings (`None`: they want a digest).
+    pub(crate) fn notice(
+        &self,
+        user: &str,
+        channel: Option<&String>,
+        text: String,
+    ) -> Option<Notice> {
+        let via = match self.store.user(user) {
+            Ok(Some(u)) if u.notify == "dm" => Via::Dm,
+            Ok(Some(u)) if u.notify == "digest" => return None,
+            _ => Via::Mention,
+        };
+        Some(Notice {
+            user: user.to_string(),
+            via,
+            channel: channel.cloned(),
+            text,
+        })
+    }
+}
+
+/// A date and time for messages: `2026-11-25 18:00 UTC`.
+pub fn format_time(t: i64) -> String {
+    match time::OffsetDateTime::from_unix_timestamp(t) {
+        Ok(dt) => format!(
+            "{:04}-{:02}-{:02} {:02}:{:02} UTC",
+            dt.year(),
+            dt.month() as u8,
+            dt.day(),
+            dt.hour(),
+            dt.minute()
+        ),
+        Err(_) => t.to_string(),
+    }
+}

@@ -1,0 +1,824 @@
+//! Commands that change games: challenges, moves, resignation and the offers (draw, takeback,
+//! impasse). Each change is one store transaction guarded by the game's version, and the reply
+//! is built only after it committed.
+
+use tracing::{info, instrument};
+
+use super::*;
+use crate::engine::notation::{human, input};
+use crate::engine::{impasse, Outcome, Position};
+use crate::store::{
+    ChallengeStatus, Ending, Finish, GameResult, MoveRow, NewChallenge, NewGame, NewNotice,
+    OfferKind, OfferRow,
+};
+
+pub(crate) struct ChallengeArgs {
+    pub opponent: Option<String>,
+    pub variant: String,
+    pub color: ColorChoice,
+    pub days: Option<u32>,
+    pub handicap: Option<String>,
+    pub setup: Option<String>,
+    pub rated: Option<bool>,
+}
+
+fn color_word(c: ColorChoice) -> &'static str {
+    match c {
+        ColorChoice::First => "first",
+        ColorChoice::Second => "second",
+        ColorChoice::Random => "random",
+    }
+}
+
+/// The stored result and reason of an engine outcome.
+pub(crate) fn ending_of(o: Outcome) -> Ending {
+    match o {
+        Outcome::Win { winner, reason } => Ending {
+            result: if winner == Color::Black {
+                GameResult::First
+            } else {
+                GameResult::Second
+            },
+            reason: reason.as_str().to_string(),
+        },
+        Outcome::Draw { reason } => Ending {
+            result: GameResult::Draw,
+            reason: reason.as_str().to_string(),
+        },
+    }
+}
+
+impl Service {
+    /// How ending `row` also updates ratings (rated games only) and queues `notices`.
+    pub(crate) fn finish_of<'a>(
+        &self,
+        row: &GameRow,
+        ending: &'a Ending,
+        notices: &'a [NewNotice],
+    ) -> Finish<'a> {
+        Finish {
+            ending,
+            notices,
+            rate: row
+                .rated
+                .then_some(super::ratings::rate as crate::store::RateFn),
+        }
+    }
+
+    /// The deadline of a move `user` must make, `days` per move: their vacation adds to it.
+    pub(crate) fn deadline_for(&self, user: &str, days: u32) -> Result<i64, CoreError> {
+        let now = self.now();
+        let from = match self.store.user(user)? {
+            Some(u) => u.vacation_until.map_or(now, |v| v.max(now)),
+            None => now,
+        };
+        Ok(from + days as i64 * DAY)
+    }
+
+    /// The start position a challenge asks for, checked.
+    fn start_of(
+        &self,
+        v: &'static Variant,
+        handicap: Option<&str>,
+        setup: Option<&str>,
+    ) -> Result<Position, CoreError> {
+        match (handicap, setup) {
+            (Some(_), Some(_)) => user_err("a game has either a handicap or a setup, not both"),
+            (Some(h), None) => crate::engine::handicap_position(v.id(), h).ok_or_else(|| {
+                let names: Vec<&str> = v.spec.handicaps.iter().map(|h| h.name).collect();
+                CoreError::User(if names.is_empty() {
+                    format!("{} has no handicaps", v.spec.name)
+                } else {
+                    format!(
+                        "unknown handicap '{h}' for {}: choose one of {}",
+                        v.spec.name,
+                        names.join(", ")
+                    )
+                })
+            }),
+            (None, Some(s)) => crate::engine::setup_position(v.id(), s).ok_or_else(|| {
+                let names: Vec<&str> = v.spec.setups.iter().map(|s| s.name).collect();
+                CoreError::User(if names.is_empty() {
+                    format!("{} has no named setups", v.spec.name)
+                } else {
+                    format!(
+                        "unknown setup '{s}' for {}: choose one of {}",
+                        v.spec.name,
+                        names.join(", ")
+                    )
+                })
+            }),
+            (None, None) => Ok(Position::start(v.id())),
+        }
+    }
+
+    #[instrument(skip_all, fields(user = %user.id))]
+    pub(crate) fn challenge(
+        &self,
+        user: &User,
+        place: &Place,
+        a: ChallengeArgs,
+    ) -> Result<Reply, CoreError> {
+        let id = VariantId::parse(&a.variant).ok_or_else(|| {
+            let known: Vec<&str> = VariantId::ALL.iter().map(|v| v.as_str()).collect();
+            CoreError::User(format!(
+                "unknown game '{}': choose one of {}",
+                a.variant,
+                known.join(", ")
+            ))
+        })?;
+        let v = Variant::get(id);
+        if a.opponent.as_deref() == Some(user.id.as_str()) {
+            return user_err(
+                "you cannot challenge yourself: challenge a friend, or make an open challenge",
+            );
+        }
+        let server = self.server_of(place)?;
+        let days = a.days.unwrap_or(server.default_days);
+        if !ALLOWED_DAYS.contains(&days) {
+            return user_err(format!(
+                "days per move must be one of {}",
+                ALLOWED_DAYS
+                    .iter()
+                    .map(|d| d.to_string())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ));
+        }
+        self.start_of(v, a.handicap.as_deref(), a.setup.as_deref())?;
+        if a.handicap.is_some() && a.rated == Some(true) {
+            return user_err("handicap games are casual: drop `rated` or the handicap");
+        }
+        if let Some(o) = &a.opponent {
+            self.store.touch_user(o, o, self.now())?;
+        }
+        let now = self.now();
+        let row = self.store.create_challenge(
+            &NewChallenge {
+                challenger: user.id.clone(),
+                challenged: a.opponent.clone(),
+                variant: v.id().as_str().to_string(),
+                color: color_word(a.color).to_string(),
+                days_per_move: days,
+                handicap: a.handicap.clone(),
+                setup: a.setup.clone(),
+                rated: a.handicap.is_none() && a.rated.unwrap_or(server.rated_default),
+                guild: place.guild.clone(),
+                channel: server.games_channel.clone().or(place.channel.clone()),
+                expires_at: now + self.config.challenge_days as i64 * DAY,
+            },
+            now,
+        )?;
+        let side = match a.color {
+            ColorChoice::First => format!(" playing {}", v.side_name(Color::Black)),
+            ColorChoice::Second => format!(" playing {}", v.side_name(Color::White)),
+            ColorChoice::Random => String::new(),
+        };
+        let extra = match (&a.handicap, &a.setup) {
+            (Some(h), _) => format!(", handicap {h} (White moves first)"),
+            (_, Some(s)) => format!(", setup {s}"),
+            _ => String::new(),
+        };
+        let kind = if row.rated { "rated" } else { "casual" };
+        let (whom, notify) = match &a.opponent {
+            Some(o) => {
+                let n = self.notice(
+                    o,
+                    place.channel.as_ref(),
+                    format!(
+                        "{} challenges you to {} (challenge #{}): `accept {}` or `decline {}`",
+                        user.name, v.spec.name, row.id, row.id, row.id
+                    ),
+                );
+                (self.name_of(o), n.into_iter().collect())
+            }
+            None => ("anyone".to_string(), Vec::new()),
+        };
+        let text = format!(
+            "Challenge #{}: {} challenges {whom} to {}{side}{extra}, {days} day{} per move, {kind}. \
+             It stays open for {} days: `accept {}` to play.",
+            row.id,
+            user.name,
+            v.spec.name,
+            if days == 1 { "" } else { "s" },
+            self.config.challenge_days,
+            row.id
+        );
+        info!(challenge = row.id, "challenge created");
+        Ok(Reply {
+            text,
+            buttons: vec![
+                Button {
+                    label: "Accept".into(),
+                    command: format!("accept {}", row.id),
+                },
+                Button {
+                    label: "Decline".into(),
+                    command: format!("decline {}", row.id),
+                },
+            ],
+            notify,
+            ..Reply::default()
+        })
+    }
+
+    /// The open challenge a user means: the one named, else the only one they may answer.
+    fn pick_challenge(
+        &self,
+        user: &User,
+        id: Option<i64>,
+        mine: bool,
+    ) -> Result<crate::store::ChallengeRow, CoreError> {
+        let now = self.now();
+        if let Some(id) = id {
+            let c = self
+                .store
+                .challenge(id)?
+                .ok_or_else(|| CoreError::User(format!("there is no challenge #{id}")))?;
+            if c.status != ChallengeStatus::Open || c.expires_at <= now {
+                let state = if c.status == ChallengeStatus::Open {
+                    "expired"
+                } else {
+                    c.status.as_str()
+                };
+                return user_err(format!(
+                    "challenge #{id} is no longer open (it was {state})"
+                ));
+            }
+            return Ok(c);
+        }
+        let open: Vec<_> = self
+            .store
+            .open_challenges(&user.id, now)?
+            .into_iter()
+            .filter(|c| (c.challenger == user.id) == mine)
+            .filter(|c| mine || c.challenged.as_deref() == Some(user.id.as_str()))
+            .collect();
+        match open.len() {
+            0 if mine => user_err("you have no open challenge"),
+            0 => user_err(
+                "nobody has challenged you (open challenges need their number: `accept 12`)",
+            ),
+            1 => Ok(open.into_iter().next().expect("one challenge")),
+            _ => {
+                let ids: Vec<String> = open.iter().map(|c| format!("#{}", c.id)).collect();
+                user_err(format!(
+                    "you have several open challenges ({}): say which, e.g. `accept {}`",
+                    ids.join(", "),
+                    open[0].id
+                ))
+            }
+        }
+    }
+
+    #[instrument(skip_all, fields(user = %user.id))]
+    pub(crate) fn accept(
+        &self,
+        user: &User,
+        place: &Place,
+        id: Option<i64>,
+    ) -> Result<Reply, CoreError> {
+        let c = self.pick_challenge(user, id, false)?;
+        if c.challenger == user.id {
+            return user_err(format!(
+                "challenge #{} is your own: `cancel {}` to withdraw it",
+                c.id, c.id
+            ));
+        }
+        if let Some(to) = &c.challenged {
+            if *to != user.id {
+                return user_err(format!(
+                    "challenge #{} is addressed to {}, not to you",
+                    c.id,
+                    self.name_of(to)
+                ));
+            }
+        }
+        let vid = VariantId::parse(&c.variant)
+            .ok_or_else(|| CoreError::Internal(format!("challenge {}: unknown variant", c.id)))?;
+        let v = Variant::get(vid);
+        let start = self.start_of(v, c.handicap.as_deref(), c.setup.as_deref())?;
+        let now = self.now();
+        let challenger_first = match c.color.as_str() {
+            "first" => true,
+            "second" => false,
+            // Random, but decided from data we have: the parity of time and ids.
+            _ => (now ^ c.id ^ c.created_at) & 1 == 0,
+        };
+        let players = if challenger_first {
+            [c.challenger.clone(), user.id.clone()]
+        } else {
+            [user.id.clone(), c.challenger.clone()]
+        };
+        let first_mover = players[start.side_to_move().index()].clone();
+        let row = self.store.accept_challenge(
+            c.id,
+            &NewGame {
+                variant: v.id().as_str().to_string(),
+                setup: c.handicap.clone().or(c.setup.clone()),
+                start_position: fen::write(&start),
+                players: players.clone(),
+                guild: c.guild.clone().or(place.guild.clone()),
+                channel: c.channel.clone().or(place.channel.clone()),
+                rated: c.rated,
+                days_per_move: c.days_per_move,
+                deadline: Some(self.deadline_for(&first_mover, c.days_per_move)?),
+                to_move: first_mover.clone(),
+            },
+            now,
+        )?;
+        info!(game = row.id, challenge = c.id, "challenge accepted");
+        let loaded = self.load(row.id)?;
+        let mover = loaded.to_move().to_string();
+        let text = format!(
+            "Game #{} begins: {} ({}) vs {} ({}), {} days per move. {} to move.",
+            row.id,
+            self.name_of(&players[0]),
+            v.side_name(Color::Black),
+            self.name_of(&players[1]),
+            v.side_name(Color::White),
+            c.days_per_move,
+            self.name_of(&mover),
+        );
+        let mut notify: Vec<Notice> = self
+            .notice(
+                &c.challenger,
+                row.channel.as_ref(),
+                format!(
+                    "{} accepted your challenge: game #{} begins",
+                    user.name, row.id
+                ),
+            )
+            .into_iter()
+            .collect();
+        if mover != user.id && mover != c.challenger {
+            notify.extend(self.notice(
+                &mover,
+                row.channel.as_ref(),
+                format!("your move in game #{}", row.id),
+            ));
+        }
+        Ok(Reply {
+            text,
+            image: self.board_image(&loaded, loaded.game.moves().len(), &mover)?,
+            buttons: game_buttons(row.id),
+            notify,
+            ..Reply::default()
+        })
+    }
+
+    pub(crate) fn decline(&self, user: &User, id: Option<i64>) -> Result<Reply, CoreError> {
+        let c = self.pick_challenge(user, id, false)?;
+        if c.challenger == user.id {
+            return user_err(format!(
+                "challenge #{} is your own: `cancel {}` to withdraw it",
+                c.id, c.id
+            ));
+        }
+        if c.challenged.as_deref() != Some(user.id.as_str()) {
+            return user_err(format!(
+                "challenge #{} is not addressed to you: just leave it",
+                c.id
+            ));
+        }
+        self.store
+            .close_challenge(c.id, ChallengeStatus::Declined)?;
+        Ok(Reply {
+            text: format!("{} declined challenge #{}.", user.name, c.id),
+            notify: self
+                .notice(
+                    &c.challenger,
+                    c.channel.as_ref(),
+                    format!("{} declined your challenge #{}", user.name, c.id),
+                )
+                .into_iter()
+                .collect(),
+            ..Reply::default()
+        })
+    }
+
+    pub(crate) fn cancel(&self, user: &User, id: Option<i64>) -> Result<Reply, CoreError> {
+        let c = self.pick_challenge(user, id, true)?;
+        if c.challenger != user.id {
+            return user_err(format!("challenge #{} is not yours to cancel", c.id));
+        }
+        self.store
+            .close_challenge(c.id, ChallengeStatus::Cancelled)?;
+        Ok(Reply::text(format!("Challenge #{} cancelled.", c.id)))
+    }
+
+    /// Checks that `user` plays in the game and it is going on.
+    fn my_side(&self, g: &Loaded, user: &User) -> Result<Color, CoreError> {
+        let side = g
+            .side_of(&user.id)
+            .ok_or_else(|| CoreError::User(format!("you do not play in game #{}", g.row.id)))?;
+        if g.row.status != GameStatus::Active {
+            return user_err(format!("game #{} is over", g.row.id));
+        }
+        Ok(side)
+    }
+
+    #[instrument(skip_all, fields(user = %user.id, game))]
+    pub(crate) fn play_move(
+        &self,
+        user: &User,
+        game: Option<i64>,
+        text: &str,
+        seen_ply: Option<u32>,
+    ) -> Result<Reply, CoreError> {
+        let mut g = self.pick_game(user, game)?;
+        tracing::Span::current().record("game", g.row.id);
+        let side = self.my_side(&g, user)?;
+        let v = g.variant();
+        let pos = g.game.position().clone();
+        if pos.side_to_move() != side {
+            return user_err(format!(
+                "it is not your turn in game #{}: {} is to move",
+                g.row.id,
+                self.name_of(g.to_move())
+            ));
+        }
+        if let Some(seen) = seen_ply {
+            if seen != g.row.ply {
+                return user_err(
+                    "the position changed since that button was shown: look at the board again",
+                );
+            }
+        }
+        let m = input::parse_move(&pos, text).map_err(|e| CoreError::User(format!("{e}")))?;
+        g.game.play(m).map_err(|e| CoreError::User(e.message(v)))?;
+        let notation = human(&pos, m);
+        let now = self.now();
+        let ply = g.row.ply + 1;
+        let outcome = g.game.outcome();
+        let ending = outcome.map(ending_of);
+        let opponent = g.player(!side).to_string();
+        let deadline = self.deadline_for(&opponent, g.row.days_per_move)?;
+        let finish = ending.as_ref().map(|e| self.finish_of(&g.row, e, &[]));
+        let row = self.store.append_move(
+            g.row.id,
+            g.row.version,
+            &MoveRow {
+                ply,
+                code: code::write(v, m),
+                notation: notation.clone(),
+                position: fen::write(g.game.position()),
+                user: user.id.clone(),
+                played_at: now,
+            },
+            (&opponent, deadline),
+            finish.as_ref(),
+        )?;
+        g.row = row;
+        // Numbered as if Black moved first: a handicap game's first move is "1. … ".
+        let k = ply as usize - 1 + usize::from(g.game.start().side_to_move() == Color::White);
+        let number = k / 2 + 1;
+        let dots = if side == Color::Black { "." } else { "..." };
+        let mut text = format!(
+            "Game #{}: {} plays {number}{dots} {notation}.",
+            g.row.id, user.name
+        );
+        let mut notify = Vec::new();
+        match outcome {
+            Some(o) => {
+                text.push(' ');
+                text.push_str(&self.outcome_sentence(&g, o));
+                notify.extend(self.notice(
+                    &opponent,
+                    g.row.channel.as_ref(),
+                    format!(
+                        "game #{} is over: {}",
+                        g.row.id,
+                        self.outcome_sentence(&g, o)
+                    ),
+                ));
+            }
+            None => {
+                if g.game.position().in_check() {
+                    text.push_str(" Check!");
+                }
+                text.push_str(&format!(
+                    " {} ({}) to move, by {}.",
+                    self.name_of(&opponent),
+                    v.side_name(!side),
+                    format_time(deadline)
+                ));
+                notify.extend(self.notice(
+                    &opponent,
+                    g.row.channel.as_ref(),
+                    format!(
+                        "your move in game #{} ({} played {notation})",
+                        g.row.id, user.name
+                    ),
+                ));
+            }
+        }
+        let viewer = if outcome.is_some() {
+            user.id.clone()
+        } else {
+            opponent
+        };
+        Ok(Reply {
+            text,
+            image: self.board_image(&g, g.game.moves().len(), &viewer)?,
+            buttons: if outcome.is_none() {
+                game_buttons(g.row.id)
+            } else {
+                Vec::new()
+            },
+            notify,
+            ..Reply::default()
+        })
+    }
+
+    /// "alice wins by checkmate." / "Draw by repetition."
+    pub(crate) fn outcome_sentence(&self, g: &Loaded, o: Outcome) -> String {
+        match o {
+            Outcome::Win { winner, reason } => format!(
+                "{} ({}) wins by {}.",
+                self.name_of(g.player(winner)),
+                g.variant().side_name(winner),
+                reason.as_str().replace('-', " ")
+            ),
+            Outcome::Draw { reason } => format!("Draw by {}.", reason.as_str().replace('-', " ")),
+        }
+    }
+
+    pub(crate) fn resign(&self, user: &User, game: Option<i64>) -> Result<Reply, CoreError> {
+        let g = self.pick_game(user, game)?;
+        let side = self.my_side(&g, user)?;
+        let o = Outcome::Win {
+            winner: !side,
+            reason: crate::engine::Reason::Resignation,
+        };
+        let ending = ending_of(o);
+        let row = self.store.finish_game(
+            g.row.id,
+            g.row.version,
+            &self.finish_of(&g.row, &ending, &[]),
+            self.now(),
+        )?;
+        let g = Loaded { row, game: g.game };
+        let sentence = self.outcome_sentence(&g, o);
+        let opponent = g.player(!side).to_string();
+        Ok(Reply {
+            text: format!("Game #{}: {} resigns. {sentence}", g.row.id, user.name),
+            notify: self
+                .notice(
+                    &opponent,
+                    g.row.channel.as_ref(),
+                    format!("{} resigned game #{}: you win", user.name, g.row.id),
+                )
+                .into_iter()
+                .collect(),
+            ..Reply::default()
+        })
+    }
+
+    /// Draw offers, takeback requests and impasse proposals: offer, accept, decline.
+    pub(crate) fn offer(
+        &self,
+        user: &User,
+        game: Option<i64>,
+        kind: OfferKind,
+        action: OfferAction,
+    ) -> Result<Reply, CoreError> {
+        let g = self.pick_game(user, game)?;
+        let side = self.my_side(&g, user)?;
+        let id = g.row.id;
+        let opponent = g.player(!side).to_string();
+        let pending = self.store.offer(id, kind)?.filter(|o| o.ply == g.row.ply);
+        let theirs = pending.as_ref().is_some_and(|o| o.from_user != user.id);
+        let action = match action {
+            OfferAction::Auto if theirs => OfferAction::Accept,
+            OfferAction::Auto => OfferAction::Offer,
+            a => a,
+        };
+        let what = match kind {
+            OfferKind::Draw => "a draw",
+            OfferKind::Takeback => "a takeback",
+            OfferKind::Impasse => "impasse (jishogi)",
+        };
+        match action {
+            OfferAction::Offer | OfferAction::Auto => {
+                if pending.as_ref().is_some_and(|o| o.from_user == user.id) {
+                    return user_err(format!(
+                        "you already offered {what} in game #{id}; waiting for {}",
+                        self.name_of(&opponent)
+                    ));
+                }
+                let detail = self.check_offer(&g, side, kind)?;
+                self.store.put_offer(
+                    id,
+                    g.row.version,
+                    &OfferRow {
+                        game_id: id,
+                        kind,
+                        from_user: user.id.clone(),
+                        ply: g.row.ply,
+                        created_at: self.now(),
+                    },
+                )?;
+                let verb = match kind {
+                    OfferKind::Draw => "offers a draw",
+                    OfferKind::Takeback => "asks to take back their last move",
+                    OfferKind::Impasse => "proposes impasse (jishogi)",
+                };
+                let word = kind.as_str();
+                Ok(Reply {
+                    text: format!("Game #{id}: {} {verb}{detail}. {}: `{word} {id} accept` or `{word} {id} decline`.", user.name, self.name_of(&opponent)),
+                    buttons: vec![
+                        Button { label: "Accept".into(), command: format!("{word} {id} accept") },
+                        Button { label: "Decline".into(), command: format!("{word} {id} decline") },
+                    ],
+                    notify: self.notice(&opponent, g.row.channel.as_ref(), format!("{} {verb} in game #{id}", user.name)).into_iter().collect(),
+                    ..Reply::default()
+                })
+            }
+            OfferAction::Decline => {
+                if !theirs {
+                    return user_err(format!(
+                        "there is no offer of {what} from your opponent in game #{id} to decline"
+                    ));
+                }
+                self.store.remove_offer(id, kind)?;
+                Ok(Reply {
+                    text: format!("Game #{id}: {} declines {what}.", user.name),
+                    notify: self
+                        .notice(
+                            &opponent,
+                            g.row.channel.as_ref(),
+                            format!("{} declined {what} in game #{id}", user.name),
+                        )
+                        .into_iter()
+                        .collect(),
+                    ..Reply::default()
+                })
+            }
+            OfferAction::Accept => {
+                if !theirs {
+                    return user_err(format!(
+                        "there is no offer of {what} from your opponent in game #{id} (a move since cancels an offer)"
+                    ));
+                }
+                self.accept_offer(g, side, kind, user, &opponent)
+            }
+        }
+    }
+
+    /// Whether an offer may be made now; some detail for the message.
+    fn check_offer(&self, g: &Loaded, side: Color, kind: OfferKind) -> Result<String, CoreError> {
+        let pos = g.game.position();
+        match kind {
+            OfferKind::Draw => Ok(String::new()),
+            OfferKind::Takeback => {
+                let mine = self.takeback_plies(g, side);
+                if mine == 0 {
+                    return user_err("you have no move to take back yet");
+                }
+                Ok(format!(
+                    " ({} {})",
+                    mine,
+                    if mine == 1 { "move" } else { "moves" }
+                ))
+            }
+            OfferKind::Impasse => {
+                let v = pos.variant();
+                let Some(rule) = v.spec.end.impasse else {
+                    return user_err(format!("{} has no impasse rule", v.spec.name));
+                };
+                if pos.side_to_move() != side {
+                    return user_err("impasse may be proposed only by the side to move");
+                }
+                if !impasse::eligible(pos) {
+                    return user_err("impasse needs both kings in their promotion zones");
+                }
+                Ok(format!(
+                    " (points: {} {}, {} {}; {} needed)",
+                    v.side_name(Color::Black),
+                    impasse::points(pos, Color::Black),
+                    v.side_name(Color::White),
+                    impasse::points(pos, Color::White),
+                    rule.threshold
+                ))
+            }
+        }
+    }
+
+    /// How many plies a takeback by `side` undoes: their last move, and the reply to it if any.
+    fn takeback_plies(&self, g: &Loaded, side: Color) -> usize {
+        let n = g.game.moves().len();
+        let start_side = g.game.start().side_to_move();
+        // Plies played by `side`: the i-th ply (0-based) was played by start_side if i is even.
+        let mut k = 0;
+        for i in (0..n).rev() {
+            k += 1;
+            let mover = if i % 2 == 0 { start_side } else { !start_side };
+            if mover == side {
+                return k;
+            }
+        }
+        0
+    }
+
+    fn accept_offer(
+        &self,
+        g: Loaded,
+        side: Color,
+        kind: OfferKind,
+        user: &User,
+        opponent: &str,
+    ) -> Result<Reply, CoreError> {
+        let id = g.row.id;
+        let now = self.now();
+        match kind {
+            OfferKind::Draw | OfferKind::Impasse => {
+                let o = if kind == OfferKind::Draw {
+                    Outcome::Draw {
+                        reason: crate::engine::Reason::Agreement,
+                    }
+                } else {
+                    impasse::result(g.game.position())
+                        .ok_or_else(|| CoreError::User("this game has no impasse rule".into()))?
+                };
+                let ending = ending_of(o);
+                let row = self.store.finish_game(
+                    id,
+                    g.row.version,
+                    &self.finish_of(&g.row, &ending, &[]),
+                    now,
+                )?;
+                let g = Loaded { row, game: g.game };
+                let sentence = self.outcome_sentence(&g, o);
+                Ok(Reply {
+                    text: format!("Game #{id}: {} accepts. {sentence}", user.name),
+                    notify: self
+                        .notice(
+                            opponent,
+                            g.row.channel.as_ref(),
+                            format!("{} accepted: game #{id} is over. {sentence}", user.name),
+                        )
+                        .into_iter()
+                        .collect(),
+                    ..Reply::default()
+                })
+            }
+            OfferKind::Takeback => {
+                let n = self.takeback_plies(&g, !side);
+                let mut game = g.game;
+                game.take_back(n);
+                let keep = game.moves().len() as u32;
+                let mover = g.row.players[game.position().side_to_move().index()].clone();
+                let deadline = self.deadline_for(&mover, g.row.days_per_move)?;
+                let row = self.store.take_back(
+                    id,
+                    g.row.version,
+                    keep,
+                    &fen::write(game.position()),
+                    (&mover, deadline),
+                    now,
+                )?;
+                let g = Loaded { row, game };
+                let mover = g.to_move().to_string();
+                Ok(Reply {
+                    text: format!(
+                        "Game #{id}: {} accepts the takeback; {} {} taken back. {} to move.",
+                        user.name,
+                        n,
+                        if n == 1 { "move is" } else { "moves are" },
+                        self.name_of(&mover)
+                    ),
+                    image: self.board_image(&g, g.game.moves().len(), &mover)?,
+                    buttons: game_buttons(id),
+                    notify: self
+                        .notice(
+                            opponent,
+                            g.row.channel.as_ref(),
+                            format!("{} accepted your takeback in game #{id}", user.name),
+                        )
+                        .into_iter()
+                        .collect(),
+                    ..Reply::default()
+                })
+            }
+        }
+    }
+}
+
+/// The buttons under a board: what a player most often does next.
+pub(crate) fn game_buttons(id: i64) -> Vec<Button> {
+    vec![
+        Button {
+            label: "Legal moves".into(),
+            command: format!("moves {id}"),
+        },
+        Button {
+            label: "Offer draw".into(),
+            command: format!("draw {id} offer"),
+        },
+        Button {
+            label: "Resign".into(),
+            command: format!("resign {id}"),
+        },
+    ]
+}

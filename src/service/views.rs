@@ -1,0 +1,492 @@
+//! Commands that look: the board, legal moves, lists of games, records, rules, settings, help.
+
+use super::*;
+use crate::engine::notation::human;
+use crate::engine::PieceKind;
+
+impl Service {
+    /// The board picture of a game after `ply` moves, as `viewer` sees it (their side at the
+    /// bottom, their piece style), if pictures are on.
+    pub(crate) fn board_image(
+        &self,
+        g: &Loaded,
+        ply: usize,
+        viewer: &str,
+    ) -> Result<Option<Image>, CoreError> {
+        if !self.config.images {
+            return Ok(None);
+        }
+        let pos = g.game.position_at(ply);
+        let side = g.side_of(viewer).unwrap_or(Color::Black);
+        let style = match self.store.user(viewer)? {
+            Some(u) => crate::render::PieceStyle::parse(&u.style).unwrap_or_default(),
+            None => crate::render::PieceStyle::default(),
+        };
+        let last = (ply > 0).then(|| g.game.moves()[ply - 1]);
+        let caption = last.map(|m| {
+            let before = g.game.position_at(ply - 1);
+            let k = ply - 1 + usize::from(g.game.start().side_to_move() == Color::White);
+            let dots = if k % 2 == 0 { "." } else { "…" };
+            format!("{}{dots} {}", k / 2 + 1, human(&before, m))
+        });
+        let active = g.row.status == GameStatus::Active && ply == g.game.moves().len();
+        let opts = crate::render::RenderOptions {
+            last_move: last,
+            viewer: side,
+            style,
+            names: [
+                Some(self.name_of(g.player(Color::Black))),
+                Some(self.name_of(g.player(Color::White))),
+            ],
+            show_turn: active,
+            caption,
+            ..Default::default()
+        };
+        let png = crate::render::render_png(&pos, &opts)
+            .map_err(|e| CoreError::Internal(format!("rendering game {}: {e}", g.row.id)))?;
+        Ok(Some(Image {
+            name: format!("game-{}-move-{ply}.png", g.row.id),
+            png,
+        }))
+    }
+
+    fn status_line(&self, g: &Loaded) -> String {
+        let v = g.variant();
+        let head = format!(
+            "Game #{} — {}: {} ({}) vs {} ({}), move {}.",
+            g.row.id,
+            v.spec.name,
+            self.name_of(g.player(Color::Black)),
+            v.side_name(Color::Black),
+            self.name_of(g.player(Color::White)),
+            v.side_name(Color::White),
+            g.row.ply + 1
+        );
+        match (g.row.status, g.game.outcome()) {
+            (GameStatus::Finished, _) => {
+                let result = match g.row.result {
+                    Some(crate::store::GameResult::First) => {
+                        format!("{} wins", self.name_of(g.player(Color::Black)))
+                    }
+                    Some(crate::store::GameResult::Second) => {
+                        format!("{} wins", self.name_of(g.player(Color::White)))
+                    }
+                    _ => "Draw".into(),
+                };
+                format!(
+                    "{head} Over: {result} by {}.",
+                    g.row.reason.clone().unwrap_or_default().replace('-', " ")
+                )
+            }
+            _ => {
+                let check = if g.game.position().in_check() {
+                    " (in check)"
+                } else {
+                    ""
+                };
+                let deadline = g
+                    .row
+                    .deadline
+                    .map(|d| format!(", by {}", format_time(d)))
+                    .unwrap_or_default();
+                format!(
+                    "{head} {} to move{check}{deadline}.",
+                    self.name_of(g.to_move())
+                )
+            }
+        }
+    }
+
+    pub(crate) fn board(&self, user: &User, game: Option<i64>) -> Result<Reply, CoreError> {
+        let g = self.pick_game(user, game)?;
+        let text = format!("{}\n`{}`", self.status_line(&g), g.row.position);
+        let viewer = if g.side_of(&user.id).is_some() {
+            user.id.clone()
+        } else {
+            g.to_move().to_string()
+        };
+        Ok(Reply {
+            text,
+            image: self.board_image(&g, g.game.moves().len(), &viewer)?,
+            buttons: if g.row.status == GameStatus::Active {
+                super::play::game_buttons(g.row.id)
+            } else {
+                Vec::new()
+            },
+            ..Reply::default()
+        })
+    }
+
+    pub(crate) fn moves(
+        &self,
+        user: &User,
+        game: Option<i64>,
+        square: Option<&str>,
+    ) -> Result<Reply, CoreError> {
+        let g = self.pick_game(user, game)?;
+        let v = g.variant();
+        let pos = g.game.position();
+        let from = match square {
+            None => None,
+            Some(s) => Some(v.parse_square(s).ok_or_else(|| {
+                CoreError::User(format!("'{s}' is not a square of {}", v.spec.name))
+            })?),
+        };
+        let mut moves: Vec<String> = g
+            .game
+            .legal_moves()
+            .into_iter()
+            .filter(|m| from.is_none() || m.from() == from)
+            .map(|m| human(pos, m))
+            .collect();
+        moves.sort();
+        moves.dedup();
+        let whose = format!(
+            "{} ({})",
+            self.name_of(g.to_move()),
+            v.side_name(pos.side_to_move())
+        );
+        let text = match (moves.is_empty(), square) {
+            (true, Some(s)) => format!("Game #{}: no legal move from {s}.", g.row.id),
+            (true, None) => format!("Game #{}: no legal move (the game is over).", g.row.id),
+            (false, Some(s)) => format!(
+                "Game #{}: {} legal moves from {s} for {whose}: {}",
+                g.row.id,
+                moves.len(),
+                moves.join(" ")
+            ),
+            (false, None) => format!(
+                "Game #{}: {} legal moves for {whose}: {}",
+                g.row.id,
+                moves.len(),
+                moves.join(" ")
+            ),
+        };
+        Ok(Reply::text(text))
+    }
+
+    pub(crate) fn games(&self, user: &User) -> Result<Reply, CoreError> {
+        let rows = self.store.games_of(&user.id, GameStatus::Active, 100)?;
+        if rows.is_empty() {
+            let challenges = self.store.open_challenges(&user.id, self.now())?;
+            let mut text = "You have no game in progress.".to_string();
+            for c in challenges {
+                let who = if c.challenger == user.id {
+                    "you challenged".to_string()
+                } else {
+                    format!("from {}", self.name_of(&c.challenger))
+                };
+                text.push_str(&format!("\nChallenge #{} ({}, {who})", c.id, c.variant));
+            }
+            return Ok(Reply::text(text));
+        }
+        let mut lines: Vec<(bool, i64, String)> = Vec::new();
+        for row in rows {
+            let g = self.load(row.id)?;
+            let side = g.side_of(&user.id).unwrap_or(Color::Black);
+            let mine = g.to_move() == user.id;
+            let deadline = g
+                .row
+                .deadline
+                .map(|d| format!(", by {}", format_time(d)))
+                .unwrap_or_default();
+            let turn = if mine {
+                format!("your move{deadline}")
+            } else {
+                format!("{}'s move{deadline}", self.name_of(g.to_move()))
+            };
+            lines.push((
+                !mine,
+                g.row.deadline.unwrap_or(i64::MAX),
+                format!(
+                    "#{} {} vs {} — {turn}",
+                    g.row.id,
+                    g.variant().spec.name,
+                    self.name_of(g.player(!side))
+                ),
+            ));
+        }
+        lines.sort();
+        let text = std::iter::once("Your games (your move first):".to_string())
+            .chain(lines.into_iter().map(|(_, _, l)| l))
+            .collect::<Vec<_>>()
+            .join("\n");
+        Ok(Reply::text(text))
+    }
+
+    pub(crate) fn history(&self, user: &User, who: Option<&str>) -> Result<Reply, CoreError> {
+        let id = who.unwrap_or(&user.id);
+        let rows = self.store.games_of(id, GameStatus::Finished, 25)?;
+        let name = self.name_of(id);
+        if rows.is_empty() {
+            return Ok(Reply::text(format!("{name} has no finished game yet.")));
+        }
+        let mut text = format!("Finished games of {name} (newest first):");
+        for r in rows {
+            let me = if r.players[0] == id { 0 } else { 1 };
+            let outcome = match r.result {
+                Some(crate::store::GameResult::Draw) => "draw".to_string(),
+                Some(res) if (res == crate::store::GameResult::First) == (me == 0) => {
+                    "won".to_string()
+                }
+                Some(_) => "lost".to_string(),
+                None => "?".to_string(),
+            };
+            let variant = VariantId::parse(&r.variant)
+                .map_or(r.variant.clone(), |v| Variant::get(v).spec.name.to_string());
+            text.push_str(&format!(
+                "\n#{} {} vs {} — {outcome} by {}, {} moves, {}",
+                r.id,
+                variant,
+                self.name_of(&r.players[1 - me]),
+                r.reason.clone().unwrap_or_default().replace('-', " "),
+                r.ply,
+                r.finished_at.map(format_time).unwrap_or_default()
+            ));
+        }
+        Ok(Reply::text(text))
+    }
+
+    pub(crate) fn show_game(
+        &self,
+        user: &User,
+        id: i64,
+        ply: Option<u32>,
+    ) -> Result<Reply, CoreError> {
+        let g = self.load(id)?;
+        let n = g.game.moves().len();
+        let ply = ply.map(|p| p as usize).unwrap_or(n);
+        if ply > n {
+            return user_err(format!(
+                "game #{id} has {n} moves: choose a ply from 0 to {n}"
+            ));
+        }
+        let pos = g.game.position_at(ply);
+        let last = if ply > 0 {
+            let before = g.game.position_at(ply - 1);
+            format!(" Last move: {}.", human(&before, g.game.moves()[ply - 1]))
+        } else {
+            String::new()
+        };
+        let viewer = if g.side_of(&user.id).is_some() {
+            user.id.clone()
+        } else {
+            g.player(Color::Black).to_string()
+        };
+        Ok(Reply {
+            text: format!(
+                "{}\nAfter {ply} of {n} moves.{last}\n`{}`",
+                self.status_line(&g),
+                fen::write(&pos)
+            ),
+            image: self.board_image(&g, ply, &viewer)?,
+            buttons: [
+                (ply > 0).then(|| Button {
+                    label: "◀ Back".into(),
+                    command: format!("game {id} {}", ply - 1),
+                }),
+                (ply < n).then(|| Button {
+                    label: "Next ▶".into(),
+                    command: format!("game {id} {}", ply + 1),
+                }),
+            ]
+            .into_iter()
+            .flatten()
+            .collect(),
+            ..Reply::default()
+        })
+    }
+
+    pub(crate) fn record(&self, id: i64) -> Result<Reply, CoreError> {
+        let g = self.load(id)?;
+        let rows = self.store.moves(id)?;
+        let mut text = self.status_line(&g);
+        let offset = usize::from(g.game.start().side_to_move() == Color::White);
+        let mut line = String::new();
+        for (i, m) in rows.iter().enumerate() {
+            let k = i + offset;
+            if k % 2 == 0 {
+                if !line.is_empty() {
+                    text.push('\n');
+                    text.push_str(&line);
+                }
+                line = format!("{}. {}", k / 2 + 1, m.notation);
+            } else if line.is_empty() {
+                line = format!("{}. … {}", k / 2 + 1, m.notation);
+            } else {
+                line.push(' ');
+                line.push_str(&m.notation);
+            }
+        }
+        if !line.is_empty() {
+            text.push('\n');
+            text.push_str(&line);
+        }
+        if rows.is_empty() {
+            text.push_str("\nNo moves yet.");
+        }
+        Ok(Reply::text(text))
+    }
+
+    pub(crate) fn export(&self, id: i64, format: &str) -> Result<Reply, CoreError> {
+        let g = self.load(id)?;
+        let names = [
+            self.name_of(g.player(Color::Black)),
+            self.name_of(g.player(Color::White)),
+        ];
+        let out = super::export::export(&g.game, format, &names).map_err(CoreError::User)?;
+        Ok(Reply::text(out))
+    }
+
+    pub(crate) fn rules(
+        &self,
+        user: &User,
+        variant: &str,
+        piece: Option<&str>,
+    ) -> Result<Reply, CoreError> {
+        let id = VariantId::parse(variant).ok_or_else(|| {
+            let known: Vec<&str> = VariantId::ALL.iter().map(|v| v.as_str()).collect();
+            CoreError::User(format!(
+                "unknown game '{variant}': choose one of {}",
+                known.join(", ")
+            ))
+        })?;
+        let v = Variant::get(id);
+        let Some(p) = piece else {
+            return Ok(Reply::text(crate::engine::variants::describe(v)));
+        };
+        let kind = find_kind(v, p).ok_or_else(|| {
+            CoreError::User(format!(
+                "'{p}' is not a piece of {}: `rules {}` lists them",
+                v.spec.name,
+                v.id()
+            ))
+        })?;
+        let mut reply = Reply::text(crate::engine::variants::describe_piece(v, kind));
+        if self.config.images {
+            let style = match self.store.user(&user.id)? {
+                Some(u) => crate::render::PieceStyle::parse(&u.style).unwrap_or_default(),
+                None => crate::render::PieceStyle::default(),
+            };
+            let png = piece_diagram(v, kind, style)
+                .map_err(|e| CoreError::Internal(format!("diagram of {kind:?}: {e}")))?;
+            reply.image = Some(Image {
+                name: format!(
+                    "rules-{}-{}.png",
+                    v.id(),
+                    v.piece_name(kind).replace(' ', "-")
+                ),
+                png,
+            });
+        }
+        Ok(reply)
+    }
+
+    pub(crate) fn settings(
+        &self,
+        user: &User,
+        style: Option<&str>,
+        notify: Option<&str>,
+    ) -> Result<Reply, CoreError> {
+        let current = self
+            .store
+            .user(&user.id)?
+            .ok_or_else(|| CoreError::Internal("user vanished".into()))?;
+        if style.is_none() && notify.is_none() {
+            return Ok(Reply::text(format!(
+                "Your settings: style={} (kanji or international), notify={} (mention, dm or digest). \
+                 Change with `settings style=international notify=dm`.",
+                current.style, current.notify
+            )));
+        }
+        let style = style.unwrap_or(&current.style);
+        let notify = notify.unwrap_or(&current.notify);
+        if !["kanji", "international"].contains(&style) {
+            return user_err(format!("style '{style}' is not kanji or international"));
+        }
+        if !["mention", "dm", "digest"].contains(&notify) {
+            return user_err(format!("notify '{notify}' is not mention, dm or digest"));
+        }
+        self.store.set_user_settings(&user.id, style, notify)?;
+        Ok(Reply::text(format!(
+            "Saved: style={style}, notify={notify}."
+        )))
+    }
+}
+
+/// A diagram of how a kind moves: the piece on a board with the squares it reaches marked.
+pub fn piece_diagram(
+    v: &'static Variant,
+    kind: PieceKind,
+    style: crate::render::PieceStyle,
+) -> Result<Vec<u8>, crate::render::RenderError> {
+    let piece = crate::engine::Piece::new(kind, Color::Black);
+    let (at, others) = crate::engine::diagram_setup(v, kind);
+    let targets = crate::engine::reach(v, piece, at, &others);
+    let mut d = crate::render::Diagram::new(v, piece, at, &targets);
+    d.others = &others;
+    d.style = style;
+    crate::render::render_diagram(&d)
+}
+
+/// A piece of a game by letter (`S`, `+R`, `Ln`, `GC`) or name (`silver`, `lion`).
+pub fn find_kind(v: &Variant, s: &str) -> Option<PieceKind> {
+    v.kind_by_human(s)
+        .or_else(|| v.kind_by_code(s))
+        .or_else(|| {
+            let s = s.to_ascii_lowercase().replace(['-', '_'], " ");
+            v.spec
+                .pieces
+                .letters
+                .iter()
+                .map(|l| l.kind)
+                .find(|&k| v.piece_name(k).to_ascii_lowercase() == s || k.name() == s)
+        })
+}
+
+const HELP: &[(&str, &str)] = &[
+    ("challenge", "challenge @USER|open VARIANT [black|white|random] [days=N] [handicap=NAME] [setup=NAME] [rated|casual] — invite someone to a game (variants: shogi, judkins, cannon, palace, shanghai)"),
+    ("accept", "accept [CHALLENGE_ID] — accept a challenge"),
+    ("decline", "decline [CHALLENGE_ID] — decline a challenge"),
+    ("cancel", "cancel [CHALLENGE_ID] — withdraw your challenge"),
+    ("move", "move [GAME_ID] MOVE — play a move: 7g7f, P-7f, S*5e, Nf4 …"),
+    ("board", "board [GAME_ID] — show the board"),
+    ("moves", "moves [GAME_ID] [SQUARE] — list the legal moves (of the piece on SQUARE)"),
+    ("resign", "resign [GAME_ID] — resign the game"),
+    ("draw", "draw [GAME_ID] [offer|accept|decline] — offer or answer a draw"),
+    ("takeback", "takeback [GAME_ID] [request|accept|decline] — ask to take back your last move, or answer"),
+    ("impasse", "impasse [GAME_ID] [propose|accept|decline] — jishogi by agreement, once both kings are in their zones (shogi, judkins, cannon)"),
+    ("games", "games — your games in progress, your move first"),
+    ("history", "history [@USER] — finished games"),
+    ("game", "game GAME_ID [PLY] — the board of a game at any move"),
+    ("record", "record GAME_ID — the move list"),
+    ("export", "export GAME_ID [sfen|kif|csa|fen] — the game for other software (kif, csa: shogi; fen: shogi, judkins)"),
+    ("rules", "rules VARIANT [PIECE] — a game's pieces and notation, or how one piece moves"),
+    ("settings", "settings [style=kanji|international] [notify=mention|dm|digest] — your preferences (digest: one daily message instead of a ping per move)"),
+    ("moretime", "moretime [GAME_ID] — give your opponent one more day on their move"),
+    ("vacation", "vacation [DAYS|end] — pause your deadlines (up to 14 days a month), or come back early"),
+    ("stats", "stats [@USER] — ratings and results on this server"),
+    ("leaderboard", "leaderboard VARIANT — the best rated players of a game on this server"),
+    ("server", "server [days=N] [rated|casual] [channel=CHANNEL] — server defaults (managers only)"),
+    ("help", "help [COMMAND] — this list"),
+];
+
+/// The help text, of all commands or one.
+pub(crate) fn help(topic: Option<&str>) -> Reply {
+    match topic {
+        Some(t) => match HELP.iter().find(|(name, _)| *name == t) {
+            Some((_, line)) => Reply::text(line.to_string()),
+            None => Reply::error(format!("no command '{t}': type help for the list")),
+        },
+        None => {
+            let mut text = String::from(
+                "Commands (a game or challenge id can be left out when you have only one):",
+            );
+            for (_, line) in HELP {
+                text.push_str("\n  ");
+                text.push_str(line);
+            }
+            Reply::text(text)
+        }
+    }
+}

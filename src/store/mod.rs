@@ -1,0 +1,403 @@
+//! Storage of games, moves, challenges, offers and settings, behind the small `Store` interface
+//! so that another database (PostgreSQL, past one machine) is a new module, not a rewrite.
+//! `sqlite` is the implementation: rusqlite with the bundled SQLite, WAL, foreign keys, a busy
+//! timeout, and the schema in `migrations/*.sql` applied in order at start.
+//!
+//! The store knows rows, not rules: positions and moves are the engine's text forms (position
+//! strings and move codes). It never imports anything of Discord.
+
+mod sqlite;
+
+pub use sqlite::SqliteStore;
+
+use thiserror::Error;
+
+/// A store failure.
+#[derive(Debug, Error)]
+pub enum StoreError {
+    /// The row changed since it was read (another move, offer or end got there first).
+    #[error("the game changed in the meantime")]
+    Conflict,
+    #[error("not found")]
+    NotFound,
+    #[error("database error: {0}")]
+    Database(#[from] rusqlite::Error),
+    #[error("migration error: {0}")]
+    Migration(#[from] rusqlite_migration::Error),
+    #[error("{0}")]
+    Invalid(String),
+}
+
+pub type Result<T> = std::result::Result<T, StoreError>;
+
+/// Whether a game is being played.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GameStatus {
+    Active,
+    Finished,
+}
+
+impl GameStatus {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            GameStatus::Active => "active",
+            GameStatus::Finished => "finished",
+        }
+    }
+}
+
+/// Who won: the first player (Black, Red), the second, or nobody.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GameResult {
+    First,
+    Second,
+    Draw,
+}
+
+impl GameResult {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            GameResult::First => "first",
+            GameResult::Second => "second",
+            GameResult::Draw => "draw",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<GameResult> {
+        match s {
+            "first" => Some(GameResult::First),
+            "second" => Some(GameResult::Second),
+            "draw" => Some(GameResult::Draw),
+            _ => None,
+        }
+    }
+}
+
+/// A game as stored.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameRow {
+    pub id: i64,
+    pub variant: String,
+    pub setup: Option<String>,
+    pub start_position: String,
+    /// User ids of the first player (Black / Red) and the second.
+    pub players: [String; 2],
+    pub guild: Option<String>,
+    pub channel: Option<String>,
+    pub thread: Option<String>,
+    pub status: GameStatus,
+    pub result: Option<GameResult>,
+    pub reason: Option<String>,
+    pub rated: bool,
+    pub days_per_move: u32,
+    pub deadline: Option<i64>,
+    pub position: String,
+    pub ply: u32,
+    /// The user whose turn it is, while the game is active.
+    pub to_move: Option<String>,
+    /// Whether the player to move was reminded of the current deadline.
+    pub reminded: bool,
+    pub version: i64,
+    pub created_at: i64,
+    pub updated_at: i64,
+    pub finished_at: Option<i64>,
+}
+
+/// What a new game starts with.
+#[derive(Clone, Debug)]
+pub struct NewGame {
+    pub variant: String,
+    pub setup: Option<String>,
+    pub start_position: String,
+    pub players: [String; 2],
+    pub guild: Option<String>,
+    pub channel: Option<String>,
+    pub rated: bool,
+    pub days_per_move: u32,
+    pub deadline: Option<i64>,
+    /// The user who moves first.
+    pub to_move: String,
+}
+
+/// A move of the log.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MoveRow {
+    pub ply: u32,
+    pub code: String,
+    pub notation: String,
+    /// The position after the move.
+    pub position: String,
+    pub user: String,
+    pub played_at: i64,
+}
+
+/// How a game ends, stored with the move or on its own.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Ending {
+    pub result: GameResult,
+    pub reason: String,
+}
+
+/// A notification to deliver, kept in the outbox until marked sent.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NewNotice {
+    pub user: String,
+    /// `mention` or `dm`.
+    pub via: String,
+    pub channel: Option<String>,
+    pub text: String,
+}
+
+/// A notification of the outbox.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OutboxRow {
+    pub id: i64,
+    pub notice: NewNotice,
+    pub created_at: i64,
+}
+
+/// A player's rating in one game on one server.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RatingRow {
+    pub user: String,
+    pub variant: String,
+    /// `""` outside a server.
+    pub guild: String,
+    pub rating: f64,
+    pub deviation: f64,
+    pub volatility: f64,
+    pub games: u32,
+    pub wins: u32,
+    pub losses: u32,
+    pub draws: u32,
+}
+
+/// Computes both players' new ratings from their old ones and the first player's score (1,
+/// 0.5 or 0).
+pub type RateFn = fn(&RatingRow, &RatingRow, f64) -> (RatingRow, RatingRow);
+
+/// What ending a game does besides ending it, in the same transaction.
+#[derive(Clone, Debug)]
+pub struct Finish<'a> {
+    pub ending: &'a Ending,
+    pub notices: &'a [NewNotice],
+    /// For a rated game: how to update the ratings.
+    pub rate: Option<RateFn>,
+}
+
+/// A server's settings.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ServerRow {
+    pub guild: String,
+    pub default_days: u32,
+    pub rated_default: bool,
+    pub games_channel: Option<String>,
+}
+
+/// A challenge's state.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ChallengeStatus {
+    Open,
+    Accepted,
+    Declined,
+    Cancelled,
+    Expired,
+}
+
+impl ChallengeStatus {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ChallengeStatus::Open => "open",
+            ChallengeStatus::Accepted => "accepted",
+            ChallengeStatus::Declined => "declined",
+            ChallengeStatus::Cancelled => "cancelled",
+            ChallengeStatus::Expired => "expired",
+        }
+    }
+
+    fn parse(s: &str) -> Option<ChallengeStatus> {
+        Some(match s {
+            "open" => ChallengeStatus::Open,
+            "accepted" => ChallengeStatus::Accepted,
+            "declined" => ChallengeStatus::Declined,
+            "cancelled" => ChallengeStatus::Cancelled,
+            "expired" => ChallengeStatus::Expired,
+            _ => return None,
+        })
+    }
+}
+
+/// A challenge as stored.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ChallengeRow {
+    pub id: i64,
+    pub challenger: String,
+    /// `None`: an open challenge, anyone may accept.
+    pub challenged: Option<String>,
+    pub variant: String,
+    /// The challenger's side: `first`, `second` or `random`.
+    pub color: String,
+    pub days_per_move: u32,
+    pub handicap: Option<String>,
+    pub setup: Option<String>,
+    pub rated: bool,
+    pub guild: Option<String>,
+    pub channel: Option<String>,
+    pub status: ChallengeStatus,
+    pub game_id: Option<i64>,
+    pub created_at: i64,
+    pub expires_at: i64,
+}
+
+/// What a new challenge says.
+#[derive(Clone, Debug)]
+pub struct NewChallenge {
+    pub challenger: String,
+    pub challenged: Option<String>,
+    pub variant: String,
+    pub color: String,
+    pub days_per_move: u32,
+    pub handicap: Option<String>,
+    pub setup: Option<String>,
+    pub rated: bool,
+    pub guild: Option<String>,
+    pub channel: Option<String>,
+    pub expires_at: i64,
+}
+
+/// Kinds of offers a player makes to the other.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OfferKind {
+    Draw,
+    Takeback,
+    Impasse,
+}
+
+impl OfferKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            OfferKind::Draw => "draw",
+            OfferKind::Takeback => "takeback",
+            OfferKind::Impasse => "impasse",
+        }
+    }
+}
+
+/// A pending offer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OfferRow {
+    pub game_id: i64,
+    pub kind: OfferKind,
+    pub from_user: String,
+    /// The game's ply when it was made.
+    pub ply: u32,
+    pub created_at: i64,
+}
+
+/// A user's settings.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UserRow {
+    pub id: String,
+    pub name: String,
+    /// `kanji` or `international`.
+    pub style: String,
+    /// `mention`, `dm` or `digest`.
+    pub notify: String,
+    /// The end of the user's vacation, if they are on one.
+    pub vacation_until: Option<i64>,
+    pub last_digest_at: Option<i64>,
+}
+
+/// The store's interface: what the command core needs, each call one transaction.
+pub trait Store: Send + Sync {
+    /// Records a user (or updates their display name); returns their settings.
+    fn touch_user(&self, id: &str, name: &str, now: i64) -> Result<UserRow>;
+    fn user(&self, id: &str) -> Result<Option<UserRow>>;
+    fn set_user_settings(&self, id: &str, style: &str, notify: &str) -> Result<()>;
+
+    fn create_challenge(&self, c: &NewChallenge, now: i64) -> Result<ChallengeRow>;
+    fn challenge(&self, id: i64) -> Result<Option<ChallengeRow>>;
+    /// Open challenges a user made or may accept (addressed to them, or open to anyone).
+    fn open_challenges(&self, user: &str, now: i64) -> Result<Vec<ChallengeRow>>;
+    /// Accepts an open challenge and creates its game, in one transaction. `Conflict` if the
+    /// challenge is no longer open.
+    fn accept_challenge(&self, id: i64, game: &NewGame, now: i64) -> Result<GameRow>;
+    /// Closes an open challenge (declined, cancelled, expired). `Conflict` if it is not open.
+    fn close_challenge(&self, id: i64, status: ChallengeStatus) -> Result<()>;
+
+    fn game(&self, id: i64) -> Result<Option<GameRow>>;
+    /// A user's games, active or finished, newest change first.
+    fn games_of(&self, user: &str, status: GameStatus, limit: usize) -> Result<Vec<GameRow>>;
+    /// The live moves of a game, in order.
+    fn moves(&self, game: i64) -> Result<Vec<MoveRow>>;
+    /// Appends a move if the game is still at `version`, moving the game to the new position
+    /// with `to_move` to play by `deadline` (or ending it with `finish`), and clears its offers
+    /// and reminder. `Conflict` if the version moved on.
+    fn append_move(
+        &self,
+        game: i64,
+        version: i64,
+        mv: &MoveRow,
+        next: (&str, i64),
+        finish: Option<&Finish>,
+    ) -> Result<GameRow>;
+    /// Ends a game without a move (resignation, agreement, impasse, time).
+    fn finish_game(&self, game: i64, version: i64, finish: &Finish, now: i64) -> Result<GameRow>;
+    /// Takes back the moves after `keep_ply`, the game going back to `position` with `to_move`
+    /// to play by `deadline` (and back to active if it had ended).
+    fn take_back(
+        &self,
+        game: i64,
+        version: i64,
+        keep_ply: u32,
+        position: &str,
+        next: (&str, i64),
+        now: i64,
+    ) -> Result<GameRow>;
+    /// Moves a game's deadline by `secs` (more time), if it is still at `version`.
+    fn extend_deadline(&self, game: i64, version: i64, secs: i64, now: i64) -> Result<GameRow>;
+
+    /// Active games whose deadline has passed, oldest deadline first.
+    fn due_games(&self, now: i64, limit: usize) -> Result<Vec<GameRow>>;
+    /// Active games whose deadline is before `until` and whose player was not reminded yet.
+    fn reminders_due(&self, until: i64, limit: usize) -> Result<Vec<GameRow>>;
+    /// Marks the game's player reminded of `deadline` and queues the notice, once: `false` if
+    /// the game moved on or was reminded already.
+    fn remind(&self, game: i64, deadline: i64, notice: &NewNotice, now: i64) -> Result<bool>;
+    /// Open challenges past their expiry.
+    fn expired_challenges(&self, now: i64, limit: usize) -> Result<Vec<ChallengeRow>>;
+    /// Expires an open challenge and queues the notices, once (`false` if no longer open).
+    fn expire_challenge(&self, id: i64, notices: &[NewNotice], now: i64) -> Result<bool>;
+    /// Users on a daily digest whose last digest is older than `before`, with how many active
+    /// games wait for their move.
+    fn digests_due(&self, before: i64) -> Result<Vec<(UserRow, u32)>>;
+    /// Records a digest for the user and queues it, once per period (`false` if one was sent
+    /// since `before`).
+    fn record_digest(&self, user: &str, before: i64, notice: &NewNotice, now: i64) -> Result<bool>;
+    /// Notifications not yet marked sent, oldest first.
+    fn unsent(&self, limit: usize) -> Result<Vec<OutboxRow>>;
+    fn mark_sent(&self, ids: &[i64], now: i64) -> Result<()>;
+
+    /// Starts a vacation until `end`: the deadlines of games waiting for the user move by its
+    /// length.
+    fn start_vacation(&self, user: &str, now: i64, end: i64) -> Result<()>;
+    /// Ends the user's vacation now: deadlines move back by the time left.
+    fn end_vacation(&self, user: &str, now: i64) -> Result<()>;
+    /// Seconds of vacation the user started since `since`.
+    fn vacation_used(&self, user: &str, since: i64) -> Result<i64>;
+
+    fn rating(&self, user: &str, variant: &str, guild: &str) -> Result<Option<RatingRow>>;
+    fn ratings_of(&self, user: &str, guild: &str) -> Result<Vec<RatingRow>>;
+    fn leaderboard(&self, variant: &str, guild: &str, limit: usize) -> Result<Vec<RatingRow>>;
+
+    fn server(&self, guild: &str) -> Result<Option<ServerRow>>;
+    fn set_server(&self, s: &ServerRow) -> Result<()>;
+
+    /// Records an offer (replacing an older one of the same kind) if the game is at `version`.
+    fn put_offer(&self, game: i64, version: i64, offer: &OfferRow) -> Result<()>;
+    fn offer(&self, game: i64, kind: OfferKind) -> Result<Option<OfferRow>>;
+    fn remove_offer(&self, game: i64, kind: OfferKind) -> Result<()>;
+
+    /// `PRAGMA integrity_check` (or the database's equivalent): `ok` when healthy.
+    fn integrity_check(&self) -> Result<String>;
+}

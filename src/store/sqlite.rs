@@ -1,0 +1,881 @@
+//! The SQLite store: one database file in WAL mode, foreign keys on, a busy timeout, a small
+//! pool of connections (one per thread at a time), the migrations of `migrations/` applied in
+//! order when the store opens. Every write is one `BEGIN IMMEDIATE` transaction; game changes
+//! are guarded by the game's version.
+
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+use std::time::Duration;
+
+use rusqlite::{params, Connection, OptionalExtension, Row, TransactionBehavior};
+use rusqlite_migration::{Migrations, M};
+
+use super::*;
+
+/// The migrations, in order. Each file of `migrations/` must be listed here (a test checks it).
+pub const MIGRATIONS: &[(&str, &str)] = &[
+    (
+        "0001_initial.sql",
+        include_str!("../../migrations/0001_initial.sql"),
+    ),
+    (
+        "0002_correspondence.sql",
+        include_str!("../../migrations/0002_correspondence.sql"),
+    ),
+];
+
+/// How hard SQLite works to keep a commit across a crash of the machine.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Durability {
+    /// `synchronous=FULL`: a commit survives power loss (the default).
+    Full,
+    /// `synchronous=NORMAL`: a commit survives a crash of the process, not of the machine.
+    Normal,
+}
+
+/// A store in one SQLite file.
+pub struct SqliteStore {
+    path: PathBuf,
+    durability: Durability,
+    pool: Mutex<Vec<Connection>>,
+}
+
+const GAME_COLUMNS: &str = "id, variant, setup, start_position, first_player, second_player, \
+    guild, channel, thread, status, result, reason, rated, days_per_move, deadline, position, \
+    ply, version, created_at, updated_at, finished_at, to_move, reminded";
+
+const USER_COLUMNS: &str = "id, name, style, notify, vacation_until, last_digest_at";
+
+const RATING_COLUMNS: &str =
+    "user_id, variant, guild, rating, deviation, volatility, games, wins, losses, draws";
+
+const CHALLENGE_COLUMNS: &str = "id, challenger, challenged, variant, color, days_per_move, \
+    handicap, setup, rated, guild, channel, status, game_id, created_at, expires_at";
+
+fn game_row(r: &Row) -> rusqlite::Result<GameRow> {
+    let status: String = r.get(9)?;
+    let result: Option<String> = r.get(10)?;
+    Ok(GameRow {
+        id: r.get(0)?,
+        variant: r.get(1)?,
+        setup: r.get(2)?,
+        start_position: r.get(3)?,
+        players: [r.get(4)?, r.get(5)?],
+        guild: r.get(6)?,
+        channel: r.get(7)?,
+        thread: r.get(8)?,
+        status: if status == "active" {
+            GameStatus::Active
+        } else {
+            GameStatus::Finished
+        },
+        result: result.as_deref().and_then(GameResult::parse),
+        reason: r.get(11)?,
+        rated: r.get(12)?,
+        days_per_move: r.get(13)?,
+        deadline: r.get(14)?,
+        position: r.get(15)?,
+        ply: r.get(16)?,
+        version: r.get(17)?,
+        created_at: r.get(18)?,
+        updated_at: r.get(19)?,
+        finished_at: r.get(20)?,
+        to_move: r.get(21)?,
+        reminded: r.get(22)?,
+    })
+}
+
+fn rating_row(r: &Row) -> rusqlite::Result<RatingRow> {
+    Ok(RatingRow {
+        user: r.get(0)?,
+        variant: r.get(1)?,
+        guild: r.get(2)?,
+        rating: r.get(3)?,
+        deviation: r.get(4)?,
+        volatility: r.get(5)?,
+        games: r.get(6)?,
+        wins: r.get(7)?,
+        losses: r.get(8)?,
+        draws: r.get(9)?,
+    })
+}
+
+fn outbox_row(r: &Row) -> rusqlite::Result<OutboxRow> {
+    Ok(OutboxRow {
+        id: r.get(0)?,
+        notice: NewNotice {
+            user: r.get(1)?,
+            via: r.get(2)?,
+            channel: r.get(3)?,
+            text: r.get(4)?,
+        },
+        created_at: r.get(5)?,
+    })
+}
+
+fn queue(tx: &rusqlite::Transaction, notices: &[NewNotice], now: i64) -> Result<()> {
+    let mut st = tx.prepare_cached(
+        "INSERT INTO outbox (user_id, via, channel, text, created_at) VALUES (?1, ?2, ?3, ?4, ?5)",
+    )?;
+    for n in notices {
+        st.execute(params![n.user, n.via, n.channel, n.text, now])?;
+    }
+    Ok(())
+}
+
+/// Ends a game in a transaction: status, result, notices, ratings.
+fn end_game(tx: &rusqlite::Transaction, game: &GameRow, f: &Finish, now: i64) -> Result<()> {
+    let n = tx.execute(
+        "UPDATE games SET status = 'finished', result = ?2, reason = ?3, finished_at = ?4,
+            deadline = NULL, to_move = NULL
+         WHERE id = ?1 AND status = 'active'",
+        params![game.id, f.ending.result.as_str(), f.ending.reason, now],
+    )?;
+    if n != 1 {
+        return Err(StoreError::Conflict);
+    }
+    tx.execute("DELETE FROM offers WHERE game_id = ?1", [game.id])?;
+    queue(tx, f.notices, now)?;
+    if let (Some(rate), true) = (f.rate, game.rated) {
+        let guild = game.guild.clone().unwrap_or_default();
+        let get = |user: &str| -> Result<RatingRow> {
+            Ok(tx
+                .query_row(
+                    &format!(
+                        "SELECT {RATING_COLUMNS} FROM ratings WHERE user_id = ?1 AND variant = ?2 AND guild = ?3"
+                    ),
+                    params![user, game.variant, guild],
+                    rating_row,
+                )
+                .optional()?
+                .unwrap_or_else(|| RatingRow::new(user, &game.variant, &guild)))
+        };
+        let (a, b) = (get(&game.players[0])?, get(&game.players[1])?);
+        let score = match f.ending.result {
+            GameResult::First => 1.0,
+            GameResult::Second => 0.0,
+            GameResult::Draw => 0.5,
+        };
+        let (a, b) = rate(&a, &b, score);
+        for r in [a, b] {
+            tx.execute(
+                "INSERT INTO ratings (user_id, variant, guild, rating, deviation, volatility, games,
+                    wins, losses, draws, updated_at)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)
+                 ON CONFLICT (user_id, variant, guild) DO UPDATE SET rating = excluded.rating,
+                    deviation = excluded.deviation, volatility = excluded.volatility,
+                    games = excluded.games, wins = excluded.wins, losses = excluded.losses,
+                    draws = excluded.draws, updated_at = excluded.updated_at",
+                params![
+                    r.user, r.variant, r.guild, r.rating, r.deviation, r.volatility, r.games,
+                    r.wins, r.losses, r.draws, now
+                ],
+            )?;
+        }
+    }
+    Ok(())
+}
+
+impl RatingRow {
+    /// A new player's rating: Glicko-2's 1500 ± 350, volatility 0.06.
+    pub fn new(user: &str, variant: &str, guild: &str) -> RatingRow {
+        RatingRow {
+            user: user.to_string(),
+            variant: variant.to_string(),
+            guild: guild.to_string(),
+            rating: 1500.0,
+            deviation: 350.0,
+            volatility: 0.06,
+            games: 0,
+            wins: 0,
+            losses: 0,
+            draws: 0,
+        }
+    }
+}
+
+fn challenge_row(r: &Row) -> rusqlite::Result<ChallengeRow> {
+    let status: String = r.get(11)?;
+    Ok(ChallengeRow {
+        id: r.get(0)?,
+        challenger: r.get(1)?,
+        challenged: r.get(2)?,
+        variant: r.get(3)?,
+        color: r.get(4)?,
+        days_per_move: r.get(5)?,
+        handicap: r.get(6)?,
+        setup: r.get(7)?,
+        rated: r.get(8)?,
+        guild: r.get(9)?,
+        channel: r.get(10)?,
+        status: ChallengeStatus::parse(&status).unwrap_or(ChallengeStatus::Expired),
+        game_id: r.get(12)?,
+        created_at: r.get(13)?,
+        expires_at: r.get(14)?,
+    })
+}
+
+fn user_row(r: &Row) -> rusqlite::Result<UserRow> {
+    Ok(UserRow {
+        id: r.get(0)?,
+        name: r.get(1)?,
+        style: r.get(2)?,
+        notify: r.get(3)?,
+        vacation_until: r.get(4)?,
+        last_digest_at: r.get(5)?,
+    })
+}
+
+impl SqliteStore {
+    /// Opens (creating if needed) the database file and brings its schema up to date.
+    pub fn open(path: impl AsRef<Path>) -> Result<SqliteStore> {
+        SqliteStore::open_with(path, Durability::Full)
+    }
+
+    pub fn open_with(path: impl AsRef<Path>, durability: Durability) -> Result<SqliteStore> {
+        let store = SqliteStore {
+            path: path.as_ref().to_path_buf(),
+            durability,
+            pool: Mutex::new(Vec::new()),
+        };
+        let mut conn = store.connect()?;
+        let migrations = Migrations::new(MIGRATIONS.iter().map(|(_, sql)| M::up(sql)).collect());
+        migrations.to_latest(&mut conn)?;
+        store.release(conn);
+        Ok(store)
+    }
+
+    /// The database file.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    fn connect(&self) -> Result<Connection> {
+        let conn = Connection::open(&self.path)?;
+        conn.busy_timeout(Duration::from_secs(10))?;
+        conn.pragma_update(None, "journal_mode", "WAL")?;
+        conn.pragma_update(None, "foreign_keys", "ON")?;
+        let sync = match self.durability {
+            Durability::Full => "FULL",
+            Durability::Normal => "NORMAL",
+        };
+        conn.pragma_update(None, "synchronous", sync)?;
+        Ok(conn)
+    }
+
+    fn release(&self, conn: Connection) {
+        if let Ok(mut pool) = self.pool.lock() {
+            if pool.len() < 16 {
+                pool.push(conn);
+            }
+        }
+    }
+
+    /// Runs `f` with a connection of the pool (or a new one).
+    fn with<T>(&self, f: impl FnOnce(&mut Connection) -> Result<T>) -> Result<T> {
+        let pooled = self.pool.lock().ok().and_then(|mut p| p.pop());
+        let mut conn = match pooled {
+            Some(c) => c,
+            None => self.connect()?,
+        };
+        let out = f(&mut conn);
+        self.release(conn);
+        out
+    }
+
+    /// Runs `f` in one `BEGIN IMMEDIATE` transaction, committed if `f` succeeds.
+    fn write<T>(&self, f: impl FnOnce(&rusqlite::Transaction) -> Result<T>) -> Result<T> {
+        self.with(|conn| {
+            let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+            let out = f(&tx)?;
+            tx.commit()?;
+            Ok(out)
+        })
+    }
+}
+
+fn get_game(conn: &Connection, id: i64) -> Result<Option<GameRow>> {
+    Ok(conn
+        .query_row(
+            &format!("SELECT {GAME_COLUMNS} FROM games WHERE id = ?1"),
+            [id],
+            game_row,
+        )
+        .optional()?)
+}
+
+fn get_challenge(conn: &Connection, id: i64) -> Result<Option<ChallengeRow>> {
+    Ok(conn
+        .query_row(
+            &format!("SELECT {CHALLENGE_COLUMNS} FROM challenges WHERE id = ?1"),
+            [id],
+            challenge_row,
+        )
+        .optional()?)
+}
+
+/// Moves a game from `version` to `version + 1`; `Conflict` if it is no longer at `version`.
+fn bump(tx: &rusqlite::Transaction, game: i64, version: i64, now: i64) -> Result<()> {
+    let n = tx.execute(
+        "UPDATE games SET version = version + 1, updated_at = ?3 WHERE id = ?1 AND version = ?2",
+        params![game, version, now],
+    )?;
+    if n == 1 {
+        Ok(())
+    } else if get_game(tx, game)?.is_none() {
+        Err(StoreError::NotFound)
+    } else {
+        Err(StoreError::Conflict)
+    }
+}
+
+impl Store for SqliteStore {
+    fn touch_user(&self, id: &str, name: &str, now: i64) -> Result<UserRow> {
+        self.write(|tx| {
+            tx.execute(
+                "INSERT INTO users (id, name, created_at) VALUES (?1, ?2, ?3)
+                 ON CONFLICT (id) DO UPDATE SET name = excluded.name WHERE name <> excluded.name",
+                params![id, name, now],
+            )?;
+            Ok(tx.query_row(
+                &format!("SELECT {USER_COLUMNS} FROM users WHERE id = ?1"),
+                [id],
+                user_row,
+            )?)
+        })
+    }
+
+    fn user(&self, id: &str) -> Result<Option<UserRow>> {
+        self.with(|c| {
+            Ok(c.query_row(
+                &format!("SELECT {USER_COLUMNS} FROM users WHERE id = ?1"),
+                [id],
+                user_row,
+            )
+            .optional()?)
+        })
+    }
+
+    fn set_user_settings(&self, id: &str, style: &str, notify: &str) -> Result<()> {
+        self.write(|tx| {
+            let n = tx.execute(
+                "UPDATE users SET style = ?2, notify = ?3 WHERE id = ?1",
+                params![id, style, notify],
+            )?;
+            if n == 0 {
+                return Err(StoreError::NotFound);
+            }
+            Ok(())
+        })
+    }
+
+    fn create_challenge(&self, c: &NewChallenge, now: i64) -> Result<ChallengeRow> {
+        self.write(|tx| {
+            tx.execute(
+                "INSERT INTO challenges (challenger, challenged, variant, color, days_per_move,
+                    handicap, setup, rated, guild, channel, status, created_at, expires_at)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, 'open', ?11, ?12)",
+                params![
+                    c.challenger,
+                    c.challenged,
+                    c.variant,
+                    c.color,
+                    c.days_per_move,
+                    c.handicap,
+                    c.setup,
+                    c.rated,
+                    c.guild,
+                    c.channel,
+                    now,
+                    c.expires_at
+                ],
+            )?;
+            let id = tx.last_insert_rowid();
+            get_challenge(tx, id)?.ok_or(StoreError::NotFound)
+        })
+    }
+
+    fn challenge(&self, id: i64) -> Result<Option<ChallengeRow>> {
+        self.with(|c| get_challenge(c, id))
+    }
+
+    fn open_challenges(&self, user: &str, now: i64) -> Result<Vec<ChallengeRow>> {
+        self.with(|c| {
+            let mut st = c.prepare(&format!(
+                "SELECT {CHALLENGE_COLUMNS} FROM challenges
+                 WHERE status = 'open' AND expires_at > ?2
+                   AND (challenger = ?1 OR challenged = ?1 OR challenged IS NULL)
+                 ORDER BY id"
+            ))?;
+            let rows = st.query_map(params![user, now], challenge_row)?;
+            Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
+        })
+    }
+
+    fn accept_challenge(&self, id: i64, game: &NewGame, now: i64) -> Result<GameRow> {
+        self.write(|tx| {
+            tx.execute(
+                "INSERT INTO games (variant, setup, start_position, first_player, second_player,
+                    guild, channel, status, rated, days_per_move, deadline, position, ply,
+                    version, created_at, updated_at, to_move)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, 'active', ?8, ?9, ?10, ?3, 0, 0, ?11, ?11, ?12)",
+                params![
+                    game.variant,
+                    game.setup,
+                    game.start_position,
+                    game.players[0],
+                    game.players[1],
+                    game.guild,
+                    game.channel,
+                    game.rated,
+                    game.days_per_move,
+                    game.deadline,
+                    now,
+                    game.to_move
+                ],
+            )?;
+            let game_id = tx.last_insert_rowid();
+            let n = tx.execute(
+                "UPDATE challenges SET status = 'accepted', game_id = ?2
+                 WHERE id = ?1 AND status = 'open'",
+                params![id, game_id],
+            )?;
+            if n != 1 {
+                // Rolled back with the game when the transaction drops.
+                return Err(StoreError::Conflict);
+            }
+            get_game(tx, game_id)?.ok_or(StoreError::NotFound)
+        })
+    }
+
+    fn close_challenge(&self, id: i64, status: ChallengeStatus) -> Result<()> {
+        self.write(|tx| {
+            let n = tx.execute(
+                "UPDATE challenges SET status = ?2 WHERE id = ?1 AND status = 'open'",
+                params![id, status.as_str()],
+            )?;
+            match n {
+                1 => Ok(()),
+                _ if get_challenge(tx, id)?.is_none() => Err(StoreError::NotFound),
+                _ => Err(StoreError::Conflict),
+            }
+        })
+    }
+
+    fn game(&self, id: i64) -> Result<Option<GameRow>> {
+        self.with(|c| get_game(c, id))
+    }
+
+    fn games_of(&self, user: &str, status: GameStatus, limit: usize) -> Result<Vec<GameRow>> {
+        self.with(|c| {
+            let mut st = c.prepare(&format!(
+                "SELECT {GAME_COLUMNS} FROM games
+                 WHERE (first_player = ?1 OR second_player = ?1) AND status = ?2
+                 ORDER BY updated_at DESC, id DESC LIMIT ?3"
+            ))?;
+            let rows = st.query_map(params![user, status.as_str(), limit as i64], game_row)?;
+            Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
+        })
+    }
+
+    fn moves(&self, game: i64) -> Result<Vec<MoveRow>> {
+        self.with(|c| {
+            let mut st = c.prepare_cached(
+                "SELECT ply, code, notation, position, user_id, played_at FROM moves
+                 WHERE game_id = ?1 AND taken_back = 0 ORDER BY ply",
+            )?;
+            let rows = st.query_map([game], |r| {
+                Ok(MoveRow {
+                    ply: r.get(0)?,
+                    code: r.get(1)?,
+                    notation: r.get(2)?,
+                    position: r.get(3)?,
+                    user: r.get(4)?,
+                    played_at: r.get(5)?,
+                })
+            })?;
+            Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
+        })
+    }
+
+    fn append_move(
+        &self,
+        game: i64,
+        version: i64,
+        mv: &MoveRow,
+        next: (&str, i64),
+        finish: Option<&Finish>,
+    ) -> Result<GameRow> {
+        self.write(|tx| {
+            bump(tx, game, version, mv.played_at)?;
+            let current = get_game(tx, game)?.ok_or(StoreError::NotFound)?;
+            if current.status != GameStatus::Active {
+                return Err(StoreError::Conflict);
+            }
+            if current.ply + 1 != mv.ply {
+                return Err(StoreError::Invalid(format!(
+                    "move {} does not follow ply {}",
+                    mv.ply, current.ply
+                )));
+            }
+            tx.prepare_cached(
+                "INSERT INTO moves (game_id, ply, code, notation, position, user_id, played_at)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+            )?
+            .execute(params![
+                game,
+                mv.ply,
+                mv.code,
+                mv.notation,
+                mv.position,
+                mv.user,
+                mv.played_at
+            ])?;
+            tx.prepare_cached(
+                "UPDATE games SET position = ?2, ply = ?3, to_move = ?4, deadline = ?5, reminded = 0
+                 WHERE id = ?1",
+            )?
+            .execute(params![game, mv.position, mv.ply, next.0, next.1])?;
+            tx.prepare_cached("DELETE FROM offers WHERE game_id = ?1")?
+                .execute([game])?;
+            if let Some(f) = finish {
+                end_game(tx, &current, f, mv.played_at)?;
+            }
+            get_game(tx, game)?.ok_or(StoreError::NotFound)
+        })
+    }
+
+    fn finish_game(&self, game: i64, version: i64, finish: &Finish, now: i64) -> Result<GameRow> {
+        self.write(|tx| {
+            bump(tx, game, version, now)?;
+            let current = get_game(tx, game)?.ok_or(StoreError::NotFound)?;
+            end_game(tx, &current, finish, now)?;
+            get_game(tx, game)?.ok_or(StoreError::NotFound)
+        })
+    }
+
+    fn take_back(
+        &self,
+        game: i64,
+        version: i64,
+        keep_ply: u32,
+        position: &str,
+        next: (&str, i64),
+        now: i64,
+    ) -> Result<GameRow> {
+        self.write(|tx| {
+            bump(tx, game, version, now)?;
+            tx.execute(
+                "UPDATE moves SET taken_back = 1 WHERE game_id = ?1 AND ply > ?2 AND taken_back = 0",
+                params![game, keep_ply],
+            )?;
+            tx.execute(
+                "UPDATE games SET position = ?2, ply = ?3, to_move = ?4, deadline = ?5, reminded = 0,
+                    status = 'active', result = NULL, reason = NULL, finished_at = NULL
+                 WHERE id = ?1",
+                params![game, position, keep_ply, next.0, next.1],
+            )?;
+            tx.execute("DELETE FROM offers WHERE game_id = ?1", [game])?;
+            get_game(tx, game)?.ok_or(StoreError::NotFound)
+        })
+    }
+
+    fn extend_deadline(&self, game: i64, version: i64, secs: i64, now: i64) -> Result<GameRow> {
+        self.write(|tx| {
+            bump(tx, game, version, now)?;
+            let n = tx.execute(
+                "UPDATE games SET deadline = deadline + ?2, reminded = 0
+                 WHERE id = ?1 AND status = 'active' AND deadline IS NOT NULL",
+                params![game, secs],
+            )?;
+            if n != 1 {
+                return Err(StoreError::Conflict);
+            }
+            get_game(tx, game)?.ok_or(StoreError::NotFound)
+        })
+    }
+
+    fn due_games(&self, now: i64, limit: usize) -> Result<Vec<GameRow>> {
+        self.with(|c| {
+            let mut st = c.prepare_cached(&format!(
+                "SELECT {GAME_COLUMNS} FROM games
+                 WHERE status = 'active' AND deadline <= ?1 ORDER BY deadline LIMIT ?2"
+            ))?;
+            let rows = st.query_map(params![now, limit as i64], game_row)?;
+            Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
+        })
+    }
+
+    fn reminders_due(&self, until: i64, limit: usize) -> Result<Vec<GameRow>> {
+        self.with(|c| {
+            let mut st = c.prepare_cached(&format!(
+                "SELECT {GAME_COLUMNS} FROM games
+                 WHERE status = 'active' AND reminded = 0 AND deadline <= ?1
+                 ORDER BY deadline LIMIT ?2"
+            ))?;
+            let rows = st.query_map(params![until, limit as i64], game_row)?;
+            Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
+        })
+    }
+
+    fn remind(&self, game: i64, deadline: i64, notice: &NewNotice, now: i64) -> Result<bool> {
+        self.write(|tx| {
+            let n = tx.execute(
+                "UPDATE games SET reminded = 1
+                 WHERE id = ?1 AND status = 'active' AND reminded = 0 AND deadline = ?2",
+                params![game, deadline],
+            )?;
+            if n == 1 {
+                queue(tx, std::slice::from_ref(notice), now)?;
+            }
+            Ok(n == 1)
+        })
+    }
+
+    fn expired_challenges(&self, now: i64, limit: usize) -> Result<Vec<ChallengeRow>> {
+        self.with(|c| {
+            let mut st = c.prepare_cached(&format!(
+                "SELECT {CHALLENGE_COLUMNS} FROM challenges
+                 WHERE status = 'open' AND expires_at <= ?1 ORDER BY expires_at LIMIT ?2"
+            ))?;
+            let rows = st.query_map(params![now, limit as i64], challenge_row)?;
+            Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
+        })
+    }
+
+    fn expire_challenge(&self, id: i64, notices: &[NewNotice], now: i64) -> Result<bool> {
+        self.write(|tx| {
+            let n = tx.execute(
+                "UPDATE challenges SET status = 'expired' WHERE id = ?1 AND status = 'open'",
+                [id],
+            )?;
+            if n == 1 {
+                queue(tx, notices, now)?;
+            }
+            Ok(n == 1)
+        })
+    }
+
+    fn digests_due(&self, before: i64) -> Result<Vec<(UserRow, u32)>> {
+        self.with(|c| {
+            let mut st = c.prepare_cached(&format!(
+                "SELECT {}, (SELECT count(*) FROM games g WHERE g.status = 'active' AND g.to_move = u.id)
+                 FROM users u
+                 WHERE u.notify = 'digest' AND (u.last_digest_at IS NULL OR u.last_digest_at <= ?1)",
+                USER_COLUMNS.split(", ").map(|c| format!("u.{c}")).collect::<Vec<_>>().join(", ")
+            ))?;
+            let rows = st.query_map([before], |r| Ok((user_row(r)?, r.get::<_, u32>(6)?)))?;
+            Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
+        })
+    }
+
+    fn record_digest(&self, user: &str, before: i64, notice: &NewNotice, now: i64) -> Result<bool> {
+        self.write(|tx| {
+            let n = tx.execute(
+                "UPDATE users SET last_digest_at = ?3
+                 WHERE id = ?1 AND (last_digest_at IS NULL OR last_digest_at <= ?2)",
+                params![user, before, now],
+            )?;
+            if n == 1 {
+                queue(tx, std::slice::from_ref(notice), now)?;
+            }
+            Ok(n == 1)
+        })
+    }
+
+    fn unsent(&self, limit: usize) -> Result<Vec<OutboxRow>> {
+        self.with(|c| {
+            let mut st = c.prepare_cached(
+                "SELECT id, user_id, via, channel, text, created_at FROM outbox
+                 WHERE sent_at IS NULL ORDER BY id LIMIT ?1",
+            )?;
+            let rows = st.query_map([limit as i64], outbox_row)?;
+            Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
+        })
+    }
+
+    fn mark_sent(&self, ids: &[i64], now: i64) -> Result<()> {
+        self.write(|tx| {
+            let mut st = tx.prepare_cached(
+                "UPDATE outbox SET sent_at = ?2 WHERE id = ?1 AND sent_at IS NULL",
+            )?;
+            for id in ids {
+                st.execute(params![id, now])?;
+            }
+            Ok(())
+        })
+    }
+
+    fn start_vacation(&self, user: &str, now: i64, end: i64) -> Result<()> {
+        self.write(|tx| {
+            tx.execute(
+                "INSERT INTO vacations (user_id, start_at, end_at) VALUES (?1, ?2, ?3)",
+                params![user, now, end],
+            )?;
+            tx.execute(
+                "UPDATE users SET vacation_until = ?2 WHERE id = ?1",
+                params![user, end],
+            )?;
+            tx.execute(
+                "UPDATE games SET deadline = deadline + ?2, reminded = 0, version = version + 1
+                 WHERE status = 'active' AND to_move = ?1 AND deadline IS NOT NULL",
+                params![user, end - now],
+            )?;
+            Ok(())
+        })
+    }
+
+    fn end_vacation(&self, user: &str, now: i64) -> Result<()> {
+        self.write(|tx| {
+            let until: Option<i64> = tx
+                .query_row("SELECT vacation_until FROM users WHERE id = ?1", [user], |r| r.get(0))
+                .optional()?
+                .flatten();
+            let Some(until) = until.filter(|&u| u > now) else {
+                return Ok(());
+            };
+            let left = until - now;
+            tx.execute(
+                "UPDATE vacations SET end_at = ?2 WHERE user_id = ?1 AND end_at = ?3",
+                params![user, now, until],
+            )?;
+            tx.execute("UPDATE users SET vacation_until = NULL WHERE id = ?1", [user])?;
+            tx.execute(
+                "UPDATE games SET deadline = max(deadline - ?2, ?3), reminded = 0, version = version + 1
+                 WHERE status = 'active' AND to_move = ?1 AND deadline IS NOT NULL",
+                params![user, left, now],
+            )?;
+            Ok(())
+        })
+    }
+
+    fn vacation_used(&self, user: &str, since: i64) -> Result<i64> {
+        self.with(|c| {
+            Ok(c.query_row(
+                "SELECT coalesce(sum(end_at - start_at), 0) FROM vacations
+                 WHERE user_id = ?1 AND start_at >= ?2",
+                params![user, since],
+                |r| r.get(0),
+            )?)
+        })
+    }
+
+    fn rating(&self, user: &str, variant: &str, guild: &str) -> Result<Option<RatingRow>> {
+        self.with(|c| {
+            Ok(c.query_row(
+                &format!("SELECT {RATING_COLUMNS} FROM ratings WHERE user_id = ?1 AND variant = ?2 AND guild = ?3"),
+                params![user, variant, guild],
+                rating_row,
+            )
+            .optional()?)
+        })
+    }
+
+    fn ratings_of(&self, user: &str, guild: &str) -> Result<Vec<RatingRow>> {
+        self.with(|c| {
+            let mut st = c.prepare(&format!(
+                "SELECT {RATING_COLUMNS} FROM ratings WHERE user_id = ?1 AND guild = ?2 ORDER BY variant"
+            ))?;
+            let rows = st.query_map(params![user, guild], rating_row)?;
+            Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
+        })
+    }
+
+    fn leaderboard(&self, variant: &str, guild: &str, limit: usize) -> Result<Vec<RatingRow>> {
+        self.with(|c| {
+            let mut st = c.prepare(&format!(
+                "SELECT {RATING_COLUMNS} FROM ratings WHERE variant = ?1 AND guild = ?2
+                 ORDER BY rating DESC, deviation ASC LIMIT ?3"
+            ))?;
+            let rows = st.query_map(params![variant, guild, limit as i64], rating_row)?;
+            Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
+        })
+    }
+
+    fn server(&self, guild: &str) -> Result<Option<ServerRow>> {
+        self.with(|c| {
+            Ok(c.query_row(
+                "SELECT guild, default_days, rated_default, games_channel FROM servers WHERE guild = ?1",
+                [guild],
+                |r| {
+                    Ok(ServerRow {
+                        guild: r.get(0)?,
+                        default_days: r.get(1)?,
+                        rated_default: r.get(2)?,
+                        games_channel: r.get(3)?,
+                    })
+                },
+            )
+            .optional()?)
+        })
+    }
+
+    fn set_server(&self, s: &ServerRow) -> Result<()> {
+        self.write(|tx| {
+            tx.execute(
+                "INSERT INTO servers (guild, default_days, rated_default, games_channel)
+                 VALUES (?1, ?2, ?3, ?4)
+                 ON CONFLICT (guild) DO UPDATE SET default_days = excluded.default_days,
+                    rated_default = excluded.rated_default, games_channel = excluded.games_channel",
+                params![s.guild, s.default_days, s.rated_default, s.games_channel],
+            )?;
+            Ok(())
+        })
+    }
+
+    fn put_offer(&self, game: i64, version: i64, offer: &OfferRow) -> Result<()> {
+        self.write(|tx| {
+            let current = get_game(tx, game)?.ok_or(StoreError::NotFound)?;
+            if current.version != version || current.status != GameStatus::Active {
+                return Err(StoreError::Conflict);
+            }
+            tx.execute(
+                "INSERT INTO offers (game_id, kind, from_user, ply, created_at)
+                 VALUES (?1, ?2, ?3, ?4, ?5)
+                 ON CONFLICT (game_id, kind) DO UPDATE SET from_user = excluded.from_user,
+                    ply = excluded.ply, created_at = excluded.created_at",
+                params![
+                    game,
+                    offer.kind.as_str(),
+                    offer.from_user,
+                    offer.ply,
+                    offer.created_at
+                ],
+            )?;
+            Ok(())
+        })
+    }
+
+    fn offer(&self, game: i64, kind: OfferKind) -> Result<Option<OfferRow>> {
+        self.with(|c| {
+            Ok(c.query_row(
+                "SELECT from_user, ply, created_at FROM offers WHERE game_id = ?1 AND kind = ?2",
+                params![game, kind.as_str()],
+                |r| {
+                    Ok(OfferRow {
+                        game_id: game,
+                        kind,
+                        from_user: r.get(0)?,
+                        ply: r.get(1)?,
+                        created_at: r.get(2)?,
+                    })
+                },
+            )
+            .optional()?)
+        })
+    }
+
+    fn remove_offer(&self, game: i64, kind: OfferKind) -> Result<()> {
+        self.write(|tx| {
+            tx.execute(
+                "DELETE FROM offers WHERE game_id = ?1 AND kind = ?2",
+                params![game, kind.as_str()],
+            )?;
+            Ok(())
+        })
+    }
+
+    fn integrity_check(&self) -> Result<String> {
+        self.with(|c| Ok(c.query_row("PRAGMA integrity_check", [], |r| r.get(0))?))
+    }
+}

@@ -1,0 +1,616 @@
+//! Board images: what a player relies on, checked in the decoded PNG (and GIF). Every variant
+//! the engine has is drawn in both piece styles and from both sides, in a position reached by
+//! play with pieces in hand, a promoted piece, a check and a last move.
+//!
+//! Set `TEGAMI_RENDER_SAMPLES=DIR` to also write the images to DIR for a look.
+
+use image::{AnimationDecoder, RgbImage};
+
+use tegami::engine::notation::fen;
+use tegami::engine::{Color, Game, Move, Piece, PieceKind, Position, Square, Variant, VariantId};
+use tegami::render::{
+    self, hand_of, king_square, layout, render_diagram, render_gif, render_png, theme, BoardStyle,
+    Diagram, GifOptions, Layout, PieceStyle, Rect, RenderOptions,
+};
+
+fn decode(png: &[u8]) -> RgbImage {
+    image::load_from_memory_with_format(png, image::ImageFormat::Png)
+        .expect("a valid PNG")
+        .to_rgb8()
+}
+
+fn save(name: &str, bytes: &[u8]) {
+    if let Some(dir) = std::env::var_os("TEGAMI_RENDER_SAMPLES") {
+        let dir = std::path::PathBuf::from(dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join(name), bytes).unwrap();
+    }
+}
+
+fn pixel(img: &RgbImage, (x, y): (u32, u32)) -> [u8; 3] {
+    img.get_pixel(x, y).0
+}
+
+fn count(img: &RgbImage, r: Rect, pred: impl Fn([u8; 3]) -> bool) -> usize {
+    let mut n = 0;
+    for y in r.y.max(0)..(r.y + r.h as i32) {
+        for x in r.x.max(0)..(r.x + r.w as i32) {
+            if pred(img.get_pixel(x as u32, y as u32).0) {
+                n += 1;
+            }
+        }
+    }
+    n
+}
+
+/// How many pixels of `r` differ between two images.
+fn differing(a: &RgbImage, b: &RgbImage, r: Rect) -> usize {
+    let mut n = 0;
+    for y in r.y..r.y + r.h as i32 {
+        for x in r.x..r.x + r.w as i32 {
+            if a.get_pixel(x as u32, y as u32) != b.get_pixel(x as u32, y as u32) {
+                n += 1;
+            }
+        }
+    }
+    n
+}
+
+fn near(a: [u8; 3], b: [u8; 3], tol: i32) -> bool {
+    (0..3).all(|i| (a[i] as i32 - b[i] as i32).abs() <= tol)
+}
+
+/// A small deterministic generator for playouts.
+struct Lcg(u64);
+
+impl Lcg {
+    fn below(&mut self, n: usize) -> usize {
+        self.0 = self
+            .0
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        ((self.0 >> 33) % n as u64) as usize
+    }
+}
+
+fn has_promoted(pos: &Position) -> bool {
+    pos.pieces().any(|(_, p)| p.kind.is_promoted())
+}
+
+fn hand_total(pos: &Position, c: Color) -> u32 {
+    hand_of(pos, c).iter().map(|&(_, n)| n as u32).sum()
+}
+
+/// A game of the variant played by a seeded random playout (captures and promotions
+/// preferred) until the side to move is in check right after a move, with pieces in hand and a
+/// promoted piece on the board (a position that starts with promoted pieces counts too).
+fn scenario(id: VariantId) -> Game {
+    for seed in 1..200u64 {
+        let mut rng = Lcg(seed);
+        let mut g = Game::new(Position::start(id));
+        for _ in 0..300 {
+            let legal = g.legal_moves();
+            if legal.is_empty() {
+                break;
+            }
+            let pos = g.position();
+            let good: Vec<Move> = legal
+                .iter()
+                .copied()
+                .filter(|&m| m.promotes() || pos.piece_at(m.to()).is_some())
+                .collect();
+            let m = if !good.is_empty() && rng.below(3) > 0 {
+                good[rng.below(good.len())]
+            } else {
+                legal[rng.below(legal.len())]
+            };
+            g.play(m).unwrap();
+            let p = g.position();
+            if p.in_check()
+                && has_promoted(p)
+                && hand_total(p, Color::Black) + hand_total(p, Color::White) >= 3
+            {
+                return g;
+            }
+        }
+    }
+    panic!("no scenario found for {id}");
+}
+
+fn names() -> [Option<String>; 2] {
+    [Some("alice".into()), Some("Bob Éxample".into())]
+}
+
+#[test]
+fn every_variant_in_both_styles_from_both_sides() {
+    for &id in VariantId::ALL {
+        let g = scenario(id);
+        let pos = g.position();
+        let v = pos.variant();
+        let last = *g.moves().last().unwrap();
+        for style in [PieceStyle::Kanji, PieceStyle::International] {
+            for viewer in Color::ALL {
+                let opts = RenderOptions {
+                    last_move: Some(last),
+                    viewer,
+                    style,
+                    names: names(),
+                    ..RenderOptions::default()
+                };
+                let png = render_png(pos, &opts).unwrap();
+                save(
+                    &format!("{id}-{}-{}.png", style.as_str(), v.side_name(viewer)),
+                    &png,
+                );
+                let img = decode(&png);
+                let l = layout(v, &opts);
+                let what = format!("{id} {style:?} viewer {viewer:?}");
+
+                // Size: as laid out, 600-900 px on the long side.
+                assert_eq!(img.dimensions(), (l.width(), l.height()), "{what}");
+                let long = l.width().max(l.height());
+                assert!((600..=900).contains(&long), "{what}: long side {long}");
+
+                // The last move's squares.
+                for sq in render::move_squares(last) {
+                    assert_eq!(pixel(&img, l.mark_point(sq)), theme::HIGHLIGHT, "{what}");
+                }
+
+                // The king in check.
+                let c = pos.side_to_move();
+                let k = king_square(pos, c).unwrap();
+                assert_eq!(pixel(&img, l.mark_point(k)), theme::CHECK, "{what}");
+                // The mover's strip says so.
+                let chip = count(&img, l.name_rect(c).unwrap(), |p| p == theme::CHECK_CHIP);
+                assert!(chip > 50, "{what}: check chip");
+                let other = count(&img, l.name_rect(!c).unwrap(), |p| {
+                    p == theme::CHECK_CHIP || p == theme::TURN_CHIP
+                });
+                assert_eq!(other, 0, "{what}: no chip for the side not to move");
+
+                // Hands: each kind drawn, counts from two on in a badge with a number in it.
+                for side in Color::ALL {
+                    let hand = hand_of(pos, side);
+                    let slots = l.hand_slots(side, &hand);
+                    assert_eq!(slots.len(), hand.len());
+                    let strip = l.hand_rect(side).unwrap();
+                    for s in &slots {
+                        assert!(strip.contains(s.piece.x, s.piece.y), "{what}");
+                        let inked = count(&img, s.piece, |p| near(p, theme::WEDGE_FILL, 6));
+                        assert!(inked > 100, "{what}: {:?} in hand not drawn", s.kind);
+                        match s.badge {
+                            Some(b) => {
+                                assert!(s.count >= 2);
+                                assert!(count(&img, b, |p| p == theme::BADGE) > 20, "{what}");
+                                assert!(count(&img, b, |p| p == theme::BADGE_TEXT) > 3, "{what}");
+                            }
+                            None => assert_eq!(s.count, 1),
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn wedge_pixels(img: &RgbImage, r: Rect) -> usize {
+    count(img, r, |p| near(p, theme::WEDGE_FILL, 6))
+}
+
+#[test]
+fn the_viewers_king_is_at_the_bottom_pointing_up() {
+    for &id in VariantId::ALL {
+        let pos = Position::start(id);
+        let v = pos.variant();
+        for viewer in Color::ALL {
+            let opts = RenderOptions {
+                viewer,
+                ..RenderOptions::default()
+            };
+            let img = decode(&render_png(&pos, &opts).unwrap());
+            let l = layout(v, &opts);
+            let mine = l.square_rect(king_square(&pos, viewer).unwrap());
+            let theirs = l.square_rect(king_square(&pos, !viewer).unwrap());
+            let mid = l.height() as i32 / 2;
+            assert!(
+                mine.y > mid && theirs.y + (theirs.h as i32) < mid,
+                "{id} {viewer:?}"
+            );
+            // A shogi king's wedge is narrow at its point: more of it in the bottom quarter of
+            // the square than in the top quarter when it points up the image.
+            let q = mine.h / 4;
+            let top = |r: Rect| Rect::new(r.x, r.y, r.w, q);
+            let bottom = |r: Rect| Rect::new(r.x, r.y + (r.h - q) as i32, r.w, q);
+            if render::look(id, PieceKind::King) == render::Look::Wedge
+                && v.has_kind(PieceKind::King)
+            {
+                assert!(wedge_pixels(&img, bottom(mine)) > wedge_pixels(&img, top(mine)));
+                assert!(wedge_pixels(&img, top(theirs)) > wedge_pixels(&img, bottom(theirs)));
+            }
+        }
+    }
+}
+
+#[test]
+fn the_board_and_its_coordinates_turn_with_the_viewer() {
+    let v = Variant::get(VariantId::Shogi);
+    let black = Layout::new(v, Color::Black, None, true);
+    let white = Layout::new(v, Color::White, None, true);
+    let corner = Square::new(0, 0); // 9a
+    assert_eq!(black.square_rect(corner).x, black.board_rect().x);
+    assert_eq!(black.square_rect(corner).y, black.board_rect().y);
+    let r = white.square_rect(corner);
+    let b = white.board_rect();
+    assert_eq!(r.x + r.w as i32, b.x + b.w as i32);
+    assert_eq!(r.y + r.h as i32, b.y + b.h as i32);
+    for &sq in v.squares() {
+        let (x, y) = white.square_rect(sq).center();
+        assert_eq!(white.square_at(x as i32, y as i32), Some(sq));
+    }
+    // The coordinate bands are drawn differently (9..1 against 1..9 along the top).
+    let pos = Position::start(VariantId::Shogi);
+    let a = render::render_image(&pos, &RenderOptions::default());
+    let opts = RenderOptions {
+        viewer: Color::White,
+        ..RenderOptions::default()
+    };
+    let w = render::render_image(&pos, &opts);
+    let band = Rect::new(
+        b.x,
+        b.y - black.coord_band() as i32,
+        b.w,
+        black.coord_band(),
+    );
+    assert!(differing(&a, &w, band) > 50);
+}
+
+#[test]
+fn international_letters_differ_from_kanji() {
+    let pos = Position::start(VariantId::Shogi);
+    let v = pos.variant();
+    let k = render::render_image(&pos, &RenderOptions::default());
+    let opts = RenderOptions {
+        style: PieceStyle::International,
+        ..RenderOptions::default()
+    };
+    let i = render::render_image(&pos, &opts);
+    let l = layout(v, &opts);
+    for &sq in v.squares() {
+        let r = l.square_rect(sq);
+        let changed = differing(&k, &i, r) > 20;
+        assert_eq!(changed, pos.piece_at(sq).is_some(), "{}", v.square_name(sq));
+    }
+    assert_eq!(
+        render::label(
+            v,
+            Piece::new(PieceKind::Dragon, Color::Black),
+            PieceStyle::International
+        ),
+        "+R"
+    );
+    assert_eq!(
+        render::label(
+            v,
+            Piece::new(PieceKind::King, Color::White),
+            PieceStyle::Kanji
+        ),
+        "王"
+    );
+}
+
+#[test]
+fn palace_and_shanghai_boards_on_a_nine_by_nine_position() {
+    let pos = Position::start(VariantId::Shogi);
+    let v = pos.variant();
+    let named = |n: &str| v.parse_square(n).unwrap();
+    for viewer in Color::ALL {
+        let opts = RenderOptions {
+            viewer,
+            board_style: Some(BoardStyle::Checkered),
+            ..RenderOptions::default()
+        };
+        let png = render_png(&pos, &opts).unwrap();
+        save(&format!("checkered-{}.png", v.side_name(viewer)), &png);
+        let img = decode(&png);
+        let l = layout(v, &opts);
+        // Corridors: Black's (6g 4g 5h 6i 4i) and White's in their own colours.
+        for n in ["6g", "4g", "5h", "6i", "4i"] {
+            assert_eq!(
+                pixel(&img, l.mark_point(named(n))),
+                theme::CORRIDOR_FIRST,
+                "{n}"
+            );
+        }
+        for n in ["6a", "4a", "5b", "6c", "4c"] {
+            assert_eq!(
+                pixel(&img, l.mark_point(named(n))),
+                theme::CORRIDOR_SECOND,
+                "{n}"
+            );
+        }
+        assert_eq!(pixel(&img, l.mark_point(named("5d"))), theme::LIGHT_SQUARE);
+        assert_eq!(pixel(&img, l.mark_point(named("5e"))), theme::DARK_SQUARE);
+        assert_eq!(pixel(&img, l.mark_point(named("5g"))), theme::DARK_SQUARE);
+        // Black's palace is at the bottom for Black, at the top for White.
+        let y = l.square_rect(named("5h")).y;
+        assert_eq!(y > l.height() as i32 / 2, viewer == Color::Black);
+
+        let opts = RenderOptions {
+            board_style: Some(BoardStyle::PalacesAndRiver),
+            ..opts
+        };
+        let png = render_png(&pos, &opts).unwrap();
+        save(&format!("river-{}.png", v.side_name(viewer)), &png);
+        let img = decode(&png);
+        for col in 0..9 {
+            let sq = Square::new(col, 4);
+            assert_eq!(pixel(&img, l.mark_point(sq)), theme::RIVER);
+            let (cx, cy) = l.square_rect(sq).center();
+            assert_eq!(pixel(&img, (cx as u32, cy as u32)), theme::RIVER);
+        }
+        assert_eq!(pixel(&img, l.mark_point(named("5h"))), theme::PALACE_FIRST);
+        assert_eq!(pixel(&img, l.mark_point(named("5b"))), theme::PALACE_SECOND);
+        assert_eq!(pixel(&img, l.mark_point(named("5d"))), theme::WOOD);
+    }
+}
+
+#[test]
+fn a_replay_has_one_frame_per_position() {
+    let g = scenario(VariantId::Shogi);
+    let moves = &g.moves()[..g.moves().len().min(12)];
+    let mut short = Game::new(g.start().clone());
+    for &m in moves {
+        short.play(m).unwrap();
+    }
+    let opts = GifOptions {
+        board: RenderOptions {
+            names: names(),
+            ..RenderOptions::default()
+        },
+        ..GifOptions::default()
+    };
+    let gif = render_gif(&short, &opts).unwrap();
+    save("replay-shogi.gif", &gif);
+    let decoder = image::codecs::gif::GifDecoder::new(std::io::Cursor::new(&gif)).unwrap();
+    let frames = decoder.into_frames().collect_frames().unwrap();
+    assert_eq!(frames.len(), moves.len() + 1);
+    let l = layout(short.variant(), &opts.board);
+    for (i, f) in frames.iter().enumerate() {
+        let buf = f.buffer();
+        assert_eq!(buf.dimensions(), (l.width(), l.height()));
+        let rgb = |p: (u32, u32)| {
+            let q = buf.get_pixel(p.0, p.1).0;
+            [q[0], q[1], q[2]]
+        };
+        if i > 0 {
+            for sq in render::move_squares(moves[i - 1]) {
+                assert_eq!(rgb(l.mark_point(sq)), theme::HIGHLIGHT, "frame {i}");
+            }
+        }
+        // Frames match the still image of the same position (up to the palette) at the marks.
+        let pos = short.position_at(i);
+        let still = render::render_image(
+            &pos,
+            &RenderOptions {
+                last_move: i.checked_sub(1).map(|j| moves[j]),
+                ..opts.board.clone()
+            },
+        );
+        for &sq in pos.variant().squares() {
+            let p = l.mark_point(sq);
+            assert!(near(rgb(p), still.get_pixel(p.0, p.1).0, 12), "frame {i}");
+        }
+    }
+    assert_eq!(frames[0].delay().numer_denom_ms().0, opts.first_frame_ms);
+}
+
+#[test]
+fn a_diagram_marks_the_squares_a_piece_reaches() {
+    let v = Variant::get(VariantId::Shogi);
+    let at = v.parse_square("5e").unwrap();
+    let rook = Piece::new(PieceKind::Rook, Color::Black);
+    let screen = v.parse_square("5c").unwrap();
+    let targets: Vec<Square> = v
+        .squares()
+        .iter()
+        .copied()
+        .filter(|&s| (s.col() == at.col()) != (s.row() == at.row()))
+        .filter(|&s| s.row() >= 2 || s.col() != at.col())
+        .collect();
+    let others = [(screen, Piece::new(PieceKind::Pawn, Color::White))];
+    let d = Diagram {
+        others: &others,
+        ..Diagram::new(v, rook, at, &targets)
+    };
+    let png = render_diagram(&d).unwrap();
+    save("diagram-rook.png", &png);
+    let img = decode(&png);
+    let l = d.layout();
+    assert_eq!(img.dimensions(), (l.width(), l.height()));
+    assert_eq!(pixel(&img, l.mark_point(at)), theme::HIGHLIGHT);
+    for &t in &targets {
+        let (cx, cy) = l.square_rect(t).center();
+        if t == screen {
+            let r = l.square_rect(t);
+            assert_eq!(
+                pixel(&img, ((r.x + 3) as u32, (r.y + 3) as u32)),
+                theme::TARGET
+            );
+        } else {
+            assert_eq!(pixel(&img, (cx as u32, cy as u32)), theme::TARGET);
+        }
+    }
+    let off = v.parse_square("4d").unwrap();
+    let (cx, cy) = l.square_rect(off).center();
+    assert_eq!(pixel(&img, (cx as u32, cy as u32)), theme::WOOD);
+}
+
+#[test]
+fn a_full_cannon_shogi_hand_fits_its_strip() {
+    let v = Variant::get(VariantId::Cannon);
+    let pos = fen::parse(v, "4k4/9/9/9/9/9/9/9/4K4 b 2R2B2U2A2C2I4G4S4N4L9P 1")
+        .expect("a valid position");
+    let opts = RenderOptions::default();
+    let png = render_png(&pos, &opts).unwrap();
+    save("cannon-full-hand.png", &png);
+    let img = decode(&png);
+    let l = layout(v, &opts);
+    let slots = l.hand_slots(Color::Black, &hand_of(&pos, Color::Black));
+    assert_eq!(slots.len(), 11);
+    let strip = l.hand_rect(Color::Black).unwrap();
+    for w in slots.windows(2) {
+        assert!(
+            w[0].piece.x + (w[0].piece.w as i32) <= w[1].piece.x,
+            "pieces overlap"
+        );
+    }
+    let last = slots.last().unwrap();
+    let badge = last.badge.unwrap();
+    assert!(
+        badge.x + badge.w as i32 <= strip.x + strip.w as i32,
+        "badge outside the strip"
+    );
+    for s in &slots {
+        assert!(count(&img, s.badge.unwrap(), |p| p == theme::BADGE) > 20);
+    }
+}
+
+#[test]
+fn each_family_is_recognisable() {
+    let pos = Position::start(VariantId::Shanghai);
+    let v = pos.variant();
+    let opts = RenderOptions::default();
+    let img = render::render_image(&pos, &opts);
+    save("shanghai-start.png", &render_png(&pos, &opts).unwrap());
+    let l = layout(v, &opts);
+    let at = |n: &str| l.square_rect(v.parse_square(n).unwrap());
+    let has = |r: Rect, c: [u8; 3]| count(&img, r, |p| p == c);
+    // Chinese kings: discs in their side's colour.
+    assert!(has(at("e1"), theme::DISC_FILL) > 400 && has(at("e1"), theme::RED) > 100);
+    assert!(has(at("e9"), theme::DISC_FILL) > 400 && has(at("e9"), theme::BLUE) > 100);
+    // The visiting queen and the knights are Western figures: filled, no disc, no wedge.
+    for (n, side) in [("e2", theme::RED), ("c2", theme::RED), ("e8", theme::BLUE)] {
+        assert!(has(at(n), side) > 150, "{n}");
+        assert_eq!(
+            has(at(n), theme::DISC_FILL) + has(at(n), theme::WEDGE_FILL),
+            0,
+            "{n}"
+        );
+    }
+    // Shogi pieces: wedges edged in the side's colour.
+    for (n, side) in [("a1", theme::RED), ("i9", theme::BLUE), ("h1", theme::RED)] {
+        assert!(has(at(n), theme::WEDGE_FILL) > 400, "{n}");
+        assert!(has(at(n), side) > 60, "{n}");
+    }
+
+    // Palace Shogi: the queen is a wedge; the lion is written in gold, promoted pieces in red.
+    let v = Variant::get(VariantId::Palace);
+    let pos = fen::parse(
+        v,
+        "lns+sk+ssnl/1r2q2b1/+p+p+p+p+p+p+p+p+p/9/9/9/+P+P+P+P+P+P+P+P+P/1B2+Q2R1/LNS+SK+SSNL b - 1 9i1i9a1a -",
+    )
+    .expect("a valid position");
+    let img = render::render_image(&pos, &opts);
+    save("palace-lion.png", &render_png(&pos, &opts).unwrap());
+    let l = layout(v, &opts);
+    let at = |n: &str| l.square_rect(v.parse_square(n).unwrap());
+    let has = |r: Rect, c: [u8; 3]| count(&img, r, |p| p == c);
+    assert!(has(at("5b"), theme::WEDGE_FILL) > 400, "queen");
+    assert!(has(at("5h"), theme::GOLD) > 30, "lion");
+    assert_eq!(has(at("5h"), theme::PROMOTED), 0);
+    assert!(
+        has(at("5g"), theme::PROMOTED) > 30,
+        "pawn (a promoted footsoldier)"
+    );
+    assert_eq!(has(at("9i"), theme::PROMOTED), 0, "lance");
+}
+
+#[test]
+fn a_lion_move_highlights_its_path() {
+    let v = Variant::get(VariantId::Palace);
+    let sq = |n: &str| v.parse_square(n).unwrap();
+    let double = Move::Lion {
+        from: sq("5e"),
+        via: sq("5d"),
+        to: sq("5c"),
+    };
+    assert_eq!(
+        render::move_squares(double),
+        vec![sq("5e"), sq("5d"), sq("5c")]
+    );
+    let feeding = Move::Lion {
+        from: sq("5e"),
+        via: sq("5d"),
+        to: sq("5e"),
+    };
+    assert_eq!(render::move_squares(feeding), vec![sq("5e"), sq("5d")]);
+    let drop = Move::Drop {
+        kind: PieceKind::Pawn,
+        to: sq("5e"),
+    };
+    assert_eq!(render::move_squares(drop), vec![sq("5e")]);
+}
+
+#[test]
+fn rules_diagrams_of_the_lion_and_the_queen() {
+    let v = Variant::get(VariantId::Palace);
+    let sq = |n: &str| v.parse_square(n).unwrap();
+    // The lion: every square within two king steps.
+    let at = sq("5e");
+    let lion_targets: Vec<Square> = v
+        .squares()
+        .iter()
+        .copied()
+        .filter(|&s| {
+            let (dx, dy) = (
+                (s.col() as i32 - at.col() as i32).abs(),
+                (s.row() as i32 - at.row() as i32).abs(),
+            );
+            s != at && dx <= 2 && dy <= 2
+        })
+        .collect();
+    // The queen beside her palace: a slide into it stops on the first palace square.
+    let queen_at = sq("7h");
+    let queen_targets: Vec<Square> = ["6h", "8h", "9h", "7g", "7f", "7e", "7d", "7c", "7b", "7a"]
+        .iter()
+        .chain(&[
+            "7i", "6g", "8g", "9f", "6i", "8i", "5f", "4e", "3d", "2c", "1b",
+        ])
+        .map(|n| sq(n))
+        .collect();
+    for (name, kind, at, targets) in [
+        ("lion", PieceKind::Lion, at, lion_targets),
+        ("queen", PieceKind::Queen, queen_at, queen_targets),
+    ] {
+        let d = Diagram::new(v, Piece::new(kind, Color::Black), at, &targets);
+        let png = render_diagram(&d).unwrap();
+        save(&format!("diagram-palace-{name}.png"), &png);
+        let img = decode(&png);
+        let l = d.layout();
+        for &t in &targets {
+            let (cx, cy) = l.square_rect(t).center();
+            assert_eq!(pixel(&img, (cx as u32, cy as u32)), theme::TARGET, "{name}");
+        }
+        assert_eq!(pixel(&img, l.mark_point(at)), theme::HIGHLIGHT);
+    }
+}
+
+#[test]
+fn long_names_and_captions_stay_in_their_strip() {
+    let pos = Position::start(VariantId::Shogi);
+    let v = pos.variant();
+    let long = "An extremely long display name that goes on and on and on and on".to_string();
+    let opts = RenderOptions {
+        names: [Some(long.clone()), Some(format!("名前 {long}"))],
+        caption: Some(format!("123. {long}")),
+        ..RenderOptions::default()
+    };
+    let img = render::render_image(&pos, &opts);
+    save("long-names.png", &render_png(&pos, &opts).unwrap());
+    let l = layout(v, &opts);
+    // The "to move" chip is still there, whole, and nothing is drawn past the strip's padding.
+    let r = l.name_rect(Color::Black).unwrap();
+    assert!(count(&img, r, |p| p == theme::TURN_CHIP) > 200);
+    let edge = Rect::new(r.x + r.w as i32 - 4, r.y, 4, r.h);
+    assert_eq!(count(&img, edge, |p| p == theme::TEXT), 0);
+}
