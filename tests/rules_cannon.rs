@@ -167,7 +167,10 @@ fn pawn_may_step_sideways_onto_a_file_with_another_own_pawn() {
     assert_eq!(fen::parse(after.variant(), &text).unwrap(), after);
     // ...but a drop may not: the file already holds an unpromoted pawn.
     let hand = ph(&[("4e", "P"), ("9i", "K"), ("1a", "k")], "P");
-    assert!(matches!(check(&hand, "P*4c"), Err(IllegalMove::TwoPawns { .. })));
+    assert!(matches!(
+        check(&hand, "P*4c"),
+        Err(IllegalMove::TwoPawns { .. })
+    ));
 }
 
 #[test]
