@@ -73,7 +73,7 @@ pub fn parse(pos: &Position, s: &str) -> Option<Move> {
             let kind = v.kind_by_code(&body[4..].to_ascii_uppercase())?;
             Some(Move::PromoteTo { from, to, kind })
         }
-        6 if !promote => {
+        6 if !promote && v.has_kind(PieceKind::Lion) => {
             let from = v.parse_square(&body[..2])?;
             let via = v.parse_square(&body[2..4])?;
             let to = v.parse_square(&body[4..])?;
