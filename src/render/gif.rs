@@ -116,7 +116,7 @@ fn replay(
         frame(&p, moves.len())
     };
     let mut palette = Palette::build(&[&first, &last]);
-    let mut enc = Encoder::new(w as u16, h as u16, &palette);
+    let mut enc = Encoder::new(w as u16, h as u16, &palette)?;
     let delay = |ms: u32| (ms / 10).min(u16::MAX as u32) as u16;
     let mut prev = palette.index_image(&first);
     let first_delay = if moves.is_empty() {
@@ -124,7 +124,7 @@ fn replay(
     } else {
         opts.first_frame_ms
     };
-    enc.frame(&prev, None, delay(first_delay));
+    enc.frame(&prev, None, delay(first_delay))?;
     for (i, &m) in moves.iter().enumerate() {
         pos.make(m);
         let img = if i + 1 == moves.len() {
@@ -138,10 +138,10 @@ fn replay(
         } else {
             opts.frame_ms
         };
-        enc.frame(&cur, Some(&prev), delay(ms));
+        enc.frame(&cur, Some(&prev), delay(ms))?;
         prev = cur;
     }
-    Ok(enc.finish())
+    enc.finish()
 }
 
 /// The index of "unchanged" in delta frames.
@@ -244,34 +244,29 @@ impl Palette {
     }
 }
 
-/// A GIF89a writer: global palette, looping, frames as changed rectangles.
+/// A GIF89a writer (the `gif` crate): global palette, looping, frames as changed rectangles.
 struct Encoder {
-    out: Vec<u8>,
+    enc: gif::Encoder<Vec<u8>>,
     w: u16,
     h: u16,
 }
 
 impl Encoder {
-    fn new(w: u16, h: u16, palette: &Palette) -> Encoder {
-        let mut out = Vec::with_capacity(1 << 20);
-        out.extend_from_slice(b"GIF89a");
-        out.extend_from_slice(&w.to_le_bytes());
-        out.extend_from_slice(&h.to_le_bytes());
-        // Global colour table of 256 entries, 8 bits per primary.
-        out.extend_from_slice(&[0xF7, 0, 0]);
+    fn new(w: u16, h: u16, palette: &Palette) -> Result<Encoder, RenderError> {
+        let mut flat = Vec::with_capacity(256 * 3);
         for i in 0..256 {
-            out.extend_from_slice(&palette.colors.get(i).copied().unwrap_or([0, 0, 0]));
+            flat.extend_from_slice(&palette.colors.get(i).copied().unwrap_or([0, 0, 0]));
         }
-        // Loop forever.
-        out.extend_from_slice(&[0x21, 0xFF, 0x0B]);
-        out.extend_from_slice(b"NETSCAPE2.0");
-        out.extend_from_slice(&[0x03, 0x01, 0x00, 0x00, 0x00]);
-        Encoder { out, w, h }
+        let gif_err = |e: gif::EncodingError| RenderError::Gif(e.to_string());
+        let mut enc =
+            gif::Encoder::new(Vec::with_capacity(1 << 20), w, h, &flat).map_err(gif_err)?;
+        enc.set_repeat(gif::Repeat::Infinite).map_err(gif_err)?;
+        Ok(Encoder { enc, w, h })
     }
 
     /// Adds a frame of palette indices (`w * h`), stored as the rectangle that differs from
-    /// `prev` (the whole frame when there is none).
-    fn frame(&mut self, cur: &[u8], prev: Option<&[u8]>, delay: u16) {
+    /// `prev` (the whole frame when there is none), unchanged pixels transparent.
+    fn frame(&mut self, cur: &[u8], prev: Option<&[u8]>, delay: u16) -> Result<(), RenderError> {
         let (w, h) = (self.w as usize, self.h as usize);
         let (x0, y0, x1, y1) = match prev {
             None => (0, 0, w, h),
@@ -311,207 +306,25 @@ impl Encoder {
                 data.push(if same { TRANSPARENT } else { cur[i] });
             }
         }
-        // Graphic control: keep the previous frame (disposal 1), transparency on delta frames.
-        let packed = (1 << 2) | u8::from(prev.is_some());
-        self.out.extend_from_slice(&[0x21, 0xF9, 0x04, packed]);
-        self.out.extend_from_slice(&delay.to_le_bytes());
-        self.out.extend_from_slice(&[TRANSPARENT, 0x00]);
-        self.out.push(0x2C);
-        for v in [x0, y0, x1 - x0, y1 - y0] {
-            self.out.extend_from_slice(&(v as u16).to_le_bytes());
-        }
-        self.out.push(0x00);
-        self.out.push(8);
-        let lzw = lzw_encode(&data);
-        for chunk in lzw.chunks(255) {
-            self.out.push(chunk.len() as u8);
-            self.out.extend_from_slice(chunk);
-        }
-        self.out.push(0x00);
-    }
-
-    fn finish(mut self) -> Vec<u8> {
-        self.out.push(0x3B);
-        self.out
-    }
-}
-
-/// Packs codes least significant bit first.
-struct Bits {
-    out: Vec<u8>,
-    acc: u32,
-    n: u32,
-}
-
-impl Bits {
-    fn put(&mut self, code: u16, size: u32) {
-        self.acc |= (code as u32) << self.n;
-        self.n += size;
-        while self.n >= 8 {
-            self.out.push(self.acc as u8);
-            self.acc >>= 8;
-            self.n -= 8;
-        }
-    }
-
-    fn finish(mut self) -> Vec<u8> {
-        if self.n > 0 {
-            self.out.push(self.acc as u8);
-        }
-        self.out
-    }
-}
-
-/// GIF's variable-width LZW with 8-bit symbols; the table is cleared when it holds 4096 codes.
-fn lzw_encode(data: &[u8]) -> Vec<u8> {
-    const CLEAR: u16 = 256;
-    const END: u16 = 257;
-    const SLOTS: usize = 1 << 13;
-    // Open addressing over (prefix << 8 | byte) keys; a generation number clears it for free.
-    let mut keys = vec![0u32; SLOTS];
-    let mut vals = vec![0u16; SLOTS];
-    let mut gens = vec![0u32; SLOTS];
-    let mut gen = 1u32;
-    let slot = |key: u32| (key.wrapping_mul(0x9E37_79B1) >> 19) as usize;
-
-    let mut bits = Bits {
-        out: Vec::with_capacity(data.len() / 2),
-        acc: 0,
-        n: 0,
-    };
-    let mut size = 9u32;
-    let mut next = END + 1;
-    bits.put(CLEAR, size);
-    let Some((&first, rest)) = data.split_first() else {
-        bits.put(END, size);
-        return bits.finish();
-    };
-    let mut prefix = first as u16;
-    for &b in rest {
-        let key = (prefix as u32) << 8 | b as u32;
-        let mut i = slot(key);
-        let found = loop {
-            if gens[i] != gen {
-                break None;
-            }
-            if keys[i] == key {
-                break Some(vals[i]);
-            }
-            i = (i + 1) & (SLOTS - 1);
+        let frame = gif::Frame {
+            delay,
+            dispose: gif::DisposalMethod::Keep,
+            transparent: prev.map(|_| TRANSPARENT),
+            left: x0 as u16,
+            top: y0 as u16,
+            width: (x1 - x0) as u16,
+            height: (y1 - y0) as u16,
+            buffer: std::borrow::Cow::Owned(data),
+            ..gif::Frame::default()
         };
-        if let Some(code) = found {
-            prefix = code;
-            continue;
-        }
-        bits.put(prefix, size);
-        // `i` is the free slot the probe stopped on.
-        keys[i] = key;
-        vals[i] = next;
-        gens[i] = gen;
-        if next == 1 << size && size < 12 {
-            size += 1;
-        }
-        next += 1;
-        if next == 4096 {
-            bits.put(CLEAR, size);
-            gen += 1;
-            size = 9;
-            next = END + 1;
-        }
-        prefix = b as u16;
-    }
-    bits.put(prefix, size);
-    if next == 1 << size && size < 12 {
-        size += 1;
-    }
-    bits.put(END, size);
-    bits.finish()
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// Decodes GIF LZW (the textbook decoder), to check the encoder on its own.
-    fn lzw_decode(bytes: &[u8]) -> Vec<u8> {
-        let mut pos = 0usize;
-        let mut read = |size: u32| -> u16 {
-            let mut v = 0u32;
-            for i in 0..size {
-                let bit = (bytes[pos / 8] >> (pos % 8)) & 1;
-                v |= (bit as u32) << i;
-                pos += 1;
-            }
-            v as u16
-        };
-        let mut table: Vec<Vec<u8>> = Vec::new();
-        let reset = |t: &mut Vec<Vec<u8>>| {
-            t.clear();
-            t.extend((0..=255u8).map(|b| vec![b]));
-            t.push(Vec::new());
-            t.push(Vec::new());
-        };
-        reset(&mut table);
-        let mut size = 9;
-        let mut out = Vec::new();
-        let mut prev: Option<Vec<u8>> = None;
-        loop {
-            let code = read(size) as usize;
-            if code == 256 {
-                reset(&mut table);
-                size = 9;
-                prev = None;
-                continue;
-            }
-            if code == 257 {
-                break;
-            }
-            let entry = if code < table.len() {
-                table[code].clone()
-            } else {
-                let p = prev.clone().unwrap();
-                let mut e = p.clone();
-                e.push(p[0]);
-                e
-            };
-            if let Some(p) = prev {
-                if table.len() < 4096 {
-                    let mut e = p;
-                    e.push(entry[0]);
-                    table.push(e);
-                }
-            }
-            if table.len() == 1 << size && size < 12 {
-                size += 1;
-            }
-            out.extend_from_slice(&entry);
-            prev = Some(entry);
-        }
-        out
+        self.enc
+            .write_frame(&frame)
+            .map_err(|e| RenderError::Gif(e.to_string()))
     }
 
-    #[test]
-    fn lzw_round_trips() {
-        let mut seed = 12345u32;
-        let mut rnd = || {
-            seed = seed.wrapping_mul(1_103_515_245).wrapping_add(12345);
-            (seed >> 16) as u8
-        };
-        let cases: Vec<Vec<u8>> = vec![
-            vec![],
-            vec![7],
-            vec![0; 10_000],
-            (0..20_000).map(|i| (i % 7) as u8).collect(),
-            (0..50_000).map(|_| rnd()).collect(),
-            (0..50_000).map(|_| rnd() % 3).collect(),
-        ];
-        for data in cases {
-            assert_eq!(
-                lzw_decode(&lzw_encode(&data)),
-                data,
-                "length {}",
-                data.len()
-            );
-        }
+    fn finish(self) -> Result<Vec<u8>, RenderError> {
+        self.enc
+            .into_inner()
+            .map_err(|e| RenderError::Gif(e.to_string()))
     }
 }

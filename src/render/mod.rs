@@ -104,6 +104,8 @@ impl Default for RenderOptions {
 pub enum RenderError {
     #[error("could not encode the image: {0}")]
     Encode(#[from] image::ImageError),
+    #[error("could not encode the replay: {0}")]
+    Gif(String),
     #[error("the image would be too large for a GIF ({0}x{1} pixels)")]
     TooLarge(u32, u32),
 }
