@@ -606,6 +606,25 @@ fn an_optional_promotion_must_be_chosen() {
 }
 
 #[test]
+fn squares_off_the_board_are_named() {
+    let start = Position::start(VariantId::Shogi);
+    for (text, square) in [("0a0b", "0a"), ("9j9k", "9j"), ("P-7z", "7z")] {
+        let e = read_err(&start, text);
+        assert!(
+            matches!(&e, MoveInputError::NoSuchSquare { square: s, .. } if s == square),
+            "{text}: {e:?}"
+        );
+        assert!(e.to_string().contains("files 1-9, ranks a-i"), "{e}");
+    }
+    let judkins = Position::start(VariantId::Judkins);
+    let e = read_err(&judkins, "7g7f");
+    assert_eq!(
+        e.to_string(),
+        "7g is not a square of Judkins Shogi (files 1-6, ranks a-f)"
+    );
+}
+
+#[test]
 fn unknown_pieces_are_named() {
     let start = Position::start(VariantId::Shogi);
     let e = read_err(&start, "Q-5e");
@@ -627,9 +646,7 @@ fn unreadable_and_empty_input_is_refused_clearly() {
     assert_eq!(read_err(&start, ""), MoveInputError::Empty);
     assert_eq!(read_err(&start, "   "), MoveInputError::Empty);
     assert_eq!(read_err(&start, "").to_string(), "no move given");
-    for text in [
-        "7g", "P-", "7g7f7e7d", "++P-7f", "*5e", "P*", "0a0b", "9j9k", "=",
-    ] {
+    for text in ["7g", "P-", "7g7f7e7d", "++P-7f", "*5e", "P*", "="] {
         let e = read_err(&start, text);
         assert!(
             matches!(&e, MoveInputError::Unreadable { input, .. } if input == text),

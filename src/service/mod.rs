@@ -363,9 +363,9 @@ impl Service {
 
     /// Loads a game and replays its moves.
     pub(crate) fn load(&self, id: i64) -> Result<Loaded, CoreError> {
-        let row = self
+        let (row, moves) = self
             .store
-            .game(id)?
+            .game_with_moves(id)?
             .ok_or_else(|| CoreError::User(format!("there is no game #{id}")))?;
         let variant = VariantId::parse(&row.variant).ok_or_else(|| {
             CoreError::Internal(format!("game {id}: unknown variant {}", row.variant))
@@ -374,7 +374,7 @@ impl Service {
         let start = fen::parse(v, &row.start_position)
             .map_err(|e| CoreError::Internal(format!("game {id}: bad start position: {e}")))?;
         let mut game = Game::new(start);
-        for mv in self.store.moves(id)? {
+        for mv in moves {
             let m: Move = code::parse(game.position(), &mv.code).ok_or_else(|| {
                 CoreError::Internal(format!("game {id}: unreadable move {}", mv.code))
             })?;

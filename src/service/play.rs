@@ -236,14 +236,13 @@ impl Service {
                 .challenge(id)?
                 .ok_or_else(|| CoreError::User(format!("there is no challenge #{id}")))?;
             if c.status != ChallengeStatus::Open || c.expires_at <= now {
-                let state = if c.status == ChallengeStatus::Open {
-                    "expired"
-                } else {
-                    c.status.as_str()
+                let state = match c.status {
+                    ChallengeStatus::Open | ChallengeStatus::Expired => "it expired",
+                    ChallengeStatus::Accepted => "it was accepted",
+                    ChallengeStatus::Declined => "it was declined",
+                    ChallengeStatus::Cancelled => "it was cancelled",
                 };
-                return user_err(format!(
-                    "challenge #{id} is no longer open (it was {state})"
-                ));
+                return user_err(format!("challenge #{id} is no longer open ({state})"));
             }
             return Ok(c);
         }
@@ -302,8 +301,13 @@ impl Service {
         let challenger_first = match c.color.as_str() {
             "first" => true,
             "second" => false,
-            // Random, but decided from data we have: the parity of time and ids.
-            _ => (now ^ c.id ^ c.created_at) & 1 == 0,
+            // Random: std's hasher keys come from the operating system's randomness.
+            _ => {
+                use std::hash::{BuildHasher, Hasher};
+                let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+                h.write_i64(c.id);
+                h.finish() & 1 == 0
+            }
         };
         let players = if challenger_first {
             [c.challenger.clone(), user.id.clone()]
@@ -311,7 +315,7 @@ impl Service {
             [user.id.clone(), c.challenger.clone()]
         };
         let first_mover = players[start.side_to_move().index()].clone();
-        let row = self.store.accept_challenge(
+        let row = match self.store.accept_challenge(
             c.id,
             &NewGame {
                 variant: v.id().as_str().to_string(),
@@ -326,7 +330,16 @@ impl Service {
                 to_move: first_mover.clone(),
             },
             now,
-        )?;
+        ) {
+            Ok(row) => row,
+            Err(StoreError::Conflict) => {
+                return user_err(format!(
+                    "challenge #{} was just accepted by someone else",
+                    c.id
+                ))
+            }
+            Err(e) => return Err(e.into()),
+        };
         info!(game = row.id, challenge = c.id, "challenge accepted");
         let loaded = self.load(row.id)?;
         let mover = loaded.to_move().to_string();
@@ -590,7 +603,8 @@ impl Service {
         let pending = self.store.offer(id, kind)?.filter(|o| o.ply == g.row.ply);
         let theirs = pending.as_ref().is_some_and(|o| o.from_user != user.id);
         let action = match action {
-            OfferAction::Auto if theirs => OfferAction::Accept,
+            // Offering what the opponent already offers is agreeing to it.
+            OfferAction::Auto | OfferAction::Offer if theirs => OfferAction::Accept,
             OfferAction::Auto => OfferAction::Offer,
             a => a,
         };

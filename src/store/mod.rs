@@ -330,6 +330,8 @@ pub trait Store: Send + Sync {
     fn games_of(&self, user: &str, status: GameStatus, limit: usize) -> Result<Vec<GameRow>>;
     /// The live moves of a game, in order.
     fn moves(&self, game: i64) -> Result<Vec<MoveRow>>;
+    /// A game and its live moves, read together (one consistent snapshot).
+    fn game_with_moves(&self, id: i64) -> Result<Option<(GameRow, Vec<MoveRow>)>>;
     /// Appends a move if the game is still at `version`, moving the game to the new position
     /// with `to_move` to play by `deadline` (or ending it with `finish`), and clears its offers
     /// and reminder. `Conflict` if the version moved on.

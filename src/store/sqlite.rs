@@ -498,6 +498,35 @@ impl Store for SqliteStore {
         })
     }
 
+    fn game_with_moves(&self, id: i64) -> Result<Option<(GameRow, Vec<MoveRow>)>> {
+        self.with(|c| {
+            // One read transaction: a move committed meanwhile is either wholly seen or not.
+            let tx = c.transaction()?;
+            let Some(game) = get_game(&tx, id)? else {
+                return Ok(None);
+            };
+            let moves = {
+                let mut st = tx.prepare_cached(
+                    "SELECT ply, code, notation, position, user_id, played_at FROM moves
+                     WHERE game_id = ?1 AND taken_back = 0 ORDER BY ply",
+                )?;
+                let rows = st.query_map([id], |r| {
+                    Ok(MoveRow {
+                        ply: r.get(0)?,
+                        code: r.get(1)?,
+                        notation: r.get(2)?,
+                        position: r.get(3)?,
+                        user: r.get(4)?,
+                        played_at: r.get(5)?,
+                    })
+                })?;
+                rows.collect::<rusqlite::Result<Vec<_>>>()?
+            };
+            tx.commit()?;
+            Ok(Some((game, moves)))
+        })
+    }
+
     fn append_move(
         &self,
         game: i64,

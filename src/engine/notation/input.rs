@@ -27,6 +27,12 @@ pub enum MoveInputError {
     Unreadable { input: String, hint: &'static str },
     #[error("'{name}' is not a piece of this game")]
     UnknownPiece { name: String },
+    #[error("{square} is not a square of {game} ({range})")]
+    NoSuchSquare {
+        square: String,
+        game: &'static str,
+        range: String,
+    },
     #[error("{understood}: {why}")]
     Illegal {
         understood: String,
@@ -171,6 +177,7 @@ fn read_pattern(pos: &Position, text: &str) -> Result<Pattern, MoveInputError> {
                 pat.kind = Some(kind);
                 i = e;
             }
+            None if !text.bytes().any(|c| c.is_ascii_digit()) => return Err(unreadable()),
             None => {
                 return Err(MoveInputError::UnknownPiece {
                     name: format!("{prefix}{}", &text[start..end]),
@@ -183,10 +190,14 @@ fn read_pattern(pos: &Position, text: &str) -> Result<Pattern, MoveInputError> {
     let mut squares = Vec::new();
     loop {
         if i + 2 <= b.len() && b[i].is_ascii_digit() {
-            if let Some(s) = text.get(i..i + 2).and_then(|t| v.parse_square(t)) {
+            let token = text.get(i..i + 2).unwrap_or_default();
+            if let Some(s) = v.parse_square(token) {
                 squares.push(s);
                 i += 2;
                 continue;
+            }
+            if b[i + 1].is_ascii_alphanumeric() {
+                return Err(no_such_square(pos, token));
             }
         }
         match b.get(i) {
@@ -325,6 +336,20 @@ fn read_algebraic(pos: &Position, text: &str) -> Result<Pattern, MoveInputError>
         return Err(unreadable());
     }
     Ok(pat)
+}
+
+fn no_such_square(pos: &Position, token: &str) -> MoveInputError {
+    let v = pos.variant();
+    let (f, r) = (v.files(), v.ranks());
+    let range = match v.spec.squares {
+        SquareNames::Shogi => format!("files 1-{f}, ranks a-{}", (b'a' + r - 1) as char),
+        SquareNames::Western => format!("files a-{}, ranks 1-{r}", (b'a' + f - 1) as char),
+    };
+    MoveInputError::NoSuchSquare {
+        square: token.to_string(),
+        game: v.spec.name,
+        range,
+    }
 }
 
 /// Examples of the notation of a game, for error messages.

@@ -1,0 +1,619 @@
+//! Bad input gets a clear reply and changes nothing: unknown and malformed commands, bad moves
+//! of many kinds, unknown game ids, someone else's game, moving out of turn, challenges that
+//! cannot be accepted, stale buttons and offers, bad challenge options. After each refusal the
+//! whole database (users, games, moves, challenges, offers) is compared with a snapshot taken
+//! before it.
+
+mod service_common;
+
+use std::sync::Arc;
+
+use service_common::*;
+use tegami::console::{Console, ConsoleClock};
+use tegami::service::{parse_command, Command, CommandError, Service};
+use tegami::store::{ChallengeStatus, GameStatus, OfferKind, Store};
+
+/// Refused with a message containing every one of `fragments`, and nothing changed.
+fn refused(env: &Env, user: &str, line: &str, fragments: &[&str]) -> String {
+    let before = env.snapshot();
+    let msg = env.refused(user, line);
+    for f in fragments {
+        assert!(
+            msg.contains(f),
+            "@{user} {line}: the refusal should say {f:?}: {msg}"
+        );
+    }
+    before.assert_same(&env.snapshot(), &format!("@{user} {line}"));
+    msg
+}
+
+/// `refused` for a command built by hand.
+fn refused_cmd(env: &Env, user: &str, cmd: Command, fragments: &[&str]) -> String {
+    let shown = format!("{cmd:?}");
+    let before = env.snapshot();
+    let msg = env.refused_cmd(user, cmd);
+    for f in fragments {
+        assert!(
+            msg.contains(f),
+            "@{user} {shown}: the refusal should say {f:?}: {msg}"
+        );
+    }
+    before.assert_same(&env.snapshot(), &format!("@{user} {shown}"));
+    msg
+}
+
+/// An environment where alice, bob, carol and dave are known users.
+fn env() -> Env {
+    let env = Env::new();
+    for u in ["alice", "bob", "carol", "dave"] {
+        env.ok(u, "games");
+    }
+    env
+}
+
+/// A Shogi game, alice (Black) against bob, with `moves` played.
+fn shogi(env: &Env, moves: &[&str]) -> i64 {
+    let game = env.start_game("alice", "bob", "shogi");
+    for (i, m) in moves.iter().enumerate() {
+        let who = if i % 2 == 0 { "alice" } else { "bob" };
+        env.ok(who, &format!("move {game} {m}"));
+    }
+    game
+}
+
+#[test]
+fn unknown_and_malformed_commands_are_explained() {
+    let cases: &[(&str, &str)] = &[
+        ("dance", "unknown command 'dance'"),
+        ("", "empty command"),
+        ("challenge", "usage: challenge"),
+        ("challenge bob shogi", "'bob' is not a player"),
+        ("challenge @bob", "usage: challenge"),
+        ("challenge @bob shogi purple", "usage: challenge"),
+        (
+            "challenge @bob shogi days=abc",
+            "days=abc: the days per move must be a number",
+        ),
+        ("challenge @bob shogi speed=3", "usage: challenge"),
+        ("accept x", "usage: accept"),
+        ("accept 1 2", "usage: accept"),
+        ("move", "usage: move"),
+        ("board 1 2", "usage: board"),
+        ("moves 1 5e 5f", "usage: moves"),
+        ("resign now", "usage: resign"),
+        ("draw 3 maybe", "usage: draw"),
+        ("takeback 3 please", "usage: takeback"),
+        ("impasse 3 1 2", "usage: impasse"),
+        ("history a b", "usage: history"),
+        ("game", "usage: game"),
+        ("game abc", "usage: game"),
+        ("game 1 x", "usage: game"),
+        ("record", "usage: record"),
+        ("export x", "usage: export"),
+        ("rules", "usage: rules"),
+        ("settings loud", "usage: settings"),
+    ];
+    for (line, fragment) in cases {
+        let e = parse_command(line).expect_err(line);
+        let msg = e.to_string();
+        assert!(
+            msg.contains(fragment),
+            "{line:?}: {msg:?} should say {fragment:?}"
+        );
+        if *line == "dance" {
+            assert!(matches!(e, CommandError::Unknown(_)));
+            assert!(msg.contains("help"), "{msg}");
+        }
+    }
+
+    // Through the console over the same database: a clear line, nothing stored.
+    let env = env();
+    let game = shogi(&env, &["7g7f"]);
+    let clock = Arc::new(ConsoleClock::new());
+    let service = Service::new(env.store.clone(), clock.clone(), config());
+    let mut console = Console::new(service, clock, env.dir.path().join("images"));
+    let before = env.snapshot();
+    for (line, fragment) in [
+        ("@alice dance", "✗ unknown command 'dance'"),
+        ("@alice challenge bob shogi", "✗ 'bob' is not a player"),
+        ("@bob move", "✗ usage: move"),
+        ("alice games", "✗ start the line with the user who speaks"),
+        ("@alice", "✗ @alice says nothing"),
+        ("@bob move 1 hello", "✗ 'hello'"),
+        ("@alice move 3c3d", "✗ it is not your turn"),
+        ("tick yesterday", "✗ 'yesterday' is not an RFC 3339 time"),
+    ] {
+        let out = console.line(line);
+        assert!(
+            out.starts_with(fragment),
+            "{line:?}: {out:?} should start with {fragment:?}"
+        );
+    }
+    before.assert_same(&env.snapshot(), "bad console lines");
+    assert_eq!(env.game(game).ply, 1);
+}
+
+#[test]
+fn bad_moves_are_refused_with_the_reason() {
+    let env = env();
+    let game = shogi(&env, &["7g7f", "3c3d"]);
+    let g = |m: &str| format!("move {game} {m}");
+    // Alice (Black) is to move.
+    refused(&env, "alice", &g("hello"), &["'hello'"]);
+    refused(
+        &env,
+        "alice",
+        &g("7g7f7e7d"),
+        &["'7g7f7e7d' is not a move I can read"],
+    );
+    refused(&env, "alice", &g("5e5d"), &["there is no piece on 5e"]);
+    refused(
+        &env,
+        "alice",
+        &g("3d3e"),
+        &["the piece on 3d is your opponent's"],
+    );
+    refused(&env, "alice", &g("2g2e"), &["cannot move to 2e"]);
+    refused(&env, "alice", &g("1i1g"), &["your own piece stands on 1g"]);
+    refused(&env, "alice", &g("2g2f+"), &["promotes only"]);
+    refused(&env, "alice", &g("P*5e"), &["you have no pawn in hand"]);
+    refused(&env, "alice", &g("0a0b"), &["0a is not a square of Shogi"]);
+    refused(&env, "alice", &g("7j7k"), &["7j is not a square of Shogi"]);
+    refused(&env, "alice", &g("K-9a"), &["king"]);
+    refused(&env, "alice", &g("G-5h"), &["could be several moves"]);
+    // The bishop exchange promotes or not: a choice the player must make.
+    refused(&env, "alice", &g("Bx2b"), &["promote or not"]);
+
+    // Self-check: bob's gold on 4b is pinned by the horse on 3c.
+    let pinned = shogi(&env, &["7g7f", "4a4b", "8h3c+"]);
+    refused(
+        &env,
+        "bob",
+        &format!("move {pinned} 4b4a"),
+        &["would leave your king in check"],
+    );
+    // In check, a move that does not answer it.
+    let check = shogi(&env, &["7g7f", "3c3d", "8h2b+", "3a2b", "B*4b"]);
+    refused(
+        &env,
+        "bob",
+        &format!("move {check} 9c9d"),
+        &["your king is in check"],
+    );
+    // A drop of a piece not in hand (Black holds nothing after dropping the bishop).
+    env.ok("bob", &format!("move {check} 5a5b"));
+    refused(
+        &env,
+        "alice",
+        &format!("move {check} B*5e"),
+        &["you have no bishop in hand"],
+    );
+    // Shanghai Palace Chess: a king blocked by its own piece, and confined to its palace.
+    let sh = env.start_game("carol", "dave", "shanghai");
+    refused(
+        &env,
+        "carol",
+        &format!("move {sh} e1e2"),
+        &["your own piece stands on e2"],
+    );
+    refused(
+        &env,
+        "carol",
+        &format!("move {sh} e1e5"),
+        &["never leaves its palace"],
+    );
+    // Judkins Shogi has no square 7g.
+    let jk = env.start_game("carol", "dave", "judkins");
+    refused(
+        &env,
+        "carol",
+        &format!("move {jk} 7g7f"),
+        &["7g is not a square of Judkins Shogi (files 1-6, ranks a-f)"],
+    );
+    for id in [game, pinned, check, sh, jk] {
+        env.replay(id);
+    }
+}
+
+#[test]
+fn unknown_game_ids_are_refused() {
+    let env = env();
+    shogi(&env, &["7g7f"]);
+    for line in [
+        "move 999 7g7f",
+        "resign 999",
+        "draw 999 offer",
+        "draw 999 accept",
+        "takeback 999 request",
+        "impasse 999 propose",
+        "board 999",
+        "moves 999",
+        "game 999",
+        "game 999 3",
+        "record 999",
+        "export 999 sfen",
+    ] {
+        refused(&env, "alice", line, &["there is no game #999"]);
+    }
+    for line in ["accept 999", "decline 999", "cancel 999"] {
+        refused(&env, "bob", line, &["there is no challenge #999"]);
+    }
+}
+
+#[test]
+fn someone_elses_game_is_refused() {
+    let env = env();
+    let game = shogi(&env, &["7g7f", "3c3d"]);
+    env.ok("alice", &format!("draw {game} offer"));
+    for line in [
+        format!("move {game} 2g2f"),
+        format!("move {game} 8c8d"),
+        format!("resign {game}"),
+        format!("draw {game} offer"),
+        format!("draw {game} accept"),
+        format!("draw {game} decline"),
+        format!("takeback {game} request"),
+        format!("takeback {game} accept"),
+        format!("impasse {game} propose"),
+    ] {
+        refused(
+            &env,
+            "carol",
+            &line,
+            &[&format!("you do not play in game #{game}")],
+        );
+    }
+    // Looking is allowed.
+    env.ok("carol", &format!("board {game}"));
+    env.ok("carol", &format!("record {game}"));
+    let row = env.game(game);
+    assert_eq!(row.status, GameStatus::Active);
+    assert_eq!(row.ply, 2);
+    assert!(env.store.offer(game, OfferKind::Draw).unwrap().is_some());
+}
+
+#[test]
+fn moving_out_of_turn_is_refused() {
+    let env = env();
+    let game = shogi(&env, &["7g7f"]);
+    refused(
+        &env,
+        "alice",
+        &format!("move {game} 2g2f"),
+        &["not your turn", "bob is to move"],
+    );
+    env.ok("bob", &format!("move {game} 3c3d"));
+    refused(
+        &env,
+        "bob",
+        &format!("move {game} 8c8d"),
+        &["not your turn", "alice is to move"],
+    );
+    // Without a game id too (the only game of each).
+    refused(&env, "bob", "move 8c8d", &["not your turn"]);
+    // Nobody moves in a finished game.
+    env.ok("bob", &format!("resign {game}"));
+    refused(&env, "alice", &format!("move {game} 2g2f"), &["is over"]);
+    refused(&env, "bob", &format!("move {game} 8c8d"), &["is over"]);
+    refused(&env, "alice", &format!("draw {game} offer"), &["is over"]);
+    refused(&env, "alice", &format!("resign {game}"), &["is over"]);
+    refused(
+        &env,
+        "bob",
+        &format!("takeback {game} request"),
+        &["is over"],
+    );
+}
+
+#[test]
+fn which_game_must_be_said_when_it_is_not_clear() {
+    let env = env();
+    refused(&env, "dave", "move 7g7f", &["no game in progress"]);
+    refused(&env, "dave", "resign", &["no game in progress"]);
+    let a = env.start_game("alice", "bob", "shogi");
+    let b = env.start_game("alice", "carol", "shogi");
+    refused(
+        &env,
+        "alice",
+        "move 7g7f",
+        &["2 games in progress", &format!("#{a}"), &format!("#{b}")],
+    );
+    // Once only one game has alice to move, it is the one.
+    env.ok("alice", &format!("move {a} 7g7f"));
+    env.ok("alice", "move 7g7f");
+    assert_eq!(env.game(b).ply, 1);
+}
+
+#[test]
+fn challenges_that_cannot_be_accepted() {
+    let env = env();
+    let r = env.ok("alice", "challenge @bob judkins");
+    let c = number_after(&r.text, "Challenge #").unwrap();
+    refused(
+        &env,
+        "alice",
+        &format!("accept {c}"),
+        &["your own", &format!("cancel {c}")],
+    );
+    refused(&env, "alice", &format!("decline {c}"), &["your own"]);
+    refused(
+        &env,
+        "carol",
+        &format!("accept {c}"),
+        &["addressed to bob, not to you"],
+    );
+    refused(
+        &env,
+        "carol",
+        &format!("decline {c}"),
+        &["not addressed to you"],
+    );
+    refused(
+        &env,
+        "bob",
+        &format!("cancel {c}"),
+        &["not yours to cancel"],
+    );
+    refused(&env, "carol", "accept", &["nobody has challenged you"]);
+    env.ok("bob", &format!("accept {c}"));
+    assert_eq!(
+        env.store.challenge(c).unwrap().unwrap().status,
+        ChallengeStatus::Accepted
+    );
+    refused(
+        &env,
+        "bob",
+        &format!("accept {c}"),
+        &["no longer open", "accepted"],
+    );
+    refused(&env, "carol", &format!("accept {c}"), &["no longer open"]);
+    refused(&env, "alice", &format!("cancel {c}"), &["no longer open"]);
+    refused(&env, "bob", "accept", &["nobody has challenged you"]);
+
+    // An open challenge: anyone but its author accepts it, once.
+    let r = env.ok("alice", "challenge open palace");
+    let open = number_after(&r.text, "Challenge #").unwrap();
+    refused(&env, "alice", &format!("accept {open}"), &["your own"]);
+    env.ok("dave", &format!("accept {open}"));
+    refused(
+        &env,
+        "carol",
+        &format!("accept {open}"),
+        &["no longer open"],
+    );
+
+    // Declined and cancelled challenges stay so.
+    let d = number_after(
+        &env.ok("carol", "challenge @dave cannon").text,
+        "Challenge #",
+    )
+    .unwrap();
+    env.ok("dave", &format!("decline {d}"));
+    refused(
+        &env,
+        "dave",
+        &format!("accept {d}"),
+        &["no longer open", "declined"],
+    );
+    let x = number_after(
+        &env.ok("carol", "challenge @dave cannon").text,
+        "Challenge #",
+    )
+    .unwrap();
+    env.ok("carol", &format!("cancel {x}"));
+    refused(
+        &env,
+        "dave",
+        &format!("accept {x}"),
+        &["no longer open", "cancelled"],
+    );
+
+    // An expired challenge.
+    let e = number_after(&env.ok("carol", "challenge @bob shogi").text, "Challenge #").unwrap();
+    env.clock.advance(8 * 86_400);
+    refused(
+        &env,
+        "bob",
+        &format!("accept {e}"),
+        &["no longer open", "expired"],
+    );
+}
+
+#[test]
+fn bad_challenges_are_refused() {
+    let env = env();
+    let cases: &[(&str, &[&str])] = &[
+        ("challenge @alice shogi", &["cannot challenge yourself"]),
+        (
+            "challenge @zed chess",
+            &["unknown game 'chess'", "shogi", "shanghai"],
+        ),
+        (
+            "challenge @zed shogi handicap=queen",
+            &["unknown handicap 'queen'", "rook"],
+        ),
+        ("challenge @zed palace handicap=rook", &["has no handicaps"]),
+        ("challenge @zed shogi setup=smith", &["has no named setups"]),
+        (
+            "challenge @zed shanghai setup=jones",
+            &["unknown setup 'jones'", "smith"],
+        ),
+        (
+            "challenge @zed shogi handicap=rook setup=smith",
+            &["either a handicap or a setup"],
+        ),
+        (
+            "challenge @zed shogi days=4",
+            &["days per move must be one of", "14"],
+        ),
+        (
+            "challenge @zed shogi days=0",
+            &["days per move must be one of"],
+        ),
+        (
+            "challenge @zed shogi days=100",
+            &["days per move must be one of"],
+        ),
+        (
+            "challenge @zed shogi handicap=rook rated",
+            &["handicap games are casual"],
+        ),
+    ];
+    for (line, fragments) in cases {
+        refused(&env, "alice", line, fragments);
+    }
+    // The would-be opponent was not even recorded.
+    assert!(env.store.user("zed").unwrap().is_none());
+}
+
+#[test]
+fn stale_buttons_and_cancelled_offers_are_refused() {
+    let env = env();
+    let game = shogi(&env, &[]);
+    // A move button shown at ply 0, pressed after two moves.
+    env.ok("alice", &format!("move {game} 7g7f"));
+    env.ok("bob", &format!("move {game} 3c3d"));
+    refused_cmd(
+        &env,
+        "alice",
+        Command::Move {
+            game: Some(game),
+            text: "2g2f".into(),
+            seen_ply: Some(0),
+        },
+        &["the position changed"],
+    );
+    // The same button with the current ply works.
+    env.ok("alice", "games");
+    let r = env
+        .try_cmd(
+            "alice",
+            Command::Move {
+                game: Some(game),
+                text: "2g2f".into(),
+                seen_ply: Some(2),
+            },
+        )
+        .expect("a fresh button works");
+    assert!(!r.error, "{}", r.text);
+
+    // A draw offer cancelled by a move.
+    let r = env.ok("bob", &format!("draw {game} offer"));
+    let accept = r
+        .buttons
+        .iter()
+        .find(|b| b.label == "Accept")
+        .expect("an accept button")
+        .command
+        .clone();
+    env.ok("bob", &format!("move {game} 8c8d"));
+    assert_eq!(env.store.offer(game, OfferKind::Draw).unwrap(), None);
+    refused(
+        &env,
+        "alice",
+        &accept,
+        &["there is no offer", "a move since cancels an offer"],
+    );
+    // A takeback request cancelled by a move.
+    env.ok("alice", &format!("takeback {game} request"));
+    env.ok("alice", &format!("move {game} 6g6f"));
+    refused(
+        &env,
+        "bob",
+        &format!("takeback {game} accept"),
+        &["there is no offer"],
+    );
+    // Accepting one's own offer, declining what was never offered, offering twice.
+    env.ok("bob", &format!("draw {game} offer"));
+    refused(
+        &env,
+        "bob",
+        &format!("draw {game} accept"),
+        &["there is no offer"],
+    );
+    refused(
+        &env,
+        "bob",
+        &format!("draw {game} offer"),
+        &["already offered"],
+    );
+    refused(
+        &env,
+        "alice",
+        &format!("takeback {game} decline"),
+        &["no offer"],
+    );
+    let fresh = env.start_game("carol", "dave", "shogi");
+    refused(
+        &env,
+        "carol",
+        &format!("takeback {fresh} request"),
+        &["no move to take back"],
+    );
+    let palace = env.start_game("carol", "dave", "palace");
+    refused(
+        &env,
+        "carol",
+        &format!("impasse {palace} propose"),
+        &["has no impasse rule"],
+    );
+    refused(
+        &env,
+        "carol",
+        &format!("impasse {fresh} propose"),
+        &["both kings"],
+    );
+    assert_eq!(env.game(game).status, GameStatus::Active);
+}
+
+#[test]
+fn bad_lookups_are_refused() {
+    let env = env();
+    let game = shogi(&env, &["7g7f", "3c3d"]);
+    let palace = env.start_game("carol", "dave", "palace");
+    refused(
+        &env,
+        "alice",
+        &format!("game {game} 3"),
+        &["has 2 moves", "0 to 2"],
+    );
+    refused(
+        &env,
+        "alice",
+        &format!("export {game} pgn"),
+        &["unknown export format 'pgn'"],
+    );
+    refused(
+        &env,
+        "alice",
+        &format!("export {palace} kif"),
+        &["for Shogi only"],
+    );
+    refused(
+        &env,
+        "alice",
+        &format!("export {palace} fen"),
+        &["Shogi and Judkins"],
+    );
+    refused(
+        &env,
+        "alice",
+        &format!("moves {game} z9"),
+        &["'z9' is not a square"],
+    );
+    refused(&env, "alice", "rules chess", &["unknown game 'chess'"]);
+    refused(
+        &env,
+        "alice",
+        "rules shogi dragonfly",
+        &["is not a piece of Shogi"],
+    );
+    refused(&env, "alice", "settings style=fancy", &["style 'fancy'"]);
+    refused(
+        &env,
+        "alice",
+        "settings notify=pigeon",
+        &["notify 'pigeon'"],
+    );
+    refused(&env, "alice", "help dance", &["no command 'dance'"]);
+}
