@@ -109,6 +109,35 @@ struct GameArgs {
     setup: Option<String>,
 }
 
+/// Writes to standard output; a closed pipe (`tegami legal ... | head`) ends the program
+/// quietly instead of panicking.
+fn emit(text: std::fmt::Arguments, newline: bool) {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    let r = out.write_fmt(text).and_then(|_| {
+        if newline {
+            out.write_all(b"\n")
+        } else {
+            Ok(())
+        }
+    });
+    if let Err(e) = r {
+        if e.kind() == std::io::ErrorKind::BrokenPipe {
+            std::process::exit(0);
+        }
+        eprintln!("tegami: cannot write the output: {e}");
+        std::process::exit(1);
+    }
+}
+
+macro_rules! outln {
+    ($($arg:tt)*) => { emit(format_args!($($arg)*), true) };
+}
+
+macro_rules! out {
+    ($($arg:tt)*) => { emit(format_args!($($arg)*), false) };
+}
+
 /// A user error: printed on stderr, exit status 2.
 struct UserError(String);
 
@@ -198,7 +227,7 @@ fn run(cli: Cli) -> Result<(), UserError> {
                 .collect();
             codes.sort();
             for c in codes {
-                println!("{c}");
+                outln!("{c}");
             }
         }
         Command::Perft {
@@ -226,7 +255,7 @@ fn run(cli: Cli) -> Result<(), UserError> {
                 }
                 lines.sort();
                 for (c, n) in lines {
-                    println!("{c} {n}");
+                    outln!("{c} {n}");
                 }
                 total
             } else {
@@ -234,24 +263,24 @@ fn run(cli: Cli) -> Result<(), UserError> {
             };
             if time {
                 let secs = t0.elapsed().as_secs_f64();
-                println!(
+                outln!(
                     "time {:.3} s, {:.2} M nodes/s",
                     secs,
                     total as f64 / secs.max(1e-9) / 1e6
                 );
             }
-            println!("{total}");
+            outln!("{total}");
         }
         Command::Status(a) => {
             let g = build_game(&a)?;
             match g.outcome() {
-                None => println!("ongoing"),
-                Some(o) => println!("{}", o.describe(g.variant())),
+                None => outln!("ongoing"),
+                Some(o) => outln!("{}", o.describe(g.variant())),
             }
         }
         Command::Fen(a) => {
             let g = build_game(&a)?;
-            println!("{}", fen::write(g.position()));
+            outln!("{}", fen::write(g.position()));
         }
         Command::Console { db, out } => {
             let store = tegami::store::SqliteStore::open(&db).map_err(|e| {
@@ -286,7 +315,7 @@ fn run(cli: Cli) -> Result<(), UserError> {
                             "--out draws a piece's diagram: name the piece too".into(),
                         ));
                     }
-                    print!("{}", tegami::engine::variants::describe(v))
+                    out!("{}", tegami::engine::variants::describe(v))
                 }
                 Some(p) => {
                     let kind = tegami::service::find_kind(v, &p).ok_or_else(|| {
@@ -296,7 +325,7 @@ fn run(cli: Cli) -> Result<(), UserError> {
                             v.id()
                         ))
                     })?;
-                    print!("{}", tegami::engine::variants::describe_piece(v, kind));
+                    out!("{}", tegami::engine::variants::describe_piece(v, kind));
                     if let Some(path) = out {
                         let png = tegami::service::piece_diagram(
                             v,
@@ -305,7 +334,7 @@ fn run(cli: Cli) -> Result<(), UserError> {
                         )
                         .map_err(|e| UserError(format!("cannot draw the diagram: {e}")))?;
                         write_file(&path, &png)?;
-                        println!("diagram: {}", path.display());
+                        outln!("diagram: {}", path.display());
                     }
                 }
             }
