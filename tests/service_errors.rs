@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use service_common::*;
 use tegami::console::{Console, ConsoleClock};
-use tegami::service::{parse_command, Command, CommandError, Service};
+use tegami::service::{parse_command, Clock, Command, CommandError, Service};
 use tegami::store::{ChallengeStatus, GameStatus, OfferKind, Store};
 
 /// Refused with a message containing every one of `fragments`, and nothing changed.
@@ -110,6 +110,8 @@ fn unknown_and_malformed_commands_are_explained() {
     let env = env();
     let game = shogi(&env, &["7g7f"]);
     let clock = Arc::new(ConsoleClock::new());
+    // The console's clock reads the game's time (else the deadline would be long past).
+    clock.set(env.clock.now());
     let service = Service::new(env.store.clone(), clock.clone(), config());
     let mut console = Console::new(service, clock, env.dir.path().join("images"));
     let before = env.snapshot();

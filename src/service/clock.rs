@@ -67,50 +67,55 @@ impl Service {
             if fresh.is_empty() {
                 break;
             }
-            for row in fresh {
-                let Some(loser) = row.to_move.clone() else {
-                    continue;
-                };
-                let loser_side = if row.players[0] == loser {
-                    Color::Black
-                } else {
-                    Color::White
-                };
-                let o = Outcome::Win {
-                    winner: !loser_side,
-                    reason: Reason::Timeout,
-                };
-                let ending = ending_of(o);
-                let winner = row.players[(!loser_side).index()].clone();
-                let notices = [
-                    self.outbox_notice(
-                        &loser,
-                        row.channel.as_ref(),
-                        format!("game #{}: you lost on time", row.id),
-                    )?,
-                    self.outbox_notice(
-                        &winner,
-                        row.channel.as_ref(),
-                        format!(
-                            "game #{}: {} ran out of time, you win",
-                            row.id,
-                            self.name_of(&loser)
-                        ),
-                    )?,
-                ];
-                match self.store.finish_game(
-                    row.id,
-                    row.version,
-                    &self.finish_of(&row, &ending, &notices),
-                    now,
-                ) {
-                    Ok(_) => {
+            // Forfeits are committed a hundred at a time (each game still guarded by its
+            // version): one commit's wait on the disk for a hundred games.
+            for chunk in fresh.chunks(100) {
+                let mut endings = Vec::new();
+                for row in chunk {
+                    let Some(loser) = row.to_move.clone() else {
+                        continue;
+                    };
+                    let loser_side = if row.players[0] == loser {
+                        Color::Black
+                    } else {
+                        Color::White
+                    };
+                    let o = Outcome::Win {
+                        winner: !loser_side,
+                        reason: Reason::Timeout,
+                    };
+                    let winner = row.players[(!loser_side).index()].clone();
+                    let notices = vec![
+                        self.outbox_notice(
+                            &loser,
+                            row.channel.as_ref(),
+                            format!("game #{}: you lost on time", row.id),
+                        )?,
+                        self.outbox_notice(
+                            &winner,
+                            row.channel.as_ref(),
+                            format!(
+                                "game #{}: {} ran out of time, you win",
+                                row.id,
+                                self.name_of(&loser)
+                            ),
+                        )?,
+                    ];
+                    endings.push((row, ending_of(o), notices));
+                }
+                let batch: Vec<(i64, i64, crate::store::Finish)> = endings
+                    .iter()
+                    .map(|(row, ending, notices)| {
+                        (row.id, row.version, self.finish_of(row, ending, notices))
+                    })
+                    .collect();
+                let done = self.store.finish_games(&batch, now)?;
+                for ((row, _, _), ended) in endings.iter().zip(done) {
+                    // `false`: a move or another sweep got there first.
+                    if ended {
                         info!(game = row.id, "lost on time");
                         out.timeouts.push(row.id);
                     }
-                    // A move or another sweep got there first.
-                    Err(StoreError::Conflict) => {}
-                    Err(e) => return Err(e.into()),
                 }
             }
         }
@@ -228,6 +233,12 @@ impl Service {
             return user_err(
                 "it is your move: `moretime` gives your opponent one more day on theirs",
             );
+        }
+        if g.row.deadline.is_some_and(|d| d <= self.now()) {
+            return user_err(format!(
+                "game #{}: your opponent's time has already run out",
+                g.row.id
+            ));
         }
         let row = self
             .store

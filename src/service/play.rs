@@ -451,6 +451,25 @@ impl Service {
                 self.name_of(g.to_move())
             ));
         }
+        if let Some(deadline) = g.row.deadline.filter(|&d| d <= self.now()) {
+            // Too late: the game is lost on time, whether or not a sweep has run yet.
+            let o = Outcome::Win {
+                winner: !side,
+                reason: crate::engine::Reason::Timeout,
+            };
+            let ending = ending_of(o);
+            self.store.finish_game(
+                g.row.id,
+                g.row.version,
+                &self.finish_of(&g.row, &ending, &[]),
+                self.now(),
+            )?;
+            return user_err(format!(
+                "game #{}: your time ran out at {}; the game is lost on time",
+                g.row.id,
+                format_time(deadline)
+            ));
+        }
         if let Some(seen) = seen_ply {
             if seen != g.row.ply {
                 return user_err(

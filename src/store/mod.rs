@@ -8,7 +8,7 @@
 
 mod sqlite;
 
-pub use sqlite::SqliteStore;
+pub use sqlite::{Durability, SqliteStore, MIGRATIONS};
 
 use thiserror::Error;
 
@@ -345,6 +345,9 @@ pub trait Store: Send + Sync {
     ) -> Result<GameRow>;
     /// Ends a game without a move (resignation, agreement, impasse, time).
     fn finish_game(&self, game: i64, version: i64, finish: &Finish, now: i64) -> Result<GameRow>;
+    /// Ends several games (game, version, how) in one transaction, each as `finish_game` would;
+    /// a game that moved on is left alone (`false` in its place).
+    fn finish_games(&self, games: &[(i64, i64, Finish)], now: i64) -> Result<Vec<bool>>;
     /// Takes back the moves after `keep_ply`, the game going back to `position` with `to_move`
     /// to play by `deadline` (and back to active if it had ended).
     fn take_back(

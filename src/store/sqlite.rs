@@ -22,6 +22,10 @@ pub const MIGRATIONS: &[(&str, &str)] = &[
         "0002_correspondence.sql",
         include_str!("../../migrations/0002_correspondence.sql"),
     ),
+    (
+        "0003_to_move_index.sql",
+        include_str!("../../migrations/0003_to_move_index.sql"),
+    ),
 ];
 
 /// How hard SQLite works to keep a commit across a crash of the machine.
@@ -113,7 +117,7 @@ fn outbox_row(r: &Row) -> rusqlite::Result<OutboxRow> {
     })
 }
 
-fn queue(tx: &rusqlite::Transaction, notices: &[NewNotice], now: i64) -> Result<()> {
+fn queue(tx: &Connection, notices: &[NewNotice], now: i64) -> Result<()> {
     let mut st = tx.prepare_cached(
         "INSERT INTO outbox (user_id, via, channel, text, created_at) VALUES (?1, ?2, ?3, ?4, ?5)",
     )?;
@@ -124,7 +128,7 @@ fn queue(tx: &rusqlite::Transaction, notices: &[NewNotice], now: i64) -> Result<
 }
 
 /// Ends a game in a transaction: status, result, notices, ratings.
-fn end_game(tx: &rusqlite::Transaction, game: &GameRow, f: &Finish, now: i64) -> Result<()> {
+fn end_game(tx: &Connection, game: &GameRow, f: &Finish, now: i64) -> Result<()> {
     let n = tx.execute(
         "UPDATE games SET status = 'finished', result = ?2, reason = ?3, finished_at = ?4,
             deadline = NULL, to_move = NULL
@@ -315,7 +319,7 @@ fn get_challenge(conn: &Connection, id: i64) -> Result<Option<ChallengeRow>> {
 }
 
 /// Moves a game from `version` to `version + 1`; `Conflict` if it is no longer at `version`.
-fn bump(tx: &rusqlite::Transaction, game: i64, version: i64, now: i64) -> Result<()> {
+fn bump(tx: &Connection, game: i64, version: i64, now: i64) -> Result<()> {
     let n = tx.execute(
         "UPDATE games SET version = version + 1, updated_at = ?3 WHERE id = ?1 AND version = ?2",
         params![game, version, now],
@@ -583,6 +587,31 @@ impl Store for SqliteStore {
         })
     }
 
+    fn finish_games(&self, games: &[(i64, i64, Finish)], now: i64) -> Result<Vec<bool>> {
+        self.with(|conn| {
+            let mut tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+            let mut done = Vec::with_capacity(games.len());
+            for (game, version, finish) in games {
+                // Each game in a savepoint: one that moved on is rolled back alone.
+                let sp = tx.savepoint()?;
+                let r = bump(&sp, *game, *version, now).and_then(|_| {
+                    let current = get_game(&sp, *game)?.ok_or(StoreError::NotFound)?;
+                    end_game(&sp, &current, finish, now)
+                });
+                match r {
+                    Ok(()) => {
+                        sp.commit()?;
+                        done.push(true);
+                    }
+                    Err(StoreError::Conflict) | Err(StoreError::NotFound) => done.push(false),
+                    Err(e) => return Err(e),
+                }
+            }
+            tx.commit()?;
+            Ok(done)
+        })
+    }
+
     fn take_back(
         &self,
         game: i64,
@@ -745,10 +774,11 @@ impl Store for SqliteStore {
                 "UPDATE users SET vacation_until = ?2 WHERE id = ?1",
                 params![user, end],
             )?;
+            // Games already past their deadline stay lost on time: a vacation does not revive them.
             tx.execute(
                 "UPDATE games SET deadline = deadline + ?2, reminded = 0, version = version + 1
-                 WHERE status = 'active' AND to_move = ?1 AND deadline IS NOT NULL",
-                params![user, end - now],
+                 WHERE status = 'active' AND to_move = ?1 AND deadline > ?3",
+                params![user, end - now, now],
             )?;
             Ok(())
         })
