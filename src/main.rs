@@ -294,13 +294,15 @@ fn run(cli: Cli) -> Result<(), UserError> {
             );
             let mut console = tegami::console::Console::new(service, clock, out);
             let stdin = std::io::stdin();
-            console
-                .run(
-                    stdin.lock(),
-                    std::io::stdout(),
-                    tegami::console::interactive(),
-                )
-                .map_err(|e| UserError(format!("console: {e}")))?;
+            match console.run(
+                stdin.lock(),
+                std::io::stdout(),
+                tegami::console::interactive(),
+            ) {
+                // The reader of our output went away (`| head`): nothing more to say.
+                Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {}
+                r => r.map_err(|e| UserError(format!("console: {e}")))?,
+            }
         }
         Command::Rules {
             variant,

@@ -239,3 +239,80 @@ pub fn csa(game: &Game, names: &[String; 2]) -> String {
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::notation::input::parse_move;
+
+    fn game(id: VariantId, moves: &str) -> Game {
+        let mut g = Game::new(Position::start(id));
+        for t in moves.split_whitespace() {
+            let m = parse_move(g.position(), t).unwrap();
+            g.play(m).unwrap();
+        }
+        g
+    }
+
+    const NAMES: [String; 2] = [String::new(), String::new()];
+
+    #[test]
+    fn sfen_export_lists_the_start_and_every_move_code() {
+        let g = game(VariantId::Palace, "5g5f 5c5e");
+        assert_eq!(
+            sfen(&g),
+            "position sfen lns+sk+ssnl/1r2q2b1/+p+p+p+p+p+p+p+p+p/9/9/9/+P+P+P+P+P+P+P+P+P/1B2Q2R1/LNS+SK+SSNL b - 1 9i1i9a1a - moves 5g5f 5c5e"
+        );
+    }
+
+    #[test]
+    fn kif_writes_moves_captures_on_the_same_square_promotions_and_drops() {
+        let g = game(VariantId::Shogi, "7g7f 3c3d 8h2b+ 3a2b B*4e");
+        let kif = kif(&g, &NAMES);
+        assert!(kif.contains("手合割：平手"), "{kif}");
+        for line in [
+            "   1 ７六歩(77)",
+            "   2 ３四歩(33)",
+            "   3 ２二角成(88)",
+            "   4 同　銀(31)",
+            "   5 ４五角打",
+        ] {
+            assert!(kif.contains(line), "{line} missing in\n{kif}");
+        }
+    }
+
+    #[test]
+    fn csa_writes_the_board_moves_with_the_piece_after_the_move_and_drops() {
+        let g = game(VariantId::Shogi, "7g7f 3c3d 8h2b+ 3a2b B*4e");
+        let csa = csa(&g, &NAMES);
+        assert!(csa.starts_with("V2.2\n"));
+        assert!(csa.contains("P1-KY-KE-GI-KI-OU-KI-GI-KE-KY\n"), "{csa}");
+        for line in ["+7776FU", "-3334FU", "+8822UM", "-3122GI", "+0045KA"] {
+            assert!(csa.lines().any(|l| l == line), "{line} missing in\n{csa}");
+        }
+    }
+
+    #[test]
+    fn fairy_stockfish_fen_has_bracketed_hands_and_white_for_the_first_player() {
+        let start = fsf_fen(&Position::start(VariantId::Judkins));
+        assert_eq!(start, "rbnsgk/5p/6/6/P5/KGSNBR[-] w 0 1");
+        let g = game(VariantId::Shogi, "7g7f 3c3d 8h2b+ 3a2b");
+        assert_eq!(
+            fsf_fen(g.position()),
+            "lnsgkg1nl/1r5s1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/7R1/LNSGKGSNL[Bb] w 0 3"
+        );
+    }
+
+    #[test]
+    fn kif_and_csa_are_for_shogi_only_and_fen_for_shogi_and_judkins() {
+        let palace = game(VariantId::Palace, "");
+        assert!(export(&palace, "kif", &NAMES).is_err());
+        assert!(export(&palace, "csa", &NAMES).is_err());
+        assert!(export(&palace, "fen", &NAMES).is_err());
+        assert!(export(&palace, "sfen", &NAMES).is_ok());
+        assert!(export(&game(VariantId::Judkins, ""), "fen", &NAMES).is_ok());
+        assert!(export(&palace, "pgn", &NAMES)
+            .unwrap_err()
+            .contains("unknown export format"));
+    }
+}
