@@ -89,6 +89,17 @@ fn game_row(r: &Row) -> rusqlite::Result<GameRow> {
     })
 }
 
+fn move_row(r: &Row) -> rusqlite::Result<MoveRow> {
+    Ok(MoveRow {
+        ply: r.get(0)?,
+        code: r.get(1)?,
+        notation: r.get(2)?,
+        position: r.get(3)?,
+        user: r.get(4)?,
+        played_at: r.get(5)?,
+    })
+}
+
 fn rating_row(r: &Row) -> rusqlite::Result<RatingRow> {
     Ok(RatingRow {
         user: r.get(0)?,
@@ -488,16 +499,7 @@ impl Store for SqliteStore {
                 "SELECT ply, code, notation, position, user_id, played_at FROM moves
                  WHERE game_id = ?1 AND taken_back = 0 ORDER BY ply",
             )?;
-            let rows = st.query_map([game], |r| {
-                Ok(MoveRow {
-                    ply: r.get(0)?,
-                    code: r.get(1)?,
-                    notation: r.get(2)?,
-                    position: r.get(3)?,
-                    user: r.get(4)?,
-                    played_at: r.get(5)?,
-                })
-            })?;
+            let rows = st.query_map([game], move_row)?;
             Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
         })
     }
@@ -514,16 +516,7 @@ impl Store for SqliteStore {
                     "SELECT ply, code, notation, position, user_id, played_at FROM moves
                      WHERE game_id = ?1 AND taken_back = 0 ORDER BY ply",
                 )?;
-                let rows = st.query_map([id], |r| {
-                    Ok(MoveRow {
-                        ply: r.get(0)?,
-                        code: r.get(1)?,
-                        notation: r.get(2)?,
-                        position: r.get(3)?,
-                        user: r.get(4)?,
-                        played_at: r.get(5)?,
-                    })
-                })?;
+                let rows = st.query_map([id], move_row)?;
                 rows.collect::<rusqlite::Result<Vec<_>>>()?
             };
             tx.commit()?;

@@ -179,43 +179,7 @@ pub fn spec() -> VariantSpec {
             ..base.end
         },
         start: "lnsgkgsnl/1rci1uab1/p1p1p1p1p/9/9/9/P1P1P1P1P/1BAU1ICR1/LNSGKGSNL b - 1",
-        handicaps: &[
-            Handicap {
-                name: "lance",
-                description: "White's left lance",
-                remove: &["1a"],
-            },
-            Handicap {
-                name: "bishop",
-                description: "White's bishop",
-                remove: &["2b"],
-            },
-            Handicap {
-                name: "rook",
-                description: "White's rook",
-                remove: &["8b"],
-            },
-            Handicap {
-                name: "rook-lance",
-                description: "White's rook and left lance",
-                remove: &["8b", "1a"],
-            },
-            Handicap {
-                name: "two",
-                description: "White's rook and bishop",
-                remove: &["8b", "2b"],
-            },
-            Handicap {
-                name: "four",
-                description: "White's rook, bishop and both lances",
-                remove: &["8b", "2b", "1a", "9a"],
-            },
-            Handicap {
-                name: "six",
-                description: "White's rook, bishop, both lances and both knights",
-                remove: &["8b", "2b", "1a", "9a", "2a", "8a"],
-            },
-        ],
+        // The text's handicaps are Shogi's: White's rook stands on 8b and bishop on 2b here too.
         ..base
     }
 }
