@@ -986,3 +986,10 @@ proptest! {
         check_move_input(&text)?;
     }
 }
+
+#[test]
+fn a_promoted_piece_in_hand_is_refused_with_the_reason() {
+    let e = fen_error(shogi(), "4k4/9/9/9/9/9/9/9/4K4 b +P 1");
+    assert!(matches!(e, FenError::Hands { .. }), "{e:?}");
+    assert!(e.to_string().contains("never promoted"), "{e}");
+}

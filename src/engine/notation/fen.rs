@@ -378,6 +378,12 @@ fn parse_hands(v: &Variant, pos: &mut Position, field: &str) -> Result<(), FenEr
             count = Some(c);
             continue;
         }
+        if ch == '+' {
+            return Err(err(
+                "pieces in hand are never promoted: write their unpromoted letter (P, not +P)"
+                    .into(),
+            ));
+        }
         let piece = letter_kind(v, &ch.to_string())
             .ok_or_else(|| err(format!("'{ch}' is not a piece of this game")))?;
         if piece.kind.is_royal()
