@@ -58,6 +58,19 @@ impl Move {
         }
     }
 
+    /// The other squares the move changes: the lance's two squares in castling, the captured
+    /// pawn's square in an en-passant capture.
+    pub fn side_squares(self) -> Vec<Square> {
+        match self {
+            Move::Castle { from, to } => {
+                let (a, b) = crate::engine::palace::castle_lance(from, to);
+                vec![a, b]
+            }
+            Move::EnPassant { from, to } => vec![Square::new(to.col(), from.row())],
+            _ => Vec::new(),
+        }
+    }
+
     pub fn is_drop(self) -> bool {
         matches!(self, Move::Drop { .. })
     }

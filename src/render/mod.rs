@@ -115,14 +115,17 @@ pub fn layout(v: &Variant, opts: &RenderOptions) -> Layout {
     Layout::new(v, opts.viewer, opts.square_px, true)
 }
 
-/// The squares a move touches, to highlight: from and to (the king's for castling), the drop
-/// square, and the square a lion captured on before its second step.
+/// The squares a move touches, to highlight: from and to, the drop square, the square a lion
+/// captured on before its second step, the lance's squares in castling and the pawn taken en
+/// passant.
 pub fn move_squares(m: Move) -> Vec<Square> {
     let mut out: Vec<Square> = m.from().into_iter().collect();
     if let Move::Lion { via, .. } = m {
         out.push(via);
     }
     out.push(m.to());
+    // Castling moves the lance too; en passant takes a pawn beside the target square.
+    out.extend(m.side_squares());
     let mut seen = Vec::with_capacity(out.len());
     out.retain(|s| {
         let new = !seen.contains(s);
@@ -215,4 +218,29 @@ pub fn hand_of(pos: &Position, c: Color) -> Vec<(PieceKind, u8)> {
         .map(|&k| (k, pos.hand(c, k)))
         .filter(|&(_, n)| n > 0)
         .collect()
+}
+
+#[cfg(test)]
+mod move_square_tests {
+    use super::*;
+
+    #[test]
+    fn castling_and_en_passant_highlight_every_square_they_change() {
+        let sq = |c, r| Square::new(c, r);
+        // Black castles toward 9i: king 5i-7i, lance 9i-6i.
+        let castle = Move::Castle {
+            from: sq(4, 8),
+            to: sq(2, 8),
+        };
+        assert_eq!(
+            move_squares(castle),
+            vec![sq(4, 8), sq(2, 8), sq(0, 8), sq(3, 8)]
+        );
+        // A pawn on 5e takes en passant on 4d: the pawn taken stood on 4e.
+        let ep = Move::EnPassant {
+            from: sq(4, 4),
+            to: sq(5, 3),
+        };
+        assert_eq!(move_squares(ep), vec![sq(4, 4), sq(5, 3), sq(5, 4)]);
+    }
 }
