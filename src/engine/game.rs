@@ -326,7 +326,12 @@ pub(crate) fn entered_king(p: &Position) -> Option<Color> {
 }
 
 /// Perft that ends a line at a fourth occurrence (checked only where one is possible).
-fn perft_hist(pos: &mut Position, hist: &mut Vec<u64>, depth: u32, bufs: &mut [Vec<Move>]) -> u64 {
+pub(crate) fn perft_hist(
+    pos: &mut Position,
+    hist: &mut Vec<u64>,
+    depth: u32,
+    bufs: &mut [Vec<Move>],
+) -> u64 {
     let (buf, rest) = bufs.split_first_mut().expect("one buffer per ply");
     let third = pos.v.spec.end.repetition == RepetitionRule::ThirdForbidden && hist.len() >= 8;
     if depth == 1 && !third {

@@ -337,9 +337,9 @@ impl Position {
             }
             Move::PromoteTo { from, to, .. } => {
                 let p = own_piece(from)?;
-                if !self.piece_moves(from).contains(&m) {
-                    let reaches = self
-                        .piece_moves(from)
+                let moves = self.piece_moves(from);
+                if !moves.contains(&m) {
+                    let reaches = moves
                         .iter()
                         .any(|o| o.to() == to && matches!(o, Move::PromoteTo { .. }));
                     return Err(if reaches {

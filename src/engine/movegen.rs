@@ -471,30 +471,8 @@ pub fn perft(pos: &mut Position, depth: u32) -> u64 {
         return 1;
     }
     let mut bufs: Vec<Vec<Move>> = (0..depth).map(|_| Vec::with_capacity(256)).collect();
-    perft_inner(pos, depth, &mut bufs)
-}
-
-fn perft_inner(pos: &mut Position, depth: u32, bufs: &mut [Vec<Move>]) -> u64 {
-    let (buf, rest) = bufs.split_first_mut().expect("one buffer per ply");
-    if depth == 1 {
-        return pos.count_legal(buf);
-    }
-    buf.clear();
-    pos.pseudo_moves(buf);
-    let ctx = pos.legal_ctx();
-    let mut n = 0;
-    let palace = pos.v.t.palace.is_some();
-    for &m in buf.iter() {
-        if !pos.is_legal(m, &ctx) {
-            continue;
-        }
-        let u = pos.make(m);
-        if !(palace && crate::engine::game::entered_king(pos).is_some()) {
-            n += perft_inner(pos, depth - 1, rest);
-        }
-        pos.unmake(m, u);
-    }
-    n
+    // The position is the first of its history: the same walk as `Game::perft`.
+    crate::engine::game::perft_hist(pos, &mut vec![pos.hash()], depth, &mut bufs)
 }
 
 impl Position {

@@ -428,16 +428,7 @@ impl Service {
             return user_err("only the server's managers change its settings");
         }
         if let Some(d) = days {
-            if !ALLOWED_DAYS.contains(&d) {
-                return user_err(format!(
-                    "days per move must be one of {}",
-                    ALLOWED_DAYS
-                        .iter()
-                        .map(|d| d.to_string())
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                ));
-            }
+            check_days(d)?;
             s.default_days = d;
         }
         if let Some(r) = rated {

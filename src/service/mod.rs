@@ -100,6 +100,18 @@ impl Default for Config {
 /// Days per move a game may have.
 pub const ALLOWED_DAYS: &[u32] = &[1, 2, 3, 5, 7, 10, 14];
 
+/// Refuses days per move a game may not have.
+pub(crate) fn check_days(days: u32) -> Result<(), CoreError> {
+    if ALLOWED_DAYS.contains(&days) {
+        return Ok(());
+    }
+    let allowed: Vec<String> = ALLOWED_DAYS.iter().map(|d| d.to_string()).collect();
+    user_err(format!(
+        "days per move must be one of {}",
+        allowed.join(", ")
+    ))
+}
+
 /// Who sends a command.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct User {

@@ -135,16 +135,7 @@ impl Service {
         }
         let server = self.server_of(place)?;
         let days = a.days.unwrap_or(server.default_days);
-        if !ALLOWED_DAYS.contains(&days) {
-            return user_err(format!(
-                "days per move must be one of {}",
-                ALLOWED_DAYS
-                    .iter()
-                    .map(|d| d.to_string())
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ));
-        }
+        check_days(days)?;
         self.start_of(v, a.handicap.as_deref(), a.setup.as_deref())?;
         if a.handicap.is_some() && a.rated == Some(true) {
             return user_err("handicap games are casual: drop `rated` or the handicap");
