@@ -194,10 +194,11 @@ impl Console {
             out.push_str("✗ ");
         }
         out.push_str(&reply.text);
-        if let Some(img) = &reply.image {
-            match self.save(&img.name, &img.png) {
-                Ok(path) => out.push_str(&format!("\n  [image: {}]", path.display())),
-                Err(e) => out.push_str(&format!("\n  [image not saved: {e}]")),
+        for file in &reply.attachments {
+            let what = if file.is_image() { "image" } else { "file" };
+            match self.save(&file.name, &file.data) {
+                Ok(path) => out.push_str(&format!("\n  [{what}: {}]", path.display())),
+                Err(e) => out.push_str(&format!("\n  [{what} not saved: {e}]")),
             }
         }
         if !reply.buttons.is_empty() {

@@ -171,25 +171,60 @@ pub struct Button {
     pub command: String,
 }
 
-/// A picture.
+/// A file sent with a reply: a board picture (PNG), a replay (GIF), a record or export (text).
+/// Its kind is its name's extension.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Image {
+pub struct Attachment {
     pub name: String,
-    pub png: Vec<u8>,
+    pub data: Vec<u8>,
+}
+
+impl Attachment {
+    pub fn new(name: impl Into<String>, data: Vec<u8>) -> Attachment {
+        Attachment {
+            name: name.into(),
+            data,
+        }
+    }
+
+    /// Whether this is a picture (PNG or GIF).
+    pub fn is_image(&self) -> bool {
+        self.name.ends_with(".png") || self.name.ends_with(".gif")
+    }
 }
 
 /// What the core answers.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Reply {
     pub text: String,
-    pub image: Option<Image>,
+    /// Files sent with the text: the board picture first when there is one.
+    pub attachments: Vec<Attachment>,
     pub buttons: Vec<Button>,
     pub notify: Vec<Notice>,
+    /// The game the reply is about, if one: the adapter posts in its thread and marks buttons
+    /// with its ply.
+    pub game: Option<GameRef>,
     /// The command was refused (bad input, not allowed, not now): shown to the sender only.
     pub error: bool,
 }
 
+/// The game a reply is about, as it stands after the command.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GameRef {
+    pub id: i64,
+    pub ply: u32,
+    /// The game has just started (its thread may be made now).
+    pub started: bool,
+    /// The game is over.
+    pub over: bool,
+}
+
 impl Reply {
+    /// The board picture, if the reply has one.
+    pub fn image(&self) -> Option<&Attachment> {
+        self.attachments.iter().find(|a| a.name.ends_with(".png"))
+    }
+
     pub fn text(t: impl Into<String>) -> Reply {
         Reply {
             text: t.into(),
@@ -259,6 +294,16 @@ impl Loaded {
 
     pub fn player(&self, c: Color) -> &str {
         &self.row.players[c.index()]
+    }
+
+    /// The game as a reply refers to it.
+    pub fn game_ref(&self, started: bool) -> GameRef {
+        GameRef {
+            id: self.row.id,
+            ply: self.row.ply,
+            started,
+            over: self.row.status != GameStatus::Active,
+        }
     }
 
     /// The user whose turn it is.

@@ -363,8 +363,12 @@ impl Service {
             ));
         }
         Ok(Reply {
+            game: Some(loaded.game_ref(true)),
             text,
-            image: self.board_image(&loaded, loaded.game.moves().len(), &mover)?,
+            attachments: self
+                .board_image(&loaded, loaded.game.moves().len(), &mover)?
+                .into_iter()
+                .collect(),
             buttons: game_buttons(row.id),
             notify,
             ..Reply::default()
@@ -542,8 +546,12 @@ impl Service {
             opponent
         };
         Ok(Reply {
+            game: Some(g.game_ref(false)),
             text,
-            image: self.board_image(&g, g.game.moves().len(), &viewer)?,
+            attachments: self
+                .board_image(&g, g.game.moves().len(), &viewer)?
+                .into_iter()
+                .collect(),
             buttons: if outcome.is_none() {
                 game_buttons(g.row.id)
             } else {
@@ -585,6 +593,7 @@ impl Service {
         let sentence = self.outcome_sentence(&g, o);
         let opponent = g.player(!side).to_string();
         Ok(Reply {
+            game: Some(g.game_ref(false)),
             text: format!("Game #{}: {} resigns. {sentence}", g.row.id, user.name),
             notify: self
                 .notice(
@@ -650,6 +659,7 @@ impl Service {
                 };
                 let word = kind.as_str();
                 Ok(Reply {
+                    game: Some(g.game_ref(false)),
                     text: format!("Game #{id}: {} {verb}{detail}. {}: `{word} {id} accept` or `{word} {id} decline`.", user.name, self.name_of(&opponent)),
                     buttons: vec![
                         Button { label: "Accept".into(), command: format!("{word} {id} accept") },
@@ -667,6 +677,7 @@ impl Service {
                 }
                 self.store.remove_offer(id, kind)?;
                 Ok(Reply {
+                    game: Some(g.game_ref(false)),
                     text: format!("Game #{id}: {} declines {what}.", user.name),
                     notify: self
                         .notice(
@@ -775,6 +786,7 @@ impl Service {
                 let g = Loaded { row, game: g.game };
                 let sentence = self.outcome_sentence(&g, o);
                 Ok(Reply {
+                    game: Some(g.game_ref(false)),
                     text: format!("Game #{id}: {} accepts. {sentence}", user.name),
                     notify: self
                         .notice(
@@ -805,6 +817,7 @@ impl Service {
                 let g = Loaded { row, game };
                 let mover = g.to_move().to_string();
                 Ok(Reply {
+                    game: Some(g.game_ref(false)),
                     text: format!(
                         "Game #{id}: {} accepts the takeback; {} {} taken back. {} to move.",
                         user.name,
@@ -812,7 +825,10 @@ impl Service {
                         if n == 1 { "move is" } else { "moves are" },
                         self.name_of(&mover)
                     ),
-                    image: self.board_image(&g, g.game.moves().len(), &mover)?,
+                    attachments: self
+                        .board_image(&g, g.game.moves().len(), &mover)?
+                        .into_iter()
+                        .collect(),
                     buttons: game_buttons(id),
                     notify: self
                         .notice(

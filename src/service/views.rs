@@ -12,7 +12,7 @@ impl Service {
         g: &Loaded,
         ply: usize,
         viewer: &str,
-    ) -> Result<Option<Image>, CoreError> {
+    ) -> Result<Option<Attachment>, CoreError> {
         if !self.config.images {
             return Ok(None);
         }
@@ -44,10 +44,10 @@ impl Service {
         };
         let png = crate::render::render_png(&pos, &opts)
             .map_err(|e| CoreError::Internal(format!("rendering game {}: {e}", g.row.id)))?;
-        Ok(Some(Image {
-            name: format!("game-{}-move-{ply}.png", g.row.id),
+        Ok(Some(Attachment::new(
+            format!("game-{}-move-{ply}.png", g.row.id),
             png,
-        }))
+        )))
     }
 
     fn status_line(&self, g: &Loaded) -> String {
@@ -106,8 +106,12 @@ impl Service {
             g.to_move().to_string()
         };
         Ok(Reply {
+            game: Some(g.game_ref(false)),
             text,
-            image: self.board_image(&g, g.game.moves().len(), &viewer)?,
+            attachments: self
+                .board_image(&g, g.game.moves().len(), &viewer)?
+                .into_iter()
+                .collect(),
             buttons: if g.row.status == GameStatus::Active {
                 super::play::game_buttons(g.row.id)
             } else {
@@ -274,12 +278,13 @@ impl Service {
             g.player(Color::Black).to_string()
         };
         Ok(Reply {
+            game: Some(g.game_ref(false)),
             text: format!(
                 "{}\nAfter {ply} of {n} moves.{last}\n`{}`",
                 self.status_line(&g),
                 fen::write(&pos)
             ),
-            image: self.board_image(&g, ply, &viewer)?,
+            attachments: self.board_image(&g, ply, &viewer)?.into_iter().collect(),
             buttons: [
                 (ply > 0).then(|| Button {
                     label: "◀ Back".into(),
@@ -370,14 +375,14 @@ impl Service {
             };
             let png = piece_diagram(v, kind, style)
                 .map_err(|e| CoreError::Internal(format!("diagram of {kind:?}: {e}")))?;
-            reply.image = Some(Image {
-                name: format!(
+            reply.attachments.push(Attachment::new(
+                format!(
                     "rules-{}-{}.png",
                     v.id(),
                     v.piece_name(kind).replace(' ', "-")
                 ),
                 png,
-            });
+            ));
         }
         Ok(reply)
     }
