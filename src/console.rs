@@ -216,6 +216,13 @@ impl Console {
             };
             out.push_str(&format!("\n  → @{} ({how}): {}", n.user, n.text));
         }
+        // Shown here, so delivered: the outbox keeps them no longer.
+        let ids: Vec<i64> = reply.notify.iter().filter_map(|n| n.id).collect();
+        if !ids.is_empty() {
+            if let Err(e) = self.service.mark_sent(&ids) {
+                out.push_str(&format!("\n✗ could not mark the notifications sent: {e}"));
+            }
+        }
         out
     }
 

@@ -4,6 +4,7 @@
 //! Layers (data flows one way): `engine` (rules, notation) ← everything else.
 
 pub mod console;
+pub mod discord;
 pub mod engine;
 pub mod render;
 pub mod service;

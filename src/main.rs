@@ -68,6 +68,15 @@ enum Command {
         #[arg(long)]
         out: std::path::PathBuf,
     },
+    /// Runs the Discord bot (token from DISCORD_TOKEN or the config file).
+    Run {
+        /// The configuration file (see config.example.toml).
+        #[arg(long)]
+        config: Option<std::path::PathBuf>,
+        /// The SQLite database file (wins over the config's `database`; default tegami.db).
+        #[arg(long)]
+        db: Option<std::path::PathBuf>,
+    },
     /// An offline session in the terminal: lines like `@alice challenge @bob palace`.
     Console {
         /// The SQLite database file (created if missing).
@@ -282,6 +291,7 @@ fn run(cli: Cli) -> Result<(), UserError> {
             let g = build_game(&a)?;
             outln!("{}", fen::write(g.position()));
         }
+        Command::Run { config, db } => run_bot(config.as_deref(), db.as_deref())?,
         Command::Console { db, out } => {
             let store = tegami::store::SqliteStore::open(&db).map_err(|e| {
                 UserError(format!("cannot open the database {}: {e}", db.display()))
@@ -392,6 +402,61 @@ fn run(cli: Cli) -> Result<(), UserError> {
         }
     }
     Ok(())
+}
+
+/// `tegami run`: a configuration or database problem is a one-line error and exit status 2; a
+/// failed Discord connection exit status 1; SIGINT/SIGTERM a clean stop with status 0.
+fn run_bot(
+    config: Option<&std::path::Path>,
+    db: Option<&std::path::Path>,
+) -> Result<(), UserError> {
+    use std::sync::Arc;
+    use tegami::discord::{BotConfig, ProcessEnv};
+
+    let cfg = BotConfig::load(config, db, &ProcessEnv).map_err(|e| UserError(e.to_string()))?;
+    let filter = match std::env::var("RUST_LOG") {
+        Ok(f) if !f.is_empty() => tracing_subscriber::EnvFilter::try_new(&f)
+            .map_err(|e| UserError(format!("RUST_LOG '{f}' is not a log filter: {e}")))?,
+        _ => tracing_subscriber::EnvFilter::try_new(&cfg.log).map_err(|e| {
+            UserError(format!(
+                "log '{}' in the config is not a log filter: {e}",
+                cfg.log
+            ))
+        })?,
+    };
+    tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .init();
+    let path = &cfg.database;
+    let store = tegami::store::SqliteStore::open(path)
+        .map_err(|e| UserError(format!("cannot open the database {}: {e}", path.display())))?;
+    // Opening an existing, up-to-date database writes nothing: check it may be written.
+    std::fs::OpenOptions::new()
+        .append(true)
+        .open(path)
+        .map_err(|e| UserError(format!("cannot write the database {}: {e}", path.display())))?;
+    let service = Arc::new(tegami::service::Service::new(
+        Arc::new(store),
+        Arc::new(tegami::service::SystemClock),
+        tegami::service::Config::default(),
+    ));
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| UserError(format!("cannot start the async runtime: {e}")))?;
+    let result = runtime.block_on(tegami::discord::run(cfg, service));
+    // Commands in flight have finished; dropping the runtime and the service closes the
+    // database.
+    runtime.shutdown_timeout(std::time::Duration::from_secs(5));
+    match result {
+        Ok(()) => Ok(()),
+        Err(tegami::discord::RunError::Setup(m)) => Err(UserError(m)),
+        Err(tegami::discord::RunError::Discord(m)) => {
+            eprintln!("tegami: {m}");
+            std::process::exit(1);
+        }
+    }
 }
 
 fn write_file(path: &std::path::Path, bytes: &[u8]) -> Result<(), UserError> {

@@ -41,7 +41,8 @@ fn config() -> Config {
     }
 }
 
-/// Where commands are sent unless a test says otherwise: a channel outside any server.
+/// Where commands are sent unless a test says otherwise: a channel outside any server (a
+/// group or direct message), where a user sees their own games.
 fn channel() -> Place {
     Place {
         guild: None,
@@ -87,6 +88,9 @@ struct Env {
     store: Arc<SqliteStore>,
     clock: Arc<ManualClock>,
     service: Service,
+    /// Outbox rows of the commands' own notices, delivered with their replies (as a
+    /// transport does): the sweep's are what these tests look at.
+    delivered: std::cell::RefCell<std::collections::HashSet<i64>>,
 }
 
 impl Env {
@@ -102,6 +106,7 @@ impl Env {
             store,
             clock,
             service,
+            delivered: Default::default(),
         }
     }
 
@@ -118,11 +123,16 @@ impl Env {
 
     fn send_in(&self, place: &Place, user: &str, line: &str) -> Reply {
         let command = parse_command(line).unwrap_or_else(|e| panic!("{line:?}: {e}"));
-        self.service.handle(&Request {
+        let reply = self.service.handle(&Request {
             user: User::new(user, user),
             place: place.clone(),
             command,
-        })
+        });
+        // Delivered with the reply, as a transport does.
+        let ids: Vec<i64> = reply.notify.iter().filter_map(|n| n.id).collect();
+        self.service.mark_sent(&ids).expect("mark sent");
+        self.delivered.borrow_mut().extend(ids);
+        reply
     }
 
     fn ok_in(&self, place: &Place, user: &str, line: &str) -> Reply {
@@ -200,8 +210,13 @@ impl Env {
         s
     }
 
+    /// The outbox rows of the sweep (the commands' own are left out).
     fn outbox(&self) -> Vec<Out> {
+        let mine = self.delivered.borrow();
         outbox(&self.path)
+            .into_iter()
+            .filter(|o| !mine.contains(&o.id))
+            .collect()
     }
 
     fn rating(&self, user: &str, variant: &str, guild: &str) -> Option<RatingRow> {
@@ -681,8 +696,9 @@ fn moretime_gives_the_opponent_exactly_one_more_day() {
     let msg = env.refused("alice", &format!("moretime {g}"));
     assert!(msg.contains("it is your move"), "{msg}");
     assert_eq!(env.deadline(g), d);
+    // In direct messages a game is seen by its players only: to carol it is not there.
     let msg = env.refused("carol", &format!("moretime {g}"));
-    assert!(msg.contains("do not play"), "{msg}");
+    assert!(msg.contains(&format!("there is no game #{g}")), "{msg}");
     assert!(env
         .refused("carol", "moretime")
         .contains("no game in progress"));
@@ -788,7 +804,7 @@ fn a_challenge_past_its_expiry_cannot_be_accepted_even_before_the_sweep() {
     assert!(msg.contains("expired"), "{msg}");
     assert!(env
         .store
-        .games_of("bob", GameStatus::Active, 10)
+        .games_of("bob", GameStatus::Active, None, 10)
         .unwrap()
         .is_empty());
     assert_eq!(env.sweep(T0 + 7 * DAY).expired, vec![c]);
@@ -820,8 +836,13 @@ impl Store for CrashingStore {
     fn set_user_settings(&self, id: &str, style: &str, notify: &str) -> Result<(), StoreError> {
         self.inner.set_user_settings(id, style, notify)
     }
-    fn create_challenge(&self, c: &NewChallenge, now: i64) -> Result<ChallengeRow, StoreError> {
-        self.inner.create_challenge(c, now)
+    fn create_challenge(
+        &self,
+        c: &NewChallenge,
+        notices: &[NewNotice],
+        now: i64,
+    ) -> Result<ChallengeRow, StoreError> {
+        self.inner.create_challenge(c, notices, now)
     }
     fn challenge(&self, id: i64) -> Result<Option<ChallengeRow>, StoreError> {
         self.inner.challenge(id)
@@ -829,11 +850,23 @@ impl Store for CrashingStore {
     fn open_challenges(&self, user: &str, now: i64) -> Result<Vec<ChallengeRow>, StoreError> {
         self.inner.open_challenges(user, now)
     }
-    fn accept_challenge(&self, id: i64, game: &NewGame, now: i64) -> Result<GameRow, StoreError> {
-        self.inner.accept_challenge(id, game, now)
+    fn accept_challenge(
+        &self,
+        id: i64,
+        game: &NewGame,
+        notices: &[NewNotice],
+        now: i64,
+    ) -> Result<GameRow, StoreError> {
+        self.inner.accept_challenge(id, game, notices, now)
     }
-    fn close_challenge(&self, id: i64, status: ChallengeStatus) -> Result<(), StoreError> {
-        self.inner.close_challenge(id, status)
+    fn close_challenge(
+        &self,
+        id: i64,
+        status: ChallengeStatus,
+        notices: &[NewNotice],
+        now: i64,
+    ) -> Result<(), StoreError> {
+        self.inner.close_challenge(id, status, notices, now)
     }
     fn game(&self, id: i64) -> Result<Option<GameRow>, StoreError> {
         self.inner.game(id)
@@ -842,9 +875,10 @@ impl Store for CrashingStore {
         &self,
         user: &str,
         status: GameStatus,
+        guild: Option<&str>,
         limit: usize,
     ) -> Result<Vec<GameRow>, StoreError> {
-        self.inner.games_of(user, status, limit)
+        self.inner.games_of(user, status, guild, limit)
     }
     fn moves(&self, game: i64) -> Result<Vec<MoveRow>, StoreError> {
         self.inner.moves(game)
@@ -859,8 +893,10 @@ impl Store for CrashingStore {
         mv: &MoveRow,
         next: (&str, i64),
         finish: Option<&Finish>,
+        notices: &[NewNotice],
     ) -> Result<GameRow, StoreError> {
-        self.inner.append_move(game, version, mv, next, finish)
+        self.inner
+            .append_move(game, version, mv, next, finish, notices)
     }
     fn finish_game(
         &self,
@@ -910,19 +946,22 @@ impl Store for CrashingStore {
         keep_ply: u32,
         position: &str,
         next: (&str, i64),
+        notices: &[NewNotice],
         now: i64,
     ) -> Result<GameRow, StoreError> {
         self.inner
-            .take_back(game, version, keep_ply, position, next, now)
+            .take_back(game, version, keep_ply, position, next, notices, now)
     }
     fn extend_deadline(
         &self,
         game: i64,
         version: i64,
         secs: i64,
+        notices: &[NewNotice],
         now: i64,
     ) -> Result<GameRow, StoreError> {
-        self.inner.extend_deadline(game, version, secs, now)
+        self.inner
+            .extend_deadline(game, version, secs, notices, now)
     }
     fn due_games(&self, now: i64, limit: usize) -> Result<Vec<GameRow>, StoreError> {
         self.inner.due_games(now, limit)
@@ -1002,14 +1041,29 @@ impl Store for CrashingStore {
     fn set_server(&self, s: &ServerRow) -> Result<(), StoreError> {
         self.inner.set_server(s)
     }
-    fn put_offer(&self, game: i64, version: i64, offer: &OfferRow) -> Result<(), StoreError> {
-        self.inner.put_offer(game, version, offer)
+    fn put_offer(
+        &self,
+        game: i64,
+        version: i64,
+        offer: &OfferRow,
+        notices: &[NewNotice],
+    ) -> Result<(), StoreError> {
+        self.inner.put_offer(game, version, offer, notices)
     }
     fn offer(&self, game: i64, kind: OfferKind) -> Result<Option<OfferRow>, StoreError> {
         self.inner.offer(game, kind)
     }
-    fn remove_offer(&self, game: i64, kind: OfferKind) -> Result<(), StoreError> {
-        self.inner.remove_offer(game, kind)
+    fn remove_offer(
+        &self,
+        game: i64,
+        kind: OfferKind,
+        notices: &[NewNotice],
+        now: i64,
+    ) -> Result<(), StoreError> {
+        self.inner.remove_offer(game, kind, notices, now)
+    }
+    fn set_thread(&self, game: i64, thread: &str) -> Result<(), StoreError> {
+        self.inner.set_thread(game, thread)
     }
     fn integrity_check(&self) -> Result<String, StoreError> {
         self.inner.integrity_check()

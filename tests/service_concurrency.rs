@@ -115,7 +115,11 @@ fn race(variant: &str, readers: usize) -> Race {
             s.spawn(move || {
                 while !done.load(Ordering::SeqCst) {
                     let cmd = if r % 2 == 0 {
-                        Command::Board { game: Some(game) }
+                        Command::Board {
+                            game: Some(game),
+                            ply: None,
+                            style: None,
+                        }
                     } else {
                         Command::Moves {
                             game: Some(game),

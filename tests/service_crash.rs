@@ -56,7 +56,9 @@ fn crash_child() {
     let mut rng = Rng::new(seed);
     let began = Instant::now();
     while began.elapsed() < CHILD_LIMIT {
-        let active = store.games_of("alice", GameStatus::Active, 10).unwrap();
+        let active = store
+            .games_of("alice", GameStatus::Active, None, 10)
+            .unwrap();
         let game = match active.first() {
             Some(g) => g.id,
             None => {

@@ -48,6 +48,8 @@ impl Service {
             _ => "mention",
         };
         Ok(NewNotice {
+            id: super::new_notice_id(),
+            game: None,
             user: user.to_string(),
             via: via.into(),
             channel: channel.cloned(),
@@ -172,13 +174,17 @@ impl Service {
             if waiting == 0 {
                 continue;
             }
-            let games = self.store.games_of(&user.id, GameStatus::Active, 200)?;
+            let games = self
+                .store
+                .games_of(&user.id, GameStatus::Active, None, 200)?;
             let ids: Vec<String> = games
                 .iter()
                 .filter(|g| g.to_move.as_deref() == Some(user.id.as_str()))
                 .map(|g| format!("#{}", g.id))
                 .collect();
             let n = NewNotice {
+                id: super::new_notice_id(),
+                game: None,
                 user: user.id.clone(),
                 via: "dm".into(),
                 channel: None,
@@ -209,6 +215,8 @@ impl Service {
                         via,
                         channel: o.notice.channel,
                         text: o.notice.text,
+                        id: Some(o.id),
+                        game: None,
                     },
                 )
             })
@@ -216,13 +224,44 @@ impl Service {
         Ok(out)
     }
 
+    /// Notifications waiting for delivery, oldest first.
+    pub fn unsent(&self, limit: usize) -> Result<Vec<Notice>, CoreError> {
+        Ok(self
+            .store
+            .unsent(limit)?
+            .into_iter()
+            .map(|o| Notice {
+                user: o.notice.user,
+                via: if o.notice.via == "dm" {
+                    Via::Dm
+                } else {
+                    Via::Mention
+                },
+                channel: o.notice.channel,
+                text: o.notice.text,
+                id: Some(o.id),
+                game: None,
+            })
+            .collect())
+    }
+
+    /// Records the Discord thread where a game is played.
+    pub fn set_thread(&self, game: i64, thread: &str) -> Result<(), CoreError> {
+        Ok(self.store.set_thread(game, thread)?)
+    }
+
     /// Marks notifications of a sweep delivered.
     pub fn mark_sent(&self, ids: &[i64]) -> Result<(), CoreError> {
         Ok(self.store.mark_sent(ids, self.now())?)
     }
 
-    pub(crate) fn more_time(&self, user: &User, game: Option<i64>) -> Result<Reply, CoreError> {
-        let g = self.pick_game(user, game)?;
+    pub(crate) fn more_time(
+        &self,
+        user: &User,
+        place: &Place,
+        game: Option<i64>,
+    ) -> Result<Reply, CoreError> {
+        let g = self.pick_game(user, place, game)?;
         let side = g
             .side_of(&user.id)
             .ok_or_else(|| CoreError::User(format!("you do not play in game #{}", g.row.id)))?;
@@ -240,10 +279,23 @@ impl Service {
                 g.row.id
             ));
         }
-        let row = self
-            .store
-            .extend_deadline(g.row.id, g.row.version, DAY, self.now())?;
         let opponent = g.player(!side).to_string();
+        let notify: Vec<Notice> = self
+            .notice_about(
+                Some(g.row.id),
+                &opponent,
+                g.row.channel.as_ref(),
+                format!("{} gave you one more day in game #{}", user.name, g.row.id),
+            )
+            .into_iter()
+            .collect();
+        let row = self.store.extend_deadline(
+            g.row.id,
+            g.row.version,
+            DAY,
+            &super::to_store(&notify),
+            self.now(),
+        )?;
         let deadline = row.deadline.map(format_time).unwrap_or_default();
         Ok(Reply {
             text: format!(
@@ -252,14 +304,7 @@ impl Service {
                 user.name,
                 self.name_of(&opponent)
             ),
-            notify: self
-                .notice(
-                    &opponent,
-                    row.channel.as_ref(),
-                    format!("{} gave you one more day in game #{}", user.name, row.id),
-                )
-                .into_iter()
-                .collect(),
+            notify,
             ..Reply::default()
         })
     }
@@ -313,7 +358,7 @@ impl Service {
         self.store.start_vacation(&user.id, now, until)?;
         let waiting: Vec<String> = self
             .store
-            .games_of(&user.id, GameStatus::Active, 200)?
+            .games_of(&user.id, GameStatus::Active, None, 200)?
             .into_iter()
             .filter(|g| g.to_move.as_deref() == Some(user.id.as_str()))
             .map(|g| format!("#{}", g.id))
@@ -334,12 +379,16 @@ impl Service {
         &self,
         user: &User,
         place: &Place,
-        who: Option<&str>,
+        who: Option<&UserRef>,
     ) -> Result<Reply, CoreError> {
-        let id = who.unwrap_or(&user.id);
+        self.refresh_name(who)?;
+        let id = who.map_or(user.id.as_str(), |w| w.id.as_str());
         let guild = place.guild.clone().unwrap_or_default();
         let ratings = self.store.ratings_of(id, &guild)?;
-        let active = self.store.games_of(id, GameStatus::Active, 500)?.len();
+        let active = self
+            .store
+            .games_of(id, GameStatus::Active, place.guild.as_deref(), 500)?
+            .len();
         let mut text = format!(
             "{}: {} game{} in progress.",
             self.name_of(id),

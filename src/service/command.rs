@@ -4,6 +4,8 @@
 
 use thiserror::Error;
 
+use super::UserRef;
+
 /// Which side the challenger wants.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ColorChoice {
@@ -27,7 +29,7 @@ pub enum OfferAction {
 pub enum Command {
     Challenge {
         /// `None`: an open challenge.
-        opponent: Option<String>,
+        opponent: Option<UserRef>,
         variant: String,
         color: ColorChoice,
         days: Option<u32>,
@@ -52,6 +54,10 @@ pub enum Command {
     },
     Board {
         game: Option<i64>,
+        /// The position after this many moves (plies) instead of now.
+        ply: Option<u32>,
+        /// `kanji` or `international` instead of the viewer's setting.
+        style: Option<String>,
     },
     Moves {
         game: Option<i64>,
@@ -72,15 +78,22 @@ pub enum Command {
         game: Option<i64>,
         action: OfferAction,
     },
-    Games,
+    /// Games in progress (the sender's, or another user's) and open challenges.
+    Games {
+        user: Option<UserRef>,
+    },
     History {
-        user: Option<String>,
+        user: Option<UserRef>,
     },
     Game {
         game: i64,
         ply: Option<u32>,
     },
     Record {
+        game: i64,
+    },
+    /// The game as an animated GIF.
+    Replay {
         game: i64,
     },
     Export {
@@ -105,7 +118,7 @@ pub enum Command {
         end: bool,
     },
     Stats {
-        user: Option<String>,
+        user: Option<UserRef>,
     },
     Leaderboard {
         variant: String,
@@ -213,11 +226,22 @@ pub fn parse(line: &str) -> Result<Command, CommandError> {
             }
         }
         "board" | "show" => {
-            let (game, rest) = game_arg(args);
-            if !rest.is_empty() {
-                return Err(usage("board [GAME_ID]"));
+            let u = "board [GAME_ID] [PLY] [kanji|international]";
+            let (game, mut rest) = game_arg(args);
+            let mut style = None;
+            if let Some((last, before)) = rest.split_last() {
+                let low = last.to_ascii_lowercase();
+                if low == "kanji" || low == "international" {
+                    style = Some(low);
+                    rest = before;
+                }
             }
-            Command::Board { game }
+            let ply = match rest {
+                [] => None,
+                [p] if game.is_some() => Some(p.parse().map_err(|_| usage(u))?),
+                _ => return Err(usage(u)),
+            };
+            Command::Board { game, ply, style }
         }
         "moves" | "legal" => {
             let (game, rest) = game_arg(args);
@@ -252,11 +276,17 @@ pub fn parse(line: &str) -> Result<Command, CommandError> {
                 _ => Command::Impasse { game, action },
             }
         }
-        "games" => Command::Games,
+        "games" => match args {
+            [] => Command::Games { user: None },
+            [u] => Command::Games {
+                user: Some(user_arg(u)),
+            },
+            _ => return Err(usage("games [@USER]")),
+        },
         "history" => match args {
             [] => Command::History { user: None },
             [u] => Command::History {
-                user: Some(parse_mention(u).unwrap_or_else(|| u.to_string())),
+                user: Some(user_arg(u)),
             },
             _ => return Err(usage("history [@USER]")),
         },
@@ -276,6 +306,12 @@ pub fn parse(line: &str) -> Result<Command, CommandError> {
                 game: parse_id(id).ok_or_else(|| usage("record GAME_ID"))?,
             },
             _ => return Err(usage("record GAME_ID")),
+        },
+        "replay" => match args {
+            [id] => Command::Replay {
+                game: parse_id(id).ok_or_else(|| usage("replay GAME_ID"))?,
+            },
+            _ => return Err(usage("replay GAME_ID")),
         },
         "export" => match args {
             [id] => Command::Export {
@@ -346,7 +382,7 @@ pub fn parse(line: &str) -> Result<Command, CommandError> {
         "stats" => match args {
             [] => Command::Stats { user: None },
             [u] => Command::Stats {
-                user: Some(parse_mention(u).unwrap_or_else(|| u.to_string())),
+                user: Some(user_arg(u)),
             },
             _ => return Err(usage("stats [@USER]")),
         },
@@ -391,6 +427,11 @@ pub fn parse(line: &str) -> Result<Command, CommandError> {
     })
 }
 
+/// A user named in a command line: a mention, or a bare name.
+fn user_arg(s: &str) -> UserRef {
+    UserRef::id_only(parse_mention(s).unwrap_or_else(|| s.to_string()))
+}
+
 const CHALLENGE_USAGE: &str =
     "challenge @USER|open VARIANT [black|white|red|blue|random] [days=N] \
     [handicap=NAME] [setup=NAME] [rated|casual]";
@@ -402,7 +443,7 @@ fn parse_challenge(args: &[&str]) -> Result<Command, CommandError> {
     let opponent = if who.eq_ignore_ascii_case("open") || *who == "*" {
         None
     } else {
-        Some(parse_mention(who).ok_or_else(|| {
+        Some(parse_mention(who).map(UserRef::id_only).ok_or_else(|| {
             CommandError::Usage(format!(
                 "'{who}' is not a player: mention them (@name), or write 'open' for anyone; {}",
                 format_args!("usage: {CHALLENGE_USAGE}")
@@ -456,7 +497,7 @@ mod tests {
         assert_eq!(
             c,
             Command::Challenge {
-                opponent: Some("bob".into()),
+                opponent: Some(UserRef::id_only("bob")),
                 variant: "palace".into(),
                 color: ColorChoice::First,
                 days: Some(5),

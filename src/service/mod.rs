@@ -10,15 +10,17 @@ mod command;
 mod export;
 mod play;
 pub mod ratings;
+mod suggest;
 mod views;
 
 pub use clock::Sweep;
 pub use command::{
     parse as parse_command, parse_mention, ColorChoice, Command, CommandError, OfferAction,
 };
+pub use suggest::Suggestion;
 pub use views::{find_kind, piece_diagram};
 
-use std::sync::atomic::{AtomicI64, Ordering};
+use std::sync::atomic::{AtomicI64, AtomicU64, Ordering};
 use std::sync::Arc;
 
 use thiserror::Error;
@@ -112,17 +114,103 @@ pub(crate) fn check_days(days: u32) -> Result<(), CoreError> {
     ))
 }
 
+/// A user's id: a Discord user id (a snowflake, in decimal) on Discord, a name at the console.
+/// Never shown to players: replies name users by their display name.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct UserId(String);
+
+impl UserId {
+    pub fn new(id: impl Into<String>) -> UserId {
+        UserId(id.into())
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl std::ops::Deref for UserId {
+    type Target = str;
+
+    fn deref(&self) -> &str {
+        &self.0
+    }
+}
+
+impl std::fmt::Display for UserId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl PartialEq<str> for UserId {
+    fn eq(&self, other: &str) -> bool {
+        self.0 == other
+    }
+}
+
+impl PartialEq<&str> for UserId {
+    fn eq(&self, other: &&str) -> bool {
+        self.0 == *other
+    }
+}
+
+impl PartialEq<String> for UserId {
+    fn eq(&self, other: &String) -> bool {
+        &self.0 == other
+    }
+}
+
+impl PartialEq<UserId> for String {
+    fn eq(&self, other: &UserId) -> bool {
+        *self == other.0
+    }
+}
+
+impl PartialEq<UserId> for &str {
+    fn eq(&self, other: &UserId) -> bool {
+        *self == other.0
+    }
+}
+
+/// A user a command names (an opponent, whose games or stats): their id, and their display
+/// name when the transport knows it (Discord resolves it with the command's options; the
+/// console's names are their ids).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UserRef {
+    pub id: UserId,
+    pub name: Option<String>,
+}
+
+impl UserRef {
+    pub fn named(id: impl Into<String>, name: impl Into<String>) -> UserRef {
+        UserRef {
+            id: UserId::new(id),
+            name: Some(name.into()),
+        }
+    }
+
+    /// A user known only by id (the name is looked up, or the id shown at the console).
+    pub fn id_only(id: impl Into<String>) -> UserRef {
+        UserRef {
+            id: UserId::new(id),
+            name: None,
+        }
+    }
+}
+
 /// Who sends a command.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct User {
-    pub id: String,
+    pub id: UserId,
+    /// Their display name where the command was sent; refreshed in the store when it changes.
     pub name: String,
 }
 
 impl User {
     pub fn new(id: impl Into<String>, name: impl Into<String>) -> User {
         User {
-            id: id.into(),
+            id: UserId::new(id),
             name: name.into(),
         }
     }
@@ -162,6 +250,11 @@ pub struct Notice {
     /// The channel of the game, for mentions.
     pub channel: Option<String>,
     pub text: String,
+    /// The outbox row that keeps the notice until it is delivered (`mark_sent`); every notice
+    /// of the core has one.
+    pub id: Option<i64>,
+    /// The game it is about, if one.
+    pub game: Option<i64>,
 }
 
 /// A button under a reply; pressing it runs `command` as the presser.
@@ -317,6 +410,8 @@ pub struct Service {
     pub(crate) store: Arc<dyn Store>,
     pub(crate) clock: Arc<dyn Clock>,
     pub(crate) config: Config,
+    /// Legal moves in human notation per game version, for autocomplete.
+    pub(crate) suggestions: suggest::Cache,
 }
 
 impl Service {
@@ -325,6 +420,7 @@ impl Service {
             store,
             clock,
             config,
+            suggestions: suggest::Cache::default(),
         }
     }
 
@@ -352,8 +448,10 @@ impl Service {
     /// Runs a command, returning user errors as errors.
     pub fn try_handle(&self, req: &Request) -> Result<Reply, CoreError> {
         let now = self.now();
+        // Known under this name: only a read (commands that only read take no write lock).
         self.store.touch_user(&req.user.id, &req.user.name, now)?;
         let u = &req.user;
+        let place = &req.place;
         match &req.command {
             Command::Challenge {
                 opponent,
@@ -376,38 +474,45 @@ impl Service {
                     rated: *rated,
                 },
             ),
-            Command::Accept { challenge } => self.accept(u, &req.place, *challenge),
-            Command::Decline { challenge } => self.decline(u, *challenge),
-            Command::Cancel { challenge } => self.cancel(u, *challenge),
+            Command::Accept { challenge } => self.accept(u, place, *challenge),
+            Command::Decline { challenge } => self.decline(u, place, *challenge),
+            Command::Cancel { challenge } => self.cancel(u, place, *challenge),
             Command::Move {
                 game,
                 text,
                 seen_ply,
-            } => self.play_move(u, *game, text, *seen_ply),
-            Command::Board { game } => self.board(u, *game),
-            Command::Moves { game, square } => self.moves(u, *game, square.as_deref()),
-            Command::Resign { game } => self.resign(u, *game),
+            } => self.play_move(u, place, *game, text, *seen_ply),
+            Command::Board { game, ply, style } => match ply {
+                None => self.board(u, place, *game, style.as_deref()),
+                Some(p) => {
+                    let id = self.pick_game(u, place, *game)?.row.id;
+                    self.show_game(u, place, id, Some(*p), style.as_deref())
+                }
+            },
+            Command::Moves { game, square } => self.moves(u, place, *game, square.as_deref()),
+            Command::Resign { game } => self.resign(u, place, *game),
             Command::Draw { game, action } => {
-                self.offer(u, *game, crate::store::OfferKind::Draw, *action)
+                self.offer(u, place, *game, crate::store::OfferKind::Draw, *action)
             }
             Command::Takeback { game, action } => {
-                self.offer(u, *game, crate::store::OfferKind::Takeback, *action)
+                self.offer(u, place, *game, crate::store::OfferKind::Takeback, *action)
             }
             Command::Impasse { game, action } => {
-                self.offer(u, *game, crate::store::OfferKind::Impasse, *action)
+                self.offer(u, place, *game, crate::store::OfferKind::Impasse, *action)
             }
-            Command::Games => self.games(u),
-            Command::History { user } => self.history(u, user.as_deref()),
-            Command::Game { game, ply } => self.show_game(u, *game, *ply),
-            Command::Record { game } => self.record(*game),
-            Command::Export { game, format } => self.export(*game, format),
+            Command::Games { user } => self.games(u, place, user.as_ref()),
+            Command::History { user } => self.history(u, place, user.as_ref()),
+            Command::Game { game, ply } => self.show_game(u, place, *game, *ply, None),
+            Command::Record { game } => self.record(u, place, *game),
+            Command::Replay { game } => self.replay(u, place, *game),
+            Command::Export { game, format } => self.export(u, place, *game, format),
             Command::Rules { variant, piece } => self.rules(u, variant, piece.as_deref()),
             Command::Settings { style, notify } => {
                 self.settings(u, style.as_deref(), notify.as_deref())
             }
-            Command::MoreTime { game } => self.more_time(u, *game),
+            Command::MoreTime { game } => self.more_time(u, place, *game),
             Command::Vacation { days, end } => self.vacation(u, *days, *end),
-            Command::Stats { user } => self.stats(u, &req.place, user.as_deref()),
+            Command::Stats { user } => self.stats(u, place, user.as_ref()),
             Command::Leaderboard { variant } => self.leaderboard(&req.place, variant),
             Command::Server {
                 days,
@@ -450,31 +555,80 @@ impl Service {
         Ok(Loaded { row, game })
     }
 
-    /// The game a command means: the one named, else the user's only active game, else the only
-    /// one where it is their turn.
-    pub(crate) fn pick_game(&self, user: &User, game: Option<i64>) -> Result<Loaded, CoreError> {
-        if let Some(id) = game {
-            return self.load(id);
+    /// Whether a game may be seen from `place`: in a server, that server's games; in direct
+    /// messages (no server), the user's own.
+    pub(crate) fn visible(&self, user: &User, place: &Place, row: &GameRow) -> bool {
+        match &place.guild {
+            Some(g) => row.guild.as_deref() == Some(g.as_str()),
+            None => row.players.iter().any(|p| *p == user.id),
         }
-        let active = self.store.games_of(&user.id, GameStatus::Active, 200)?;
-        match active.len() {
-            0 => {
-                return user_err(
-                    "you have no game in progress: challenge someone first (type help)",
-                )
+    }
+
+    /// A game by id, if it may be seen from `place` (else, as for a missing game, "there is
+    /// no game #N": a game of another server is not there).
+    pub(crate) fn load_visible(
+        &self,
+        user: &User,
+        place: &Place,
+        id: i64,
+    ) -> Result<Loaded, CoreError> {
+        let row = self
+            .store
+            .game(id)?
+            .ok_or_else(|| CoreError::User(format!("there is no game #{id}")))?;
+        if !self.visible(user, place, &row) {
+            return user_err(format!("there is no game #{id}"));
+        }
+        self.load(id)
+    }
+
+    /// The game a command means: the one named; else the user's only active game here; else
+    /// the one played in this thread or channel; else the only one where it is their turn.
+    /// Decided on the stored rows (whose turn it is is stored), replaying no game but the
+    /// one chosen.
+    pub(crate) fn pick_game(
+        &self,
+        user: &User,
+        place: &Place,
+        game: Option<i64>,
+    ) -> Result<Loaded, CoreError> {
+        match game {
+            Some(id) => self.load_visible(user, place, id),
+            None => self.load(self.pick_row(user, place)?.id),
+        }
+    }
+
+    /// The row of the game a command without a game number means (see `pick_game`).
+    pub(crate) fn pick_row(&self, user: &User, place: &Place) -> Result<GameRow, CoreError> {
+        let mut active =
+            self.store
+                .games_of(&user.id, GameStatus::Active, place.guild.as_deref(), 200)?;
+        if active.len() == 1 {
+            return Ok(active.remove(0));
+        }
+        if active.is_empty() {
+            return user_err(if place.guild.is_some() {
+                "you have no game in progress in this server: challenge someone first (type help)"
+            } else {
+                "you have no game in progress: challenge someone first (type help)"
+            });
+        }
+        if let Some(here) = place.channel.as_deref() {
+            let mut in_here = active
+                .iter()
+                .filter(|g| g.thread.as_deref() == Some(here))
+                .cloned()
+                .collect::<Vec<_>>();
+            if in_here.len() == 1 {
+                return Ok(in_here.remove(0));
             }
-            1 => return self.load(active[0].id),
-            _ => {}
         }
-        let mut mine = Vec::new();
-        for row in &active {
-            let g = self.load(row.id)?;
-            if g.to_move() == user.id {
-                mine.push(g);
-            }
-        }
+        let mut mine: Vec<&GameRow> = active
+            .iter()
+            .filter(|g| g.to_move.as_deref() == Some(user.id.as_str()))
+            .collect();
         if mine.len() == 1 {
-            return Ok(mine.remove(0));
+            return Ok(mine.remove(0).clone());
         }
         let ids: Vec<String> = active.iter().map(|g| format!("#{}", g.id)).collect();
         user_err(format!(
@@ -485,6 +639,53 @@ impl Service {
         ))
     }
 
+    /// The game a command would act on, as a reply refers to it (the Discord adapter asks
+    /// before confirming a resignation).
+    pub fn game_for(
+        &self,
+        user: &User,
+        place: &Place,
+        game: Option<i64>,
+    ) -> Result<GameRef, CoreError> {
+        let row = match game {
+            Some(id) => {
+                let row = self
+                    .store
+                    .game(id)?
+                    .ok_or_else(|| CoreError::User(format!("there is no game #{id}")))?;
+                if !self.visible(user, place, &row) {
+                    return user_err(format!("there is no game #{id}"));
+                }
+                row
+            }
+            None => self.pick_row(user, place)?,
+        };
+        if !row.players.iter().any(|p| *p == user.id) {
+            return user_err(format!("you do not play in game #{}", row.id));
+        }
+        Ok(GameRef {
+            id: row.id,
+            ply: row.ply,
+            started: false,
+            over: row.status != GameStatus::Active,
+        })
+    }
+
+    /// Records the display name a transport resolved for a user a command names (only when
+    /// it changed: a read otherwise).
+    pub(crate) fn refresh_name(&self, who: Option<&UserRef>) -> Result<(), CoreError> {
+        if let Some(UserRef {
+            id,
+            name: Some(name),
+        }) = who
+        {
+            if self.store.user(id)?.is_some_and(|u| u.name != *name) {
+                self.store.touch_user(id, name, self.now())?;
+            }
+        }
+        Ok(())
+    }
+
     /// A display name for a user id.
     pub(crate) fn name_of(&self, id: &str) -> String {
         match self.store.user(id) {
@@ -493,9 +694,21 @@ impl Service {
         }
     }
 
-    /// How to reach a user about a game, per their settings (`None`: they want a digest).
+    /// How to reach a user about a game, per their settings (`None`: they want a digest). The
+    /// notice has its outbox id already: the command stores it with its change.
     pub(crate) fn notice(
         &self,
+        user: &str,
+        channel: Option<&String>,
+        text: String,
+    ) -> Option<Notice> {
+        self.notice_about(None, user, channel, text)
+    }
+
+    /// `notice`, about a game.
+    pub(crate) fn notice_about(
+        &self,
+        game: Option<i64>,
         user: &str,
         channel: Option<&String>,
         text: String,
@@ -510,8 +723,53 @@ impl Service {
             via,
             channel: channel.cloned(),
             text,
+            id: Some(new_notice_id()),
+            game,
         })
     }
+}
+
+/// The outbox rows of notices, to store with the change they announce.
+pub(crate) fn to_store(notices: &[Notice]) -> Vec<crate::store::NewNotice> {
+    notices
+        .iter()
+        .map(|n| crate::store::NewNotice {
+            id: n.id.unwrap_or_else(new_notice_id),
+            game: n.game,
+            user: n.user.clone(),
+            via: match n.via {
+                Via::Dm => "dm".into(),
+                Via::Mention => "mention".into(),
+            },
+            channel: n.channel.clone(),
+            text: n.text.clone(),
+        })
+        .collect()
+}
+
+/// A fresh outbox id, chosen before the transaction that stores the notice: the system time
+/// in microseconds shifted left by 12 bits, plus 12 random bits (from the operating system's
+/// randomness, through std's hasher keys), and above the last id this process made. So ids
+/// grow in the order notices are made (the outbox delivers in id order), and two processes
+/// sharing a database collide only if they make a notice in the same microsecond with the
+/// same random bits; the insert then fails and the command is refused whole (nothing half
+/// done), to be sent again.
+pub(crate) fn new_notice_id() -> i64 {
+    use std::hash::{BuildHasher, Hasher};
+    static LAST: AtomicI64 = AtomicI64::new(0);
+    static COUNTER: AtomicU64 = AtomicU64::new(0);
+    let micros = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_micros() as i64);
+    let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+    h.write_u64(COUNTER.fetch_add(1, Ordering::Relaxed));
+    let fresh = (micros << 12) | (h.finish() & 0xfff) as i64;
+    let prev = LAST
+        .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |last| {
+            Some(fresh.max(last + 1))
+        })
+        .unwrap_or(0);
+    fresh.max(prev + 1).max(1)
 }
 
 /// A date and time for messages: `2026-11-25 18:00 UTC`.

@@ -13,7 +13,7 @@ use crate::store::{
 };
 
 pub(crate) struct ChallengeArgs {
-    pub opponent: Option<String>,
+    pub opponent: Option<UserRef>,
     pub variant: String,
     pub color: ColorChoice,
     pub days: Option<u32>,
@@ -128,7 +128,7 @@ impl Service {
             ))
         })?;
         let v = Variant::get(id);
-        if a.opponent.as_deref() == Some(user.id.as_str()) {
+        if a.opponent.as_ref().is_some_and(|o| o.id == user.id) {
             return user_err(
                 "you cannot challenge yourself: challenge a friend, or make an open challenge",
             );
@@ -140,14 +140,38 @@ impl Service {
         if a.handicap.is_some() && a.rated == Some(true) {
             return user_err("handicap games are casual: drop `rated` or the handicap");
         }
-        if let Some(o) = &a.opponent {
-            self.store.touch_user(o, o, self.now())?;
-        }
         let now = self.now();
+        if let Some(o) = &a.opponent {
+            // The challenged player's display name, as the transport resolved it (the
+            // console knows only names, which are ids there: those never rename anyone).
+            match &o.name {
+                Some(name) => {
+                    self.store.touch_user(&o.id, name, now)?;
+                }
+                None if self.store.user(&o.id)?.is_none() => {
+                    self.store.touch_user(&o.id, &o.id, now)?;
+                }
+                None => {}
+            }
+        }
+        let (whom, notify) = match &a.opponent {
+            Some(o) => {
+                let n = self.notice(
+                    &o.id,
+                    place.channel.as_ref(),
+                    format!(
+                        "{} challenges you to {} (challenge #{{challenge}}): `accept {{challenge}}` or `decline {{challenge}}`",
+                        user.name, v.spec.name
+                    ),
+                );
+                (self.name_of(&o.id), n.into_iter().collect::<Vec<_>>())
+            }
+            None => ("anyone".to_string(), Vec::new()),
+        };
         let row = self.store.create_challenge(
             &NewChallenge {
-                challenger: user.id.clone(),
-                challenged: a.opponent.clone(),
+                challenger: user.id.to_string(),
+                challenged: a.opponent.as_ref().map(|o| o.id.to_string()),
                 variant: v.id().as_str().to_string(),
                 color: color_word(a.color).to_string(),
                 days_per_move: days,
@@ -158,8 +182,10 @@ impl Service {
                 channel: server.games_channel.clone().or(place.channel.clone()),
                 expires_at: now + self.config.challenge_days as i64 * DAY,
             },
+            &to_store(&notify),
             now,
         )?;
+        let notify = filled(notify, &[("{challenge}", row.id)]);
         let side = match a.color {
             ColorChoice::First => format!(" playing {}", v.side_name(Color::Black)),
             ColorChoice::Second => format!(" playing {}", v.side_name(Color::White)),
@@ -171,20 +197,6 @@ impl Service {
             _ => String::new(),
         };
         let kind = if row.rated { "rated" } else { "casual" };
-        let (whom, notify) = match &a.opponent {
-            Some(o) => {
-                let n = self.notice(
-                    o,
-                    place.channel.as_ref(),
-                    format!(
-                        "{} challenges you to {} (challenge #{}): `accept {}` or `decline {}`",
-                        user.name, v.spec.name, row.id, row.id, row.id
-                    ),
-                );
-                (self.name_of(o), n.into_iter().collect())
-            }
-            None => ("anyone".to_string(), Vec::new()),
-        };
         let text = format!(
             "Challenge #{}: {} challenges {whom} to {}{side}{extra}, {days} day{} per move, {kind}. \
              It stays open for {} days: `accept {}` to play.",
@@ -217,14 +229,21 @@ impl Service {
     fn pick_challenge(
         &self,
         user: &User,
+        place: &Place,
         id: Option<i64>,
         mine: bool,
     ) -> Result<crate::store::ChallengeRow, CoreError> {
         let now = self.now();
+        // A challenge is seen in its server (in direct messages: by the two it names).
+        let here = |c: &crate::store::ChallengeRow| match &place.guild {
+            Some(g) => c.guild.as_deref() == Some(g.as_str()),
+            None => c.challenger == user.id || c.challenged.as_deref() == Some(user.id.as_str()),
+        };
         if let Some(id) = id {
             let c = self
                 .store
                 .challenge(id)?
+                .filter(here)
                 .ok_or_else(|| CoreError::User(format!("there is no challenge #{id}")))?;
             if c.status != ChallengeStatus::Open || c.expires_at <= now {
                 let state = match c.status {
@@ -241,6 +260,7 @@ impl Service {
             .store
             .open_challenges(&user.id, now)?
             .into_iter()
+            .filter(here)
             .filter(|c| (c.challenger == user.id) == mine)
             .filter(|c| mine || c.challenged.as_deref() == Some(user.id.as_str()))
             .collect();
@@ -268,7 +288,7 @@ impl Service {
         place: &Place,
         id: Option<i64>,
     ) -> Result<Reply, CoreError> {
-        let c = self.pick_challenge(user, id, false)?;
+        let c = self.pick_challenge(user, place, id, false)?;
         if c.challenger == user.id {
             return user_err(format!(
                 "challenge #{} is your own: `cancel {}` to withdraw it",
@@ -301,11 +321,30 @@ impl Service {
             }
         };
         let players = if challenger_first {
-            [c.challenger.clone(), user.id.clone()]
+            [c.challenger.clone(), user.id.to_string()]
         } else {
-            [user.id.clone(), c.challenger.clone()]
+            [user.id.to_string(), c.challenger.clone()]
         };
         let first_mover = players[start.side_to_move().index()].clone();
+        let channel = c.channel.clone().or(place.channel.clone());
+        let mut notify: Vec<Notice> = self
+            .notice(
+                &c.challenger,
+                channel.as_ref(),
+                format!(
+                    "{} accepted your challenge: game #{{game}} begins",
+                    user.name
+                ),
+            )
+            .into_iter()
+            .collect();
+        if first_mover != user.id && first_mover != c.challenger {
+            notify.extend(self.notice(
+                &first_mover,
+                channel.as_ref(),
+                "your move in game #{game}".to_string(),
+            ));
+        }
         let row = match self.store.accept_challenge(
             c.id,
             &NewGame {
@@ -320,6 +359,7 @@ impl Service {
                 deadline: Some(self.deadline_for(&first_mover, c.days_per_move)?),
                 to_move: first_mover.clone(),
             },
+            &to_store(&notify),
             now,
         ) {
             Ok(row) => row,
@@ -332,6 +372,13 @@ impl Service {
             Err(e) => return Err(e.into()),
         };
         info!(game = row.id, challenge = c.id, "challenge accepted");
+        let notify: Vec<Notice> = filled(notify, &[("{game}", row.id)])
+            .into_iter()
+            .map(|n| Notice {
+                game: Some(row.id),
+                ..n
+            })
+            .collect();
         let loaded = self.load(row.id)?;
         let mover = loaded.to_move().to_string();
         let text = format!(
@@ -344,24 +391,6 @@ impl Service {
             c.days_per_move,
             self.name_of(&mover),
         );
-        let mut notify: Vec<Notice> = self
-            .notice(
-                &c.challenger,
-                row.channel.as_ref(),
-                format!(
-                    "{} accepted your challenge: game #{} begins",
-                    user.name, row.id
-                ),
-            )
-            .into_iter()
-            .collect();
-        if mover != user.id && mover != c.challenger {
-            notify.extend(self.notice(
-                &mover,
-                row.channel.as_ref(),
-                format!("your move in game #{}", row.id),
-            ));
-        }
         Ok(Reply {
             game: Some(loaded.game_ref(true)),
             text,
@@ -375,8 +404,13 @@ impl Service {
         })
     }
 
-    pub(crate) fn decline(&self, user: &User, id: Option<i64>) -> Result<Reply, CoreError> {
-        let c = self.pick_challenge(user, id, false)?;
+    pub(crate) fn decline(
+        &self,
+        user: &User,
+        place: &Place,
+        id: Option<i64>,
+    ) -> Result<Reply, CoreError> {
+        let c = self.pick_challenge(user, place, id, false)?;
         if c.challenger == user.id {
             return user_err(format!(
                 "challenge #{} is your own: `cancel {}` to withdraw it",
@@ -389,29 +423,39 @@ impl Service {
                 c.id
             ));
         }
-        self.store
-            .close_challenge(c.id, ChallengeStatus::Declined)?;
+        let notify: Vec<Notice> = self
+            .notice(
+                &c.challenger,
+                c.channel.as_ref(),
+                format!("{} declined your challenge #{}", user.name, c.id),
+            )
+            .into_iter()
+            .collect();
+        self.store.close_challenge(
+            c.id,
+            ChallengeStatus::Declined,
+            &to_store(&notify),
+            self.now(),
+        )?;
         Ok(Reply {
             text: format!("{} declined challenge #{}.", user.name, c.id),
-            notify: self
-                .notice(
-                    &c.challenger,
-                    c.channel.as_ref(),
-                    format!("{} declined your challenge #{}", user.name, c.id),
-                )
-                .into_iter()
-                .collect(),
+            notify,
             ..Reply::default()
         })
     }
 
-    pub(crate) fn cancel(&self, user: &User, id: Option<i64>) -> Result<Reply, CoreError> {
-        let c = self.pick_challenge(user, id, true)?;
+    pub(crate) fn cancel(
+        &self,
+        user: &User,
+        place: &Place,
+        id: Option<i64>,
+    ) -> Result<Reply, CoreError> {
+        let c = self.pick_challenge(user, place, id, true)?;
         if c.challenger != user.id {
             return user_err(format!("challenge #{} is not yours to cancel", c.id));
         }
         self.store
-            .close_challenge(c.id, ChallengeStatus::Cancelled)?;
+            .close_challenge(c.id, ChallengeStatus::Cancelled, &[], self.now())?;
         Ok(Reply::text(format!("Challenge #{} cancelled.", c.id)))
     }
 
@@ -430,11 +474,12 @@ impl Service {
     pub(crate) fn play_move(
         &self,
         user: &User,
+        place: &Place,
         game: Option<i64>,
         text: &str,
         seen_ply: Option<u32>,
     ) -> Result<Reply, CoreError> {
-        let mut g = self.pick_game(user, game)?;
+        let mut g = self.pick_game(user, place, game)?;
         tracing::Span::current().record("game", g.row.id);
         let side = self.my_side(&g, user)?;
         let v = g.variant();
@@ -453,10 +498,28 @@ impl Service {
                 reason: crate::engine::Reason::Timeout,
             };
             let ending = ending_of(o);
+            // Both players are told, in the game's channel (or as they asked), like any end.
+            let sentence = self.outcome_sentence(&g, o);
+            let notify: Vec<Notice> = [g.player(!side), g.player(side)]
+                .into_iter()
+                .filter_map(|p| {
+                    self.notice_about(
+                        Some(g.row.id),
+                        p,
+                        g.row.channel.as_ref(),
+                        format!(
+                            "game #{} is over: {}'s time ran out at {}. {sentence}",
+                            g.row.id,
+                            user.name,
+                            format_time(deadline)
+                        ),
+                    )
+                })
+                .collect();
             self.store.finish_game(
                 g.row.id,
                 g.row.version,
-                &self.finish_of(&g.row, &ending, &[]),
+                &self.finish_of(&g.row, &ending, &to_store(&notify)),
                 self.now(),
             )?;
             return user_err(format!(
@@ -481,22 +544,6 @@ impl Service {
         let ending = outcome.map(ending_of);
         let opponent = g.player(!side).to_string();
         let deadline = self.deadline_for(&opponent, g.row.days_per_move)?;
-        let finish = ending.as_ref().map(|e| self.finish_of(&g.row, e, &[]));
-        let row = self.store.append_move(
-            g.row.id,
-            g.row.version,
-            &MoveRow {
-                ply,
-                code: code::write(v, m),
-                notation: notation.clone(),
-                position: fen::write(g.game.position()),
-                user: user.id.clone(),
-                played_at: now,
-            },
-            (&opponent, deadline),
-            finish.as_ref(),
-        )?;
-        g.row = row;
         // Numbered as if Black moved first: a handicap game's first move is "1. … ".
         let k = ply as usize - 1 + usize::from(g.game.start().side_to_move() == Color::White);
         let number = k / 2 + 1;
@@ -510,7 +557,8 @@ impl Service {
             Some(o) => {
                 text.push(' ');
                 text.push_str(&self.outcome_sentence(&g, o));
-                notify.extend(self.notice(
+                notify.extend(self.notice_about(
+                    Some(g.row.id),
                     &opponent,
                     g.row.channel.as_ref(),
                     format!(
@@ -530,7 +578,8 @@ impl Service {
                     v.side_name(!side),
                     format_time(deadline)
                 ));
-                notify.extend(self.notice(
+                notify.extend(self.notice_about(
+                    Some(g.row.id),
                     &opponent,
                     g.row.channel.as_ref(),
                     format!(
@@ -540,8 +589,26 @@ impl Service {
                 ));
             }
         }
+        let stored = to_store(&notify);
+        let finish = ending.as_ref().map(|e| self.finish_of(&g.row, e, &[]));
+        let row = self.store.append_move(
+            g.row.id,
+            g.row.version,
+            &MoveRow {
+                ply,
+                code: code::write(v, m),
+                notation: notation.clone(),
+                position: fen::write(g.game.position()),
+                user: user.id.to_string(),
+                played_at: now,
+            },
+            (&opponent, deadline),
+            finish.as_ref(),
+            &stored,
+        )?;
+        g.row = row;
         let viewer = if outcome.is_some() {
-            user.id.clone()
+            user.id.to_string()
         } else {
             opponent
         };
@@ -575,34 +642,45 @@ impl Service {
         }
     }
 
-    pub(crate) fn resign(&self, user: &User, game: Option<i64>) -> Result<Reply, CoreError> {
-        let g = self.pick_game(user, game)?;
+    pub(crate) fn resign(
+        &self,
+        user: &User,
+        place: &Place,
+        game: Option<i64>,
+    ) -> Result<Reply, CoreError> {
+        let g = self.pick_game(user, place, game)?;
         let side = self.my_side(&g, user)?;
         let o = Outcome::Win {
             winner: !side,
             reason: crate::engine::Reason::Resignation,
         };
         let ending = ending_of(o);
+        let opponent = g.player(!side).to_string();
+        let notify: Vec<Notice> = self
+            .notice_about(
+                Some(g.row.id),
+                &opponent,
+                g.row.channel.as_ref(),
+                format!("{} resigned game #{}: you win", user.name, g.row.id),
+            )
+            .into_iter()
+            .collect();
         let row = self.store.finish_game(
             g.row.id,
             g.row.version,
-            &self.finish_of(&g.row, &ending, &[]),
+            &self.finish_of(&g.row, &ending, &to_store(&notify)),
             self.now(),
         )?;
         let g = Loaded { row, game: g.game };
         let sentence = self.outcome_sentence(&g, o);
-        let opponent = g.player(!side).to_string();
         Ok(Reply {
             game: Some(g.game_ref(false)),
             text: format!("Game #{}: {} resigns. {sentence}", g.row.id, user.name),
-            notify: self
-                .notice(
-                    &opponent,
-                    g.row.channel.as_ref(),
-                    format!("{} resigned game #{}: you win", user.name, g.row.id),
-                )
+            attachments: self
+                .board_image(&g, g.game.moves().len(), &opponent)?
                 .into_iter()
                 .collect(),
+            notify,
             ..Reply::default()
         })
     }
@@ -611,11 +689,12 @@ impl Service {
     pub(crate) fn offer(
         &self,
         user: &User,
+        place: &Place,
         game: Option<i64>,
         kind: OfferKind,
         action: OfferAction,
     ) -> Result<Reply, CoreError> {
-        let g = self.pick_game(user, game)?;
+        let g = self.pick_game(user, place, game)?;
         let side = self.my_side(&g, user)?;
         let id = g.row.id;
         let opponent = g.player(!side).to_string();
@@ -641,22 +720,32 @@ impl Service {
                     ));
                 }
                 let detail = self.check_offer(&g, side, kind)?;
+                let verb = match kind {
+                    OfferKind::Draw => "offers a draw",
+                    OfferKind::Takeback => "asks to take back their last move",
+                    OfferKind::Impasse => "proposes impasse (jishogi)",
+                };
+                let notify: Vec<Notice> = self
+                    .notice_about(
+                        Some(id),
+                        &opponent,
+                        g.row.channel.as_ref(),
+                        format!("{} {verb} in game #{id}", user.name),
+                    )
+                    .into_iter()
+                    .collect();
                 self.store.put_offer(
                     id,
                     g.row.version,
                     &OfferRow {
                         game_id: id,
                         kind,
-                        from_user: user.id.clone(),
+                        from_user: user.id.to_string(),
                         ply: g.row.ply,
                         created_at: self.now(),
                     },
+                    &to_store(&notify),
                 )?;
-                let verb = match kind {
-                    OfferKind::Draw => "offers a draw",
-                    OfferKind::Takeback => "asks to take back their last move",
-                    OfferKind::Impasse => "proposes impasse (jishogi)",
-                };
                 let word = kind.as_str();
                 Ok(Reply {
                     game: Some(g.game_ref(false)),
@@ -665,7 +754,7 @@ impl Service {
                         Button { label: "Accept".into(), command: format!("{word} {id} accept") },
                         Button { label: "Decline".into(), command: format!("{word} {id} decline") },
                     ],
-                    notify: self.notice(&opponent, g.row.channel.as_ref(), format!("{} {verb} in game #{id}", user.name)).into_iter().collect(),
+                    notify,
                     ..Reply::default()
                 })
             }
@@ -675,18 +764,21 @@ impl Service {
                         "there is no offer of {what} from your opponent in game #{id} to decline"
                     ));
                 }
-                self.store.remove_offer(id, kind)?;
+                let notify: Vec<Notice> = self
+                    .notice_about(
+                        Some(id),
+                        &opponent,
+                        g.row.channel.as_ref(),
+                        format!("{} declined {what} in game #{id}", user.name),
+                    )
+                    .into_iter()
+                    .collect();
+                self.store
+                    .remove_offer(id, kind, &to_store(&notify), self.now())?;
                 Ok(Reply {
                     game: Some(g.game_ref(false)),
                     text: format!("Game #{id}: {} declines {what}.", user.name),
-                    notify: self
-                        .notice(
-                            &opponent,
-                            g.row.channel.as_ref(),
-                            format!("{} declined {what} in game #{id}", user.name),
-                        )
-                        .into_iter()
-                        .collect(),
+                    notify,
                     ..Reply::default()
                 })
             }
@@ -777,25 +869,31 @@ impl Service {
                         .ok_or_else(|| CoreError::User("this game has no impasse rule".into()))?
                 };
                 let ending = ending_of(o);
+                let sentence = self.outcome_sentence(&g, o);
+                let notify: Vec<Notice> = self
+                    .notice_about(
+                        Some(id),
+                        opponent,
+                        g.row.channel.as_ref(),
+                        format!("{} accepted: game #{id} is over. {sentence}", user.name),
+                    )
+                    .into_iter()
+                    .collect();
                 let row = self.store.finish_game(
                     id,
                     g.row.version,
-                    &self.finish_of(&g.row, &ending, &[]),
+                    &self.finish_of(&g.row, &ending, &to_store(&notify)),
                     now,
                 )?;
                 let g = Loaded { row, game: g.game };
-                let sentence = self.outcome_sentence(&g, o);
                 Ok(Reply {
                     game: Some(g.game_ref(false)),
                     text: format!("Game #{id}: {} accepts. {sentence}", user.name),
-                    notify: self
-                        .notice(
-                            opponent,
-                            g.row.channel.as_ref(),
-                            format!("{} accepted: game #{id} is over. {sentence}", user.name),
-                        )
+                    attachments: self
+                        .board_image(&g, g.game.moves().len(), &user.id)?
                         .into_iter()
                         .collect(),
+                    notify,
                     ..Reply::default()
                 })
             }
@@ -806,12 +904,22 @@ impl Service {
                 let keep = game.moves().len() as u32;
                 let mover = g.row.players[game.position().side_to_move().index()].clone();
                 let deadline = self.deadline_for(&mover, g.row.days_per_move)?;
+                let notify: Vec<Notice> = self
+                    .notice_about(
+                        Some(id),
+                        opponent,
+                        g.row.channel.as_ref(),
+                        format!("{} accepted your takeback in game #{id}", user.name),
+                    )
+                    .into_iter()
+                    .collect();
                 let row = self.store.take_back(
                     id,
                     g.row.version,
                     keep,
                     &fen::write(game.position()),
                     (&mover, deadline),
+                    &to_store(&notify),
                     now,
                 )?;
                 let g = Loaded { row, game };
@@ -830,19 +938,23 @@ impl Service {
                         .into_iter()
                         .collect(),
                     buttons: game_buttons(id),
-                    notify: self
-                        .notice(
-                            opponent,
-                            g.row.channel.as_ref(),
-                            format!("{} accepted your takeback in game #{id}", user.name),
-                        )
-                        .into_iter()
-                        .collect(),
+                    notify,
                     ..Reply::default()
                 })
             }
         }
     }
+}
+
+/// Notices with their placeholders (`{game}`, `{challenge}`) replaced, as the store did.
+fn filled(notices: Vec<Notice>, subst: &[(&str, i64)]) -> Vec<Notice> {
+    notices
+        .into_iter()
+        .map(|n| Notice {
+            text: crate::store::fill(&n.text, subst),
+            ..n
+        })
+        .collect()
 }
 
 /// The buttons under a board: what a player most often does next.

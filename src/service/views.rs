@@ -13,14 +13,32 @@ impl Service {
         ply: usize,
         viewer: &str,
     ) -> Result<Option<Attachment>, CoreError> {
+        self.board_image_styled(g, ply, viewer, None)
+    }
+
+    /// `board_image`, in `style` rather than the viewer's setting.
+    pub(crate) fn board_image_styled(
+        &self,
+        g: &Loaded,
+        ply: usize,
+        viewer: &str,
+        style: Option<&str>,
+    ) -> Result<Option<Attachment>, CoreError> {
         if !self.config.images {
             return Ok(None);
         }
         let pos = g.game.position_at(ply);
         let side = g.side_of(viewer).unwrap_or(Color::Black);
-        let style = match self.store.user(viewer)? {
-            Some(u) => crate::render::PieceStyle::parse(&u.style).unwrap_or_default(),
-            None => crate::render::PieceStyle::default(),
+        let style = match style {
+            Some(s) => crate::render::PieceStyle::parse(s).ok_or_else(|| {
+                CoreError::User(format!(
+                    "unknown style '{s}': choose kanji or international"
+                ))
+            })?,
+            None => match self.store.user(viewer)? {
+                Some(u) => crate::render::PieceStyle::parse(&u.style).unwrap_or_default(),
+                None => crate::render::PieceStyle::default(),
+            },
         };
         let last = (ply > 0).then(|| g.game.moves()[ply - 1]);
         let caption = last.map(|m| {
@@ -97,19 +115,27 @@ impl Service {
         }
     }
 
-    pub(crate) fn board(&self, user: &User, game: Option<i64>) -> Result<Reply, CoreError> {
-        let g = self.pick_game(user, game)?;
+    pub(crate) fn board(
+        &self,
+        user: &User,
+        place: &Place,
+        game: Option<i64>,
+        style: Option<&str>,
+    ) -> Result<Reply, CoreError> {
+        let g = self.pick_game(user, place, game)?;
         let text = format!("{}\n`{}`", self.status_line(&g), g.row.position);
         let viewer = if g.side_of(&user.id).is_some() {
-            user.id.clone()
-        } else {
+            user.id.to_string()
+        } else if g.row.status == GameStatus::Active {
             g.to_move().to_string()
+        } else {
+            g.player(Color::Black).to_string()
         };
         Ok(Reply {
             game: Some(g.game_ref(false)),
             text,
             attachments: self
-                .board_image(&g, g.game.moves().len(), &viewer)?
+                .board_image_styled(&g, g.game.moves().len(), &viewer, style)?
                 .into_iter()
                 .collect(),
             buttons: if g.row.status == GameStatus::Active {
@@ -124,10 +150,11 @@ impl Service {
     pub(crate) fn moves(
         &self,
         user: &User,
+        place: &Place,
         game: Option<i64>,
         square: Option<&str>,
     ) -> Result<Reply, CoreError> {
-        let g = self.pick_game(user, game)?;
+        let g = self.pick_game(user, place, game)?;
         let v = g.variant();
         let pos = g.game.position();
         let from = match square {
@@ -136,12 +163,12 @@ impl Service {
                 CoreError::User(format!("'{s}' is not a square of {}", v.spec.name))
             })?),
         };
-        let mut moves: Vec<String> = g
-            .game
-            .legal_moves()
+        let legal = g.game.legal_moves();
+        let mut moves: Vec<String> = crate::engine::notation::human_all(pos, &legal)
             .into_iter()
-            .filter(|m| from.is_none() || m.from() == from)
-            .map(|m| human(pos, m))
+            .zip(&legal)
+            .filter(|(_, m)| from.is_none() || m.from() == from)
+            .map(|(h, _)| h)
             .collect();
         moves.sort();
         moves.dedup();
@@ -169,58 +196,106 @@ impl Service {
         Ok(Reply::text(text))
     }
 
-    pub(crate) fn games(&self, user: &User) -> Result<Reply, CoreError> {
-        let rows = self.store.games_of(&user.id, GameStatus::Active, 100)?;
+    pub(crate) fn games(
+        &self,
+        user: &User,
+        place: &Place,
+        who: Option<&UserRef>,
+    ) -> Result<Reply, CoreError> {
+        self.refresh_name(who)?;
+        let me = who.is_none_or(|w| w.id == user.id);
+        let id = who.map_or(user.id.as_str(), |w| w.id.as_str());
+        let rows = self
+            .store
+            .games_of(id, GameStatus::Active, place.guild.as_deref(), 100)?;
+        // Open challenges are the sender's own business.
+        let challenges: Vec<_> = if me {
+            self.store
+                .open_challenges(id, self.now())?
+                .into_iter()
+                .filter(|c| place.guild.is_none() || c.guild == place.guild)
+                .collect()
+        } else {
+            Vec::new()
+        };
+        let mut challenge_lines = String::new();
+        for c in &challenges {
+            let whom = if c.challenger == id {
+                match &c.challenged {
+                    Some(to) => format!("you challenged {}", self.name_of(to)),
+                    None => "your open challenge".to_string(),
+                }
+            } else {
+                format!("from {}", self.name_of(&c.challenger))
+            };
+            challenge_lines.push_str(&format!("\nChallenge #{} ({}, {whom})", c.id, c.variant));
+        }
+        let name = self.name_of(id);
         if rows.is_empty() {
-            let challenges = self.store.open_challenges(&user.id, self.now())?;
-            let mut text = "You have no game in progress.".to_string();
-            for c in challenges {
-                let who = if c.challenger == user.id {
-                    "you challenged".to_string()
-                } else {
-                    format!("from {}", self.name_of(&c.challenger))
-                };
-                text.push_str(&format!("\nChallenge #{} ({}, {who})", c.id, c.variant));
-            }
+            let mut text = if me {
+                "You have no game in progress.".to_string()
+            } else {
+                format!("{name} has no game in progress here.")
+            };
+            text.push_str(&challenge_lines);
             return Ok(Reply::text(text));
         }
         let mut lines: Vec<(bool, i64, String)> = Vec::new();
         for row in rows {
-            let g = self.load(row.id)?;
-            let side = g.side_of(&user.id).unwrap_or(Color::Black);
-            let mine = g.to_move() == user.id;
-            let deadline = g
-                .row
+            let side = if row.players[0] == id { 0 } else { 1 };
+            let to_move = row.to_move.clone().unwrap_or_default();
+            let mine = to_move == id;
+            let deadline = row
                 .deadline
                 .map(|d| format!(", by {}", format_time(d)))
                 .unwrap_or_default();
-            let turn = if mine {
+            let turn = if mine && me {
                 format!("your move{deadline}")
             } else {
-                format!("{}'s move{deadline}", self.name_of(g.to_move()))
+                format!("{}'s move{deadline}", self.name_of(&to_move))
             };
+            let variant = VariantId::parse(&row.variant).map_or(row.variant.clone(), |v| {
+                Variant::get(v).spec.name.to_string()
+            });
             lines.push((
                 !mine,
-                g.row.deadline.unwrap_or(i64::MAX),
+                row.deadline.unwrap_or(i64::MAX),
                 format!(
-                    "#{} {} vs {} — {turn}",
-                    g.row.id,
-                    g.variant().spec.name,
-                    self.name_of(g.player(!side))
+                    "#{} {variant} vs {} — {turn}",
+                    row.id,
+                    self.name_of(&row.players[1 - side])
                 ),
             ));
         }
         lines.sort();
-        let text = std::iter::once("Your games (your move first):".to_string())
+        let head = if me {
+            "Your games (your move first):".to_string()
+        } else {
+            format!("Games of {name} (their move first):")
+        };
+        let text = std::iter::once(head)
             .chain(lines.into_iter().map(|(_, _, l)| l))
             .collect::<Vec<_>>()
-            .join("\n");
+            .join("\n")
+            + &challenge_lines;
         Ok(Reply::text(text))
     }
 
-    pub(crate) fn history(&self, user: &User, who: Option<&str>) -> Result<Reply, CoreError> {
-        let id = who.unwrap_or(&user.id);
-        let rows = self.store.games_of(id, GameStatus::Finished, 25)?;
+    pub(crate) fn history(
+        &self,
+        user: &User,
+        place: &Place,
+        who: Option<&UserRef>,
+    ) -> Result<Reply, CoreError> {
+        self.refresh_name(who)?;
+        let id = who.map_or(user.id.as_str(), |w| w.id.as_str());
+        // In direct messages, a user sees their own games only (all servers').
+        if place.guild.is_none() && id != user.id.as_str() {
+            return user_err("in direct messages you see your own history only: ask in a server");
+        }
+        let rows = self
+            .store
+            .games_of(id, GameStatus::Finished, place.guild.as_deref(), 25)?;
         let name = self.name_of(id);
         if rows.is_empty() {
             return Ok(Reply::text(format!("{name} has no finished game yet.")));
@@ -254,10 +329,12 @@ impl Service {
     pub(crate) fn show_game(
         &self,
         user: &User,
+        place: &Place,
         id: i64,
         ply: Option<u32>,
+        style: Option<&str>,
     ) -> Result<Reply, CoreError> {
-        let g = self.load(id)?;
+        let g = self.load_visible(user, place, id)?;
         let n = g.game.moves().len();
         let ply = ply.map(|p| p as usize).unwrap_or(n);
         if ply > n {
@@ -273,7 +350,7 @@ impl Service {
             String::new()
         };
         let viewer = if g.side_of(&user.id).is_some() {
-            user.id.clone()
+            user.id.to_string()
         } else {
             g.player(Color::Black).to_string()
         };
@@ -284,7 +361,10 @@ impl Service {
                 self.status_line(&g),
                 fen::write(&pos)
             ),
-            attachments: self.board_image(&g, ply, &viewer)?.into_iter().collect(),
+            attachments: self
+                .board_image_styled(&g, ply, &viewer, style)?
+                .into_iter()
+                .collect(),
             buttons: [
                 (ply > 0).then(|| Button {
                     label: "◀ Back".into(),
@@ -302,8 +382,8 @@ impl Service {
         })
     }
 
-    pub(crate) fn record(&self, id: i64) -> Result<Reply, CoreError> {
-        let g = self.load(id)?;
+    pub(crate) fn record(&self, user: &User, place: &Place, id: i64) -> Result<Reply, CoreError> {
+        let g = self.load_visible(user, place, id)?;
         let rows = self.store.moves(id)?;
         let mut text = self.status_line(&g);
         let offset = usize::from(g.game.start().side_to_move() == Color::White);
@@ -333,14 +413,64 @@ impl Service {
         Ok(Reply::text(text))
     }
 
-    pub(crate) fn export(&self, id: i64, format: &str) -> Result<Reply, CoreError> {
-        let g = self.load(id)?;
+    pub(crate) fn export(
+        &self,
+        user: &User,
+        place: &Place,
+        id: i64,
+        format: &str,
+    ) -> Result<Reply, CoreError> {
+        let g = self.load_visible(user, place, id)?;
         let names = [
             self.name_of(g.player(Color::Black)),
             self.name_of(g.player(Color::White)),
         ];
         let out = super::export::export(&g.game, format, &names).map_err(CoreError::User)?;
-        Ok(Reply::text(out))
+        // The record formats shogi software opens come as a file too.
+        let file = match format {
+            "kif" => Some(format!("game-{id}.kif")),
+            "csa" => Some(format!("game-{id}.csa")),
+            _ => None,
+        };
+        Ok(Reply {
+            attachments: file
+                .map(|name| Attachment::new(name, out.clone().into_bytes()))
+                .into_iter()
+                .collect(),
+            text: out,
+            ..Reply::default()
+        })
+    }
+
+    /// The game as an animated GIF, one frame a move.
+    pub(crate) fn replay(&self, user: &User, place: &Place, id: i64) -> Result<Reply, CoreError> {
+        let g = self.load_visible(user, place, id)?;
+        let style = match self.store.user(&user.id)? {
+            Some(u) => crate::render::PieceStyle::parse(&u.style).unwrap_or_default(),
+            None => crate::render::PieceStyle::default(),
+        };
+        let opts = crate::render::GifOptions {
+            board: crate::render::RenderOptions {
+                style,
+                names: [
+                    Some(self.name_of(g.player(Color::Black))),
+                    Some(self.name_of(g.player(Color::White))),
+                ],
+                ..Default::default()
+            },
+            ..Default::default()
+        };
+        let gif = crate::render::render_gif(&g.game, &opts)
+            .map_err(|e| CoreError::Internal(format!("replaying game {id}: {e}")))?;
+        Ok(Reply {
+            text: format!(
+                "{}\nReplay of {} moves.",
+                self.status_line(&g),
+                g.game.moves().len()
+            ),
+            attachments: vec![Attachment::new(format!("game-{id}.gif"), gif)],
+            ..Reply::default()
+        })
     }
 
     pub(crate) fn rules(

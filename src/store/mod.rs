@@ -8,7 +8,7 @@
 
 mod sqlite;
 
-pub use sqlite::{Durability, SqliteStore, MIGRATIONS};
+pub use sqlite::{fill, Durability, SqliteStore, MAX_CONNECTIONS, MIGRATIONS};
 
 use thiserror::Error;
 
@@ -141,6 +141,11 @@ pub struct Ending {
 /// A notification to deliver, kept in the outbox until marked sent.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct NewNotice {
+    /// Chosen by the core before the transaction (random, positive), so that the command can
+    /// mark its notices sent once they are delivered.
+    pub id: i64,
+    /// The game it is about, if one (delivered in that game's thread).
+    pub game: Option<i64>,
     pub user: String,
     /// `mention` or `dm`.
     pub via: String,
@@ -315,26 +320,54 @@ pub trait Store: Send + Sync {
     fn user(&self, id: &str) -> Result<Option<UserRow>>;
     fn set_user_settings(&self, id: &str, style: &str, notify: &str) -> Result<()>;
 
-    fn create_challenge(&self, c: &NewChallenge, now: i64) -> Result<ChallengeRow>;
+    /// Creates a challenge and queues `notices`, `{challenge}` in their texts replaced by its
+    /// id.
+    fn create_challenge(
+        &self,
+        c: &NewChallenge,
+        notices: &[NewNotice],
+        now: i64,
+    ) -> Result<ChallengeRow>;
     fn challenge(&self, id: i64) -> Result<Option<ChallengeRow>>;
     /// Open challenges a user made or may accept (addressed to them, or open to anyone).
     fn open_challenges(&self, user: &str, now: i64) -> Result<Vec<ChallengeRow>>;
-    /// Accepts an open challenge and creates its game, in one transaction. `Conflict` if the
-    /// challenge is no longer open.
-    fn accept_challenge(&self, id: i64, game: &NewGame, now: i64) -> Result<GameRow>;
-    /// Closes an open challenge (declined, cancelled, expired). `Conflict` if it is not open.
-    fn close_challenge(&self, id: i64, status: ChallengeStatus) -> Result<()>;
+    /// Accepts an open challenge and creates its game, in one transaction, queueing
+    /// `notices` (those without a game are about the new one; `{game}` in their texts is
+    /// replaced by its id). `Conflict` if the challenge is no longer open.
+    fn accept_challenge(
+        &self,
+        id: i64,
+        game: &NewGame,
+        notices: &[NewNotice],
+        now: i64,
+    ) -> Result<GameRow>;
+    /// Closes an open challenge (declined, cancelled, expired) and queues `notices`.
+    /// `Conflict` if it is not open.
+    fn close_challenge(
+        &self,
+        id: i64,
+        status: ChallengeStatus,
+        notices: &[NewNotice],
+        now: i64,
+    ) -> Result<()>;
 
     fn game(&self, id: i64) -> Result<Option<GameRow>>;
-    /// A user's games, active or finished, newest change first.
-    fn games_of(&self, user: &str, status: GameStatus, limit: usize) -> Result<Vec<GameRow>>;
+    /// A user's games, active or finished, newest change first; with `guild`, only that
+    /// server's.
+    fn games_of(
+        &self,
+        user: &str,
+        status: GameStatus,
+        guild: Option<&str>,
+        limit: usize,
+    ) -> Result<Vec<GameRow>>;
     /// The live moves of a game, in order.
     fn moves(&self, game: i64) -> Result<Vec<MoveRow>>;
     /// A game and its live moves, read together (one consistent snapshot).
     fn game_with_moves(&self, id: i64) -> Result<Option<(GameRow, Vec<MoveRow>)>>;
     /// Appends a move if the game is still at `version`, moving the game to the new position
-    /// with `to_move` to play by `deadline` (or ending it with `finish`), and clears its offers
-    /// and reminder. `Conflict` if the version moved on.
+    /// with `to_move` to play by `deadline` (or ending it with `finish`), clears its offers
+    /// and reminder, and queues `notices`. `Conflict` if the version moved on.
     fn append_move(
         &self,
         game: i64,
@@ -342,6 +375,7 @@ pub trait Store: Send + Sync {
         mv: &MoveRow,
         next: (&str, i64),
         finish: Option<&Finish>,
+        notices: &[NewNotice],
     ) -> Result<GameRow>;
     /// Ends a game without a move (resignation, agreement, impasse, time).
     fn finish_game(&self, game: i64, version: i64, finish: &Finish, now: i64) -> Result<GameRow>;
@@ -349,7 +383,8 @@ pub trait Store: Send + Sync {
     /// a game that moved on is left alone (`false` in its place).
     fn finish_games(&self, games: &[(i64, i64, Finish)], now: i64) -> Result<Vec<bool>>;
     /// Takes back the moves after `keep_ply`, the game going back to `position` with `to_move`
-    /// to play by `deadline` (and back to active if it had ended).
+    /// to play by `deadline` (and back to active if it had ended), and queues `notices`.
+    #[allow(clippy::too_many_arguments)]
     fn take_back(
         &self,
         game: i64,
@@ -357,10 +392,19 @@ pub trait Store: Send + Sync {
         keep_ply: u32,
         position: &str,
         next: (&str, i64),
+        notices: &[NewNotice],
         now: i64,
     ) -> Result<GameRow>;
-    /// Moves a game's deadline by `secs` (more time), if it is still at `version`.
-    fn extend_deadline(&self, game: i64, version: i64, secs: i64, now: i64) -> Result<GameRow>;
+    /// Moves a game's deadline by `secs` (more time), if it is still at `version`, and queues
+    /// `notices`.
+    fn extend_deadline(
+        &self,
+        game: i64,
+        version: i64,
+        secs: i64,
+        notices: &[NewNotice],
+        now: i64,
+    ) -> Result<GameRow>;
 
     /// Active games whose deadline has passed, oldest deadline first.
     fn due_games(&self, now: i64, limit: usize) -> Result<Vec<GameRow>>;
@@ -398,10 +442,27 @@ pub trait Store: Send + Sync {
     fn server(&self, guild: &str) -> Result<Option<ServerRow>>;
     fn set_server(&self, s: &ServerRow) -> Result<()>;
 
-    /// Records an offer (replacing an older one of the same kind) if the game is at `version`.
-    fn put_offer(&self, game: i64, version: i64, offer: &OfferRow) -> Result<()>;
+    /// Records an offer (replacing an older one of the same kind) if the game is at `version`,
+    /// and queues `notices`.
+    fn put_offer(
+        &self,
+        game: i64,
+        version: i64,
+        offer: &OfferRow,
+        notices: &[NewNotice],
+    ) -> Result<()>;
     fn offer(&self, game: i64, kind: OfferKind) -> Result<Option<OfferRow>>;
-    fn remove_offer(&self, game: i64, kind: OfferKind) -> Result<()>;
+    /// Removes an offer (declined) and queues `notices`.
+    fn remove_offer(
+        &self,
+        game: i64,
+        kind: OfferKind,
+        notices: &[NewNotice],
+        now: i64,
+    ) -> Result<()>;
+
+    /// Records the Discord thread where a game is played.
+    fn set_thread(&self, game: i64, thread: &str) -> Result<()>;
 
     /// `PRAGMA integrity_check` (or the database's equivalent): `ok` when healthy.
     fn integrity_check(&self) -> Result<String>;

@@ -4,7 +4,7 @@
 //! are guarded by the game's version.
 
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
+use std::sync::{Condvar, Mutex};
 use std::time::Duration;
 
 use rusqlite::{params, Connection, OptionalExtension, Row, TransactionBehavior};
@@ -26,6 +26,10 @@ pub const MIGRATIONS: &[(&str, &str)] = &[
         "0003_to_move_index.sql",
         include_str!("../../migrations/0003_to_move_index.sql"),
     ),
+    (
+        "0004_notices_of_commands.sql",
+        include_str!("../../migrations/0004_notices_of_commands.sql"),
+    ),
 ];
 
 /// How hard SQLite works to keep a commit across a crash of the machine.
@@ -37,11 +41,22 @@ pub enum Durability {
     Normal,
 }
 
+/// At most this many connections are open at once; a caller beyond them waits for one.
+/// SQLite serialises writers anyway, and WAL readers gain little past the number of cores.
+pub const MAX_CONNECTIONS: usize = 8;
+
 /// A store in one SQLite file.
 pub struct SqliteStore {
     path: PathBuf,
     durability: Durability,
-    pool: Mutex<Vec<Connection>>,
+    pool: Mutex<Pool>,
+    freed: Condvar,
+}
+
+/// The connections: idle ones, and how many exist (idle or in use).
+struct Pool {
+    idle: Vec<Connection>,
+    open: usize,
 }
 
 const GAME_COLUMNS: &str = "id, variant, setup, start_position, first_player, second_player, \
@@ -119,23 +134,63 @@ fn outbox_row(r: &Row) -> rusqlite::Result<OutboxRow> {
     Ok(OutboxRow {
         id: r.get(0)?,
         notice: NewNotice {
+            id: r.get(0)?,
             user: r.get(1)?,
             via: r.get(2)?,
             channel: r.get(3)?,
             text: r.get(4)?,
+            game: r.get(6)?,
         },
         created_at: r.get(5)?,
     })
 }
 
+/// Queues notices in the outbox, in the caller's transaction.
 fn queue(tx: &Connection, notices: &[NewNotice], now: i64) -> Result<()> {
+    queue_with(tx, notices, None, &[], now)
+}
+
+/// `queue`, with `game` for the notices that name none, and the placeholders `subst` (such as
+/// `{game}`) replaced in their texts by the ids the transaction just made.
+fn queue_with(
+    tx: &Connection,
+    notices: &[NewNotice],
+    game: Option<i64>,
+    subst: &[(&str, i64)],
+    now: i64,
+) -> Result<()> {
     let mut st = tx.prepare_cached(
-        "INSERT INTO outbox (user_id, via, channel, text, created_at) VALUES (?1, ?2, ?3, ?4, ?5)",
+        "INSERT INTO outbox (id, user_id, via, channel, text, created_at, game_id)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
     )?;
     for n in notices {
-        st.execute(params![n.user, n.via, n.channel, n.text, now])?;
+        if n.id <= 0 {
+            return Err(StoreError::Invalid(format!(
+                "notice id {} is not positive",
+                n.id
+            )));
+        }
+        let text = fill(&n.text, subst);
+        st.execute(params![
+            n.id,
+            n.user,
+            n.via,
+            n.channel,
+            text,
+            now,
+            n.game.or(game)
+        ])?;
     }
     Ok(())
+}
+
+/// A notice's text with its placeholders (`{game}`, `{challenge}`) replaced.
+pub fn fill(text: &str, subst: &[(&str, i64)]) -> String {
+    let mut t = text.to_string();
+    for (name, value) in subst {
+        t = t.replace(name, &value.to_string());
+    }
+    t
 }
 
 /// Ends a game in a transaction: status, result, notices, ratings.
@@ -251,9 +306,13 @@ impl SqliteStore {
         let store = SqliteStore {
             path: path.as_ref().to_path_buf(),
             durability,
-            pool: Mutex::new(Vec::new()),
+            pool: Mutex::new(Pool {
+                idle: Vec::new(),
+                open: 0,
+            }),
+            freed: Condvar::new(),
         };
-        let mut conn = store.connect()?;
+        let mut conn = store.take()?;
         let migrations = Migrations::new(MIGRATIONS.iter().map(|(_, sql)| M::up(sql)).collect());
         migrations.to_latest(&mut conn)?;
         store.release(conn);
@@ -278,21 +337,39 @@ impl SqliteStore {
         Ok(conn)
     }
 
-    fn release(&self, conn: Connection) {
-        if let Ok(mut pool) = self.pool.lock() {
-            if pool.len() < 16 {
-                pool.push(conn);
+    fn lock_pool(&self) -> std::sync::MutexGuard<'_, Pool> {
+        // The pool holds no invariant a panic elsewhere could break.
+        self.pool.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// An idle connection, a new one while fewer than `MAX_CONNECTIONS` exist, else the next
+    /// one released.
+    fn take(&self) -> Result<Connection> {
+        let mut pool = self.lock_pool();
+        loop {
+            if let Some(c) = pool.idle.pop() {
+                return Ok(c);
             }
+            if pool.open < MAX_CONNECTIONS {
+                pool.open += 1;
+                drop(pool);
+                return self.connect().inspect_err(|_| {
+                    self.lock_pool().open -= 1;
+                    self.freed.notify_one();
+                });
+            }
+            pool = self.freed.wait(pool).unwrap_or_else(|p| p.into_inner());
         }
     }
 
-    /// Runs `f` with a connection of the pool (or a new one).
+    fn release(&self, conn: Connection) {
+        self.lock_pool().idle.push(conn);
+        self.freed.notify_one();
+    }
+
+    /// Runs `f` with a connection of the pool.
     fn with<T>(&self, f: impl FnOnce(&mut Connection) -> Result<T>) -> Result<T> {
-        let pooled = self.pool.lock().ok().and_then(|mut p| p.pop());
-        let mut conn = match pooled {
-            Some(c) => c,
-            None => self.connect()?,
-        };
+        let mut conn = self.take()?;
         let out = f(&mut conn);
         self.release(conn);
         out
@@ -346,6 +423,10 @@ fn bump(tx: &Connection, game: i64, version: i64, now: i64) -> Result<()> {
 
 impl Store for SqliteStore {
     fn touch_user(&self, id: &str, name: &str, now: i64) -> Result<UserRow> {
+        // Known under this name: a read, no write lock.
+        if let Some(u) = self.user(id)?.filter(|u| u.name == name) {
+            return Ok(u);
+        }
         self.write(|tx| {
             tx.execute(
                 "INSERT INTO users (id, name, created_at) VALUES (?1, ?2, ?3)
@@ -384,7 +465,12 @@ impl Store for SqliteStore {
         })
     }
 
-    fn create_challenge(&self, c: &NewChallenge, now: i64) -> Result<ChallengeRow> {
+    fn create_challenge(
+        &self,
+        c: &NewChallenge,
+        notices: &[NewNotice],
+        now: i64,
+    ) -> Result<ChallengeRow> {
         self.write(|tx| {
             tx.execute(
                 "INSERT INTO challenges (challenger, challenged, variant, color, days_per_move,
@@ -406,6 +492,7 @@ impl Store for SqliteStore {
                 ],
             )?;
             let id = tx.last_insert_rowid();
+            queue_with(tx, notices, None, &[("{challenge}", id)], now)?;
             get_challenge(tx, id)?.ok_or(StoreError::NotFound)
         })
     }
@@ -427,7 +514,13 @@ impl Store for SqliteStore {
         })
     }
 
-    fn accept_challenge(&self, id: i64, game: &NewGame, now: i64) -> Result<GameRow> {
+    fn accept_challenge(
+        &self,
+        id: i64,
+        game: &NewGame,
+        notices: &[NewNotice],
+        now: i64,
+    ) -> Result<GameRow> {
         self.write(|tx| {
             tx.execute(
                 "INSERT INTO games (variant, setup, start_position, first_player, second_player,
@@ -459,18 +552,25 @@ impl Store for SqliteStore {
                 // Rolled back with the game when the transaction drops.
                 return Err(StoreError::Conflict);
             }
+            queue_with(tx, notices, Some(game_id), &[("{game}", game_id)], now)?;
             get_game(tx, game_id)?.ok_or(StoreError::NotFound)
         })
     }
 
-    fn close_challenge(&self, id: i64, status: ChallengeStatus) -> Result<()> {
+    fn close_challenge(
+        &self,
+        id: i64,
+        status: ChallengeStatus,
+        notices: &[NewNotice],
+        now: i64,
+    ) -> Result<()> {
         self.write(|tx| {
             let n = tx.execute(
                 "UPDATE challenges SET status = ?2 WHERE id = ?1 AND status = 'open'",
                 params![id, status.as_str()],
             )?;
             match n {
-                1 => Ok(()),
+                1 => queue(tx, notices, now),
                 _ if get_challenge(tx, id)?.is_none() => Err(StoreError::NotFound),
                 _ => Err(StoreError::Conflict),
             }
@@ -481,14 +581,24 @@ impl Store for SqliteStore {
         self.with(|c| get_game(c, id))
     }
 
-    fn games_of(&self, user: &str, status: GameStatus, limit: usize) -> Result<Vec<GameRow>> {
+    fn games_of(
+        &self,
+        user: &str,
+        status: GameStatus,
+        guild: Option<&str>,
+        limit: usize,
+    ) -> Result<Vec<GameRow>> {
         self.with(|c| {
-            let mut st = c.prepare(&format!(
+            let mut st = c.prepare_cached(&format!(
                 "SELECT {GAME_COLUMNS} FROM games
                  WHERE (first_player = ?1 OR second_player = ?1) AND status = ?2
+                   AND (?4 IS NULL OR guild = ?4)
                  ORDER BY updated_at DESC, id DESC LIMIT ?3"
             ))?;
-            let rows = st.query_map(params![user, status.as_str(), limit as i64], game_row)?;
+            let rows = st.query_map(
+                params![user, status.as_str(), limit as i64, guild],
+                game_row,
+            )?;
             Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
         })
     }
@@ -531,6 +641,7 @@ impl Store for SqliteStore {
         mv: &MoveRow,
         next: (&str, i64),
         finish: Option<&Finish>,
+        notices: &[NewNotice],
     ) -> Result<GameRow> {
         self.write(|tx| {
             bump(tx, game, version, mv.played_at)?;
@@ -567,6 +678,7 @@ impl Store for SqliteStore {
             if let Some(f) = finish {
                 end_game(tx, &current, f, mv.played_at)?;
             }
+            queue(tx, notices, mv.played_at)?;
             get_game(tx, game)?.ok_or(StoreError::NotFound)
         })
     }
@@ -612,6 +724,7 @@ impl Store for SqliteStore {
         keep_ply: u32,
         position: &str,
         next: (&str, i64),
+        notices: &[NewNotice],
         now: i64,
     ) -> Result<GameRow> {
         self.write(|tx| {
@@ -627,11 +740,19 @@ impl Store for SqliteStore {
                 params![game, position, keep_ply, next.0, next.1],
             )?;
             tx.execute("DELETE FROM offers WHERE game_id = ?1", [game])?;
+            queue(tx, notices, now)?;
             get_game(tx, game)?.ok_or(StoreError::NotFound)
         })
     }
 
-    fn extend_deadline(&self, game: i64, version: i64, secs: i64, now: i64) -> Result<GameRow> {
+    fn extend_deadline(
+        &self,
+        game: i64,
+        version: i64,
+        secs: i64,
+        notices: &[NewNotice],
+        now: i64,
+    ) -> Result<GameRow> {
         self.write(|tx| {
             bump(tx, game, version, now)?;
             let n = tx.execute(
@@ -642,6 +763,7 @@ impl Store for SqliteStore {
             if n != 1 {
                 return Err(StoreError::Conflict);
             }
+            queue(tx, notices, now)?;
             get_game(tx, game)?.ok_or(StoreError::NotFound)
         })
     }
@@ -737,7 +859,7 @@ impl Store for SqliteStore {
     fn unsent(&self, limit: usize) -> Result<Vec<OutboxRow>> {
         self.with(|c| {
             let mut st = c.prepare_cached(
-                "SELECT id, user_id, via, channel, text, created_at FROM outbox
+                "SELECT id, user_id, via, channel, text, created_at, game_id FROM outbox
                  WHERE sent_at IS NULL ORDER BY id LIMIT ?1",
             )?;
             let rows = st.query_map([limit as i64], outbox_row)?;
@@ -875,7 +997,13 @@ impl Store for SqliteStore {
         })
     }
 
-    fn put_offer(&self, game: i64, version: i64, offer: &OfferRow) -> Result<()> {
+    fn put_offer(
+        &self,
+        game: i64,
+        version: i64,
+        offer: &OfferRow,
+        notices: &[NewNotice],
+    ) -> Result<()> {
         self.write(|tx| {
             let current = get_game(tx, game)?.ok_or(StoreError::NotFound)?;
             if current.version != version || current.status != GameStatus::Active {
@@ -894,7 +1022,7 @@ impl Store for SqliteStore {
                     offer.created_at
                 ],
             )?;
-            Ok(())
+            queue(tx, notices, offer.created_at)
         })
     }
 
@@ -917,12 +1045,31 @@ impl Store for SqliteStore {
         })
     }
 
-    fn remove_offer(&self, game: i64, kind: OfferKind) -> Result<()> {
+    fn remove_offer(
+        &self,
+        game: i64,
+        kind: OfferKind,
+        notices: &[NewNotice],
+        now: i64,
+    ) -> Result<()> {
         self.write(|tx| {
             tx.execute(
                 "DELETE FROM offers WHERE game_id = ?1 AND kind = ?2",
                 params![game, kind.as_str()],
             )?;
+            queue(tx, notices, now)
+        })
+    }
+
+    fn set_thread(&self, game: i64, thread: &str) -> Result<()> {
+        self.write(|tx| {
+            let n = tx.execute(
+                "UPDATE games SET thread = ?2 WHERE id = ?1",
+                params![game, thread],
+            )?;
+            if n == 0 {
+                return Err(StoreError::NotFound);
+            }
             Ok(())
         })
     }

@@ -50,6 +50,17 @@ impl Rng {
     }
 }
 
+/// Where the commands of these tests are sent: a channel of one server, where everybody may
+/// look at every game (in direct messages a user sees their own games only). It is the
+/// console's pretend server, so that a console on the same database sees the same games.
+pub fn server() -> Place {
+    Place {
+        guild: Some("console".into()),
+        channel: Some("console".into()),
+        admin: false,
+    }
+}
+
 /// A user whose display name is their id.
 pub fn user(id: &str) -> User {
     User::new(id, id)
@@ -60,7 +71,7 @@ pub fn request(user_id: &str, line: &str) -> Request {
     let command = parse_command(line).unwrap_or_else(|e| panic!("{line:?} does not parse: {e}"));
     Request {
         user: user(user_id),
-        place: Place::default(),
+        place: server(),
         command,
     }
 }
@@ -94,7 +105,7 @@ impl Env {
     pub fn try_cmd(&self, user_id: &str, command: Command) -> Result<Reply, CoreError> {
         self.service.try_handle(&Request {
             user: user(user_id),
-            place: Place::default(),
+            place: server(),
             command,
         })
     }

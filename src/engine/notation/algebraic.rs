@@ -11,6 +11,11 @@ use crate::engine::{Move, PieceKind, Position};
 
 /// Writes a move, which must be legal in `pos`, in algebraic notation.
 pub fn write(pos: &Position, m: Move) -> String {
+    write_in(pos, m, &super::Legal::new(pos, &pos.legal_moves()))
+}
+
+/// `write`, with the legal moves of `pos` already indexed.
+pub(crate) fn write_in(pos: &Position, m: Move, legal: &super::Legal) -> String {
     let v = pos.variant();
     let sq = |s| v.square_name(s);
     let letter = |k: PieceKind| v.letter(k).map_or("?", |l| l.human);
@@ -39,12 +44,7 @@ pub fn write(pos: &Position, m: Move) -> String {
         }
         return s;
     }
-    let legal = pos.legal_moves();
-    let ambiguous = legal.iter().any(|&o| {
-        o.to() == to
-            && o.from()
-                .is_some_and(|f| f != from && pos.piece_at(f).is_some_and(|q| q.kind == p.kind))
-    });
+    let ambiguous = legal.ambiguous(from, to, p.kind);
     let mut s = letter(p.kind).to_string();
     if ambiguous {
         s.push_str(&sq(from));

@@ -18,6 +18,11 @@ pub fn piece_name(v: &Variant, kind: PieceKind) -> &'static str {
 
 /// Writes a move, which must be legal in `pos`, in Hodges notation.
 pub fn write(pos: &Position, m: Move) -> String {
+    write_in(pos, m, &super::Legal::new(pos, &pos.legal_moves()))
+}
+
+/// `write`, with the legal moves of `pos` already indexed.
+pub(crate) fn write_in(pos: &Position, m: Move, legal: &super::Legal) -> String {
     let v = pos.variant();
     let sq = |s| v.square_name(s);
     let Some(from) = m.from() else {
@@ -44,13 +49,7 @@ pub fn write(pos: &Position, m: Move) -> String {
         _ => {}
     }
     let to = m.to();
-    let legal = pos.legal_moves();
-    let ambiguous = legal.iter().any(|&o| {
-        !matches!(o, Move::Lion { .. })
-            && o.to() == to
-            && o.from()
-                .is_some_and(|f| f != from && pos.piece_at(f).is_some_and(|q| q.kind == p.kind))
-    });
+    let ambiguous = legal.ambiguous(from, to, p.kind);
     let mut s = name.to_string();
     if ambiguous {
         s.push_str(&sq(from));

@@ -7,14 +7,76 @@ pub mod fen;
 pub mod hodges;
 pub mod input;
 
+use std::collections::{HashMap, HashSet};
+
 use crate::engine::variant::SquareNames;
-use crate::engine::{Move, Position};
+use crate::engine::{Move, PieceKind, Position, Square};
 
 /// A move, legal in `pos`, in the game's human notation: Hodges for the shogi games,
 /// algebraic for Shanghai Palace Chess.
 pub fn human(pos: &Position, m: Move) -> String {
+    if let Move::Drop { .. } = m {
+        // A drop names no start square: no need for the other moves.
+        return human_in(pos, m, &Legal::default());
+    }
+    human_in(pos, m, &Legal::new(pos, &pos.legal_moves()))
+}
+
+/// Every move of `legal` (the legal moves of `pos`) in human notation, in the same order:
+/// the legal moves are indexed once, so this is linear in their number (writing each with
+/// `human` would generate them again for every move).
+pub fn human_all(pos: &Position, legal: &[Move]) -> Vec<String> {
+    let index = Legal::new(pos, legal);
+    legal.iter().map(|&m| human_in(pos, m, &index)).collect()
+}
+
+fn human_in(pos: &Position, m: Move, legal: &Legal) -> String {
     match pos.variant().spec.squares {
-        SquareNames::Shogi => hodges::write(pos, m),
-        SquareNames::Western => algebraic::write(pos, m),
+        SquareNames::Shogi => hodges::write_in(pos, m, legal),
+        SquareNames::Western => algebraic::write_in(pos, m, legal),
+    }
+}
+
+/// What notation needs to know of the other legal moves: whether a move is among them (to
+/// write `=` for a promotion declined) and which start squares of a kind reach a square (to
+/// name the start square when two pieces could go there). Lion double moves are left out of
+/// the second: they always name their squares.
+#[derive(Default)]
+pub(crate) struct Legal {
+    moves: HashSet<Move>,
+    reaching: HashMap<(Square, PieceKind), Vec<Square>>,
+}
+
+impl Legal {
+    fn new(pos: &Position, legal: &[Move]) -> Legal {
+        let mut reaching: HashMap<(Square, PieceKind), Vec<Square>> = HashMap::new();
+        for &o in legal {
+            if matches!(o, Move::Lion { .. }) {
+                continue;
+            }
+            if let Some(f) = o.from() {
+                if let Some(q) = pos.piece_at(f) {
+                    let froms = reaching.entry((o.to(), q.kind)).or_default();
+                    if !froms.contains(&f) {
+                        froms.push(f);
+                    }
+                }
+            }
+        }
+        Legal {
+            moves: legal.iter().copied().collect(),
+            reaching,
+        }
+    }
+
+    pub(crate) fn contains(&self, m: &Move) -> bool {
+        self.moves.contains(m)
+    }
+
+    /// Whether another piece of `kind` than the one on `from` can also go to `to`.
+    pub(crate) fn ambiguous(&self, from: Square, to: Square, kind: PieceKind) -> bool {
+        self.reaching
+            .get(&(to, kind))
+            .is_some_and(|froms| froms.iter().any(|&f| f != from))
     }
 }

@@ -1,0 +1,299 @@
+//! The bot through the fake Discord (the same fake as the end-to-end test), with the real
+//! `tegami run` binary:
+//!
+//! 1. **Latency under load**: 50 games moving at once, one move every 20 ms across them (50
+//!    moves per second, each game moving once a second), by slash command. For each move, the
+//!    time from the INTERACTION_CREATE sent to the follow-up with the board PNG received. Prints
+//!    p50, p99, max and the moves per second achieved. Target: p99 ≤ 50 ms at 50 moves/s.
+//! 2. **Memory**: the bot's resident memory (VmRSS, and the peak VmHWM) with 10,000 stored games
+//!    (filled through the command core), after start and after some commands. Target ≤ 100 MB.
+//!
+//! `cargo bench --bench discord` runs both; `-- --rounds N` changes the number of moves per
+//! game (default 16), `-- --games N` the stored games of part 2 (default 10,000).
+
+#[path = "../tests/fake_discord/mod.rs"]
+mod fake_discord;
+
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use fake_discord::{opt_int, opt_str, opt_user, FakeDiscord, FakeUser, APP_ID, CHANNEL_ID};
+use serde_json::json;
+
+/// An opening both sides can play in every game (checked against the engine first).
+const OPENING: &[&str] = &[
+    "P-7f", "P-3d", "P-2f", "P-8d", "P-2e", "P-8e", "G6i-7h", "G4a-3b", "S-4h", "S-7b", "P-5f",
+    "P-5d", "K-6h", "K-4b", "P-1f", "P-1d", "P-9f", "P-9d", "S-5g", "S-5c",
+];
+
+const STEP: Duration = Duration::from_secs(60);
+
+fn arg(name: &str, default: usize) -> usize {
+    let args: Vec<String> = std::env::args().collect();
+    args.iter()
+        .position(|a| a == name)
+        .and_then(|i| args.get(i + 1))
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
+}
+
+fn start_bot(fake: &FakeDiscord, db: &Path, log: &Path) -> Child {
+    let config = concat!(env!("CARGO_MANIFEST_DIR"), "/config.example.toml");
+    Command::new(env!("CARGO_BIN_EXE_tegami"))
+        .args(["run", "--config", config, "--db"])
+        .arg(db)
+        .env("DISCORD_TOKEN", "bench.token")
+        .env("TEGAMI_DISCORD_API", fake.api_base())
+        .env("RUST_LOG", "warn")
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(std::fs::File::create(log).expect("log file"))
+        .spawn()
+        .expect("start tegami run")
+}
+
+fn stop(mut child: Child) {
+    let _ = Command::new("kill")
+        .arg("-TERM")
+        .arg(child.id().to_string())
+        .status();
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while Instant::now() < deadline {
+        if let Ok(Some(_)) = child.try_wait() {
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+}
+
+/// (VmRSS, VmHWM) in MB.
+fn memory_of(pid: u32) -> (f64, f64) {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+    let kb = |key: &str| {
+        status
+            .lines()
+            .find(|l| l.starts_with(key))
+            .and_then(|l| l.split_whitespace().nth(1))
+            .and_then(|v| v.parse::<f64>().ok())
+            .unwrap_or(f64::NAN)
+    };
+    (kb("VmRSS:") / 1024.0, kb("VmHWM:") / 1024.0)
+}
+
+/// Sends a slash command and waits for its follow-up; returns it.
+async fn command(
+    fake: &FakeDiscord,
+    user: &FakeUser,
+    name: &str,
+    options: serde_json::Value,
+    resolved: &[&FakeUser],
+) -> fake_discord::Recorded {
+    let (_, token, ev) = fake.slash_command(user, name, options, resolved);
+    fake.dispatch("INTERACTION_CREATE", ev).await;
+    let hook = format!("/api/v10/webhooks/{APP_ID}/{token}");
+    fake.wait_for(name, STEP, |c| c.method == "POST" && c.path == hook)
+        .await
+}
+
+fn percentile(sorted: &[f64], p: f64) -> f64 {
+    if sorted.is_empty() {
+        return f64::NAN;
+    }
+    let i = ((sorted.len() as f64 - 1.0) * p).round() as usize;
+    sorted[i.min(sorted.len() - 1)]
+}
+
+async fn latency(rounds: usize) {
+    let games = 50usize;
+    // The opening is legal, move by move.
+    let mut g = tegami::engine::Game::new(tegami::engine::Position::start(
+        tegami::engine::VariantId::Shogi,
+    ));
+    for m in OPENING.iter().take(rounds) {
+        let mv = tegami::engine::notation::input::parse_move(g.position(), m)
+            .unwrap_or_else(|e| panic!("opening move {m}: {e}"));
+        g.play(mv).expect("legal opening");
+    }
+    assert!(rounds <= OPENING.len(), "at most {} rounds", OPENING.len());
+
+    let dir = tempfile::tempdir().expect("temp dir");
+    let fake = Arc::new(FakeDiscord::start().await);
+    let users: Vec<FakeUser> = (0..games * 2)
+        .map(|i| FakeUser::new(3_000_000_000_000_000_000 + i as u64, &format!("player{i}")))
+        .collect();
+    for u in &users {
+        fake.add_user(u);
+    }
+    let bot = start_bot(
+        &fake,
+        &dir.path().join("bench.db"),
+        &dir.path().join("bot.log"),
+    );
+    fake.wait_ready(STEP).await;
+    fake.wait_for("registration", STEP, |c| c.method == "PUT")
+        .await;
+    for i in 0..games {
+        let (a, b) = (&users[2 * i], &users[2 * i + 1]);
+        command(
+            &fake,
+            a,
+            "challenge",
+            json!([
+                opt_user("opponent", b),
+                opt_str("game", "shogi"),
+                opt_str("color", "black")
+            ]),
+            &[b],
+        )
+        .await;
+        let r = command(
+            &fake,
+            b,
+            "accept",
+            json!([opt_int("challenge", i as i64 + 1)]),
+            &[],
+        )
+        .await;
+        assert!(
+            r.content().is_some_and(|c| c.contains("begins")),
+            "game {} began: {:?}",
+            i + 1,
+            r.content()
+        );
+    }
+
+    // Moves, one every 20 ms; each game moves once a second.
+    let gap = Duration::from_millis(20);
+    let start = Instant::now();
+    let mut waits = Vec::new();
+    for (r, mv) in OPENING.iter().enumerate().take(rounds) {
+        for i in 0..games {
+            let at = start + gap * (r * games + i) as u32;
+            tokio::time::sleep_until(at.into()).await;
+            let user = &users[2 * i + r % 2];
+            let (_, token, ev) = fake.slash_command_in(
+                CHANNEL_ID,
+                user,
+                "move",
+                json!([opt_str("move", mv), opt_int("game", i as i64 + 1)]),
+                &[],
+            );
+            let sent = Instant::now();
+            fake.dispatch("INTERACTION_CREATE", ev).await;
+            let fake = fake.clone();
+            waits.push(tokio::spawn(async move {
+                let hook = format!("/api/v10/webhooks/{APP_ID}/{token}");
+                let rec = fake
+                    .wait_for("a move's board", STEP, |c| {
+                        c.method == "POST"
+                            && c.path == hook
+                            && c.files.iter().any(|f| f.filename.ends_with(".png"))
+                    })
+                    .await;
+                rec.at.duration_since(sent).as_secs_f64() * 1000.0
+            }));
+        }
+    }
+    let mut ms = Vec::new();
+    for w in waits {
+        ms.push(w.await.expect("a move answered"));
+    }
+    let elapsed = start.elapsed().as_secs_f64();
+    ms.sort_by(|a, b| a.total_cmp(b));
+    println!(
+        "discord: {} moves in {games} games, {:.1} moves/s: p50 {:.1} ms, p99 {:.1} ms, max {:.1} ms (INTERACTION_CREATE sent -> board PNG received)",
+        ms.len(),
+        ms.len() as f64 / elapsed,
+        percentile(&ms, 0.5),
+        percentile(&ms, 0.99),
+        ms.last().copied().unwrap_or(f64::NAN)
+    );
+    stop(bot);
+}
+
+async fn memory(stored: usize) {
+    use tegami::service::{parse_command, Config, Place, Request, Service, SystemClock, User};
+    use tegami::store::{Durability, SqliteStore};
+
+    let dir = tempfile::tempdir().expect("temp dir");
+    let db = dir.path().join("memory.db");
+    let t = Instant::now();
+    {
+        let store = SqliteStore::open_with(&db, Durability::Normal).expect("store");
+        let service = Service::new(
+            Arc::new(store),
+            Arc::new(SystemClock),
+            Config {
+                images: false,
+                ..Config::default()
+            },
+        );
+        let place = Place {
+            guild: Some(fake_discord::GUILD_ID.to_string()),
+            channel: Some(CHANNEL_ID.to_string()),
+            admin: false,
+        };
+        let user = |i: usize| {
+            let id = 4_000_000_000_000_000_000u64 + i as u64;
+            User::new(id.to_string(), format!("stored{i}"))
+        };
+        let run = |u: User, line: &str| {
+            let reply = service.handle(&Request {
+                user: u,
+                place: place.clone(),
+                command: parse_command(line).expect("command"),
+            });
+            assert!(!reply.error, "{line}: {}", reply.text);
+        };
+        for i in 0..stored {
+            let (a, b) = (user(i % 400), user(400 + i % 400));
+            run(a.clone(), &format!("challenge <@{}> shogi black", b.id));
+            run(b.clone(), &format!("accept {}", i + 1));
+            run(a, &format!("move {} 7g7f", i + 1));
+            run(b, &format!("move {} 3c3d", i + 1));
+        }
+    }
+    println!(
+        "discord: {stored} stored games (2 moves each) written in {:.1} s",
+        t.elapsed().as_secs_f64()
+    );
+    let fake = FakeDiscord::start().await;
+    let bot = start_bot(&fake, &db, &dir.path().join("bot.log"));
+    fake.wait_ready(STEP).await;
+    fake.wait_for("registration", STEP, |c| c.method == "PUT")
+        .await;
+    let (rss0, _) = memory_of(bot.id());
+    let someone = FakeUser::new(4_000_000_000_000_000_001, "stored1");
+    fake.add_user(&someone);
+    for cmd in ["games", "history", "stats"] {
+        command(&fake, &someone, cmd, json!([]), &[]).await;
+    }
+    for g in [1, 2, 3] {
+        command(&fake, &someone, "board", json!([opt_int("game", g)]), &[]).await;
+    }
+    let (rss, hwm) = memory_of(bot.id());
+    println!(
+        "discord: resident memory with {stored} stored games: {rss0:.1} MB after start, {rss:.1} MB after some commands (peak {hwm:.1} MB)"
+    );
+    stop(bot);
+}
+
+fn main() {
+    // `cargo bench --no-run` builds this; `cargo test --benches` runs it with `--bench` absent.
+    if !std::env::args().any(|a| a == "--bench") {
+        return;
+    }
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .expect("runtime");
+    runtime.block_on(async {
+        latency(arg("--rounds", 16)).await;
+        memory(arg("--games", 10_000)).await;
+    });
+}

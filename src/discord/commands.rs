@@ -1,0 +1,664 @@
+//! The commands, one poise definition each serving both the slash command and the prefix
+//! command (`!move 7g7f`). Names and options are a contract (tests outside this repository rely
+//! on them): see the bot's issue and the README's table.
+//!
+//! Each command turns its options into the core's `Command` and hands it to `respond`. Choices
+//! are registered as string choices (poise's own choice types register integers).
+
+use poise::serenity_prelude as serenity;
+use serenity::{AutocompleteChoice, CreateAutocompleteResponse, CreateCommandOption};
+
+use super::respond::{self, display_name, Origin};
+use super::{Ctx, Data, Error};
+use crate::service::{ColorChoice, Command, OfferAction};
+
+/// Every command of the bot, with its string choices set.
+pub fn all() -> Vec<poise::Command<Data, Error>> {
+    let mut cmds = vec![
+        challenge(),
+        accept(),
+        decline(),
+        cancel(),
+        move_(),
+        moves(),
+        board(),
+        resign(),
+        moretime(),
+        draw(),
+        takeback(),
+        impasse(),
+        games(),
+        history(),
+        stats(),
+        record(),
+        replay(),
+        export(),
+        rules(),
+        leaderboard(),
+        settings(),
+        vacation(),
+        server(),
+        help(),
+    ];
+    for c in &mut cmds {
+        for p in &mut c.parameters {
+            let setter: Option<fn(CreateCommandOption) -> CreateCommandOption> =
+                // `game` is a game's number in the game commands, a choice of game here.
+                match (&*c.name, &*p.name) {
+                    ("challenge" | "rules" | "leaderboard", "game") => Some(|b| choices(b, GAMES)),
+                    ("challenge", "color") => Some(|b| choices(b, COLORS)),
+                    ("board", "style") | ("settings", "style") => Some(|b| choices(b, STYLES)),
+                    (_, "action") => Some(|b| choices(b, ACTIONS)),
+                    ("export", "format") => Some(|b| choices(b, FORMATS)),
+                    ("settings", "notify") => Some(|b| choices(b, NOTIFY)),
+                    _ => None,
+                };
+            if setter.is_some() {
+                p.type_setter = setter;
+            }
+        }
+    }
+    cmds
+}
+
+const GAMES: &[&str] = &["shogi", "judkins", "cannon", "palace", "shanghai"];
+const COLORS: &[&str] = &["black", "white", "random", "red", "blue"];
+const STYLES: &[&str] = &["kanji", "international"];
+const ACTIONS: &[&str] = &["offer", "accept", "decline"];
+const FORMATS: &[&str] = &["sfen", "kif", "csa", "fen"];
+const NOTIFY: &[&str] = &["mention", "dm", "digest"];
+
+fn choices(b: CreateCommandOption, names: &[&str]) -> CreateCommandOption {
+    let mut b = b.kind(serenity::CommandOptionType::String);
+    for n in names {
+        b = b.add_string_choice(*n, *n);
+    }
+    b
+}
+
+/// A lower-cased choice, checked against its list.
+fn pick(value: Option<String>, names: &[&str], what: &str) -> Result<Option<String>, String> {
+    match value {
+        None => Ok(None),
+        Some(v) => {
+            let v = v.trim().to_ascii_lowercase();
+            if names.contains(&v.as_str()) {
+                Ok(Some(v))
+            } else {
+                Err(format!("{what} '{v}' is not one of {}", names.join(", ")))
+            }
+        }
+    }
+}
+
+/// Runs a core command, or answers a refusal of the options.
+async fn run(ctx: Ctx<'_>, command: Result<Command, String>) -> Result<(), Error> {
+    let origin = Origin::of(ctx);
+    let http = ctx.serenity_context().http.clone();
+    match ctx {
+        poise::Context::Application(a) => match command {
+            Ok(c) => {
+                respond::interaction(
+                    &http,
+                    ctx.data(),
+                    a.interaction.id,
+                    &a.interaction.token,
+                    origin,
+                    c,
+                )
+                .await
+            }
+            Err(e) => {
+                respond::quick_ephemeral(
+                    &http,
+                    a.interaction.id,
+                    &a.interaction.token,
+                    &format!("✗ {e}"),
+                )
+                .await
+            }
+        },
+        poise::Context::Prefix(p) => match command {
+            Ok(c) => respond::message(&http, ctx.data(), p.msg.id, origin, c).await,
+            Err(e) => {
+                respond::refuse(
+                    &http,
+                    &respond::Target::Message {
+                        channel: p.msg.channel_id,
+                        message: p.msg.id,
+                    },
+                    &e,
+                )
+                .await
+            }
+        },
+    }
+    Ok(())
+}
+
+/// The display name of a user named in a command's options (their nickname in this server if
+/// the interaction resolved it).
+fn named_user(ctx: Ctx<'_>, user: &serenity::User) -> crate::service::UserRef {
+    let nick = match ctx {
+        poise::Context::Application(a) => a
+            .interaction
+            .data
+            .resolved
+            .members
+            .get(&user.id)
+            .and_then(|m| m.nick.clone()),
+        poise::Context::Prefix(_) => None,
+    };
+    crate::service::UserRef::named(user.id.to_string(), display_name(user, nick.as_deref()))
+}
+
+/// Challenge someone to a game.
+#[allow(clippy::too_many_arguments)] // one per option of /challenge
+#[poise::command(slash_command, prefix_command, guild_only)]
+pub async fn challenge(
+    ctx: Ctx<'_>,
+    #[description = "Who to play"] opponent: serenity::User,
+    #[description = "Which game (default shogi)"] game: Option<String>,
+    #[description = "Your side: black (moves first), white or random; red/blue in Shanghai"]
+    color: Option<String>,
+    #[description = "Days per move: 1, 2, 3, 5, 7, 10 or 14"] days: Option<i64>,
+    #[description = "Rated (Glicko-2) or casual"] rated: Option<bool>,
+    #[description = "A handicap: lance, bishop, rook, rook-lance, two, four, six"] handicap: Option<
+        String,
+    >,
+    #[description = "A named setup (Shanghai: original or smith)"] setup: Option<String>,
+) -> Result<(), Error> {
+    let command = (|| {
+        if opponent.bot {
+            return Err("bots do not play: challenge a person".to_string());
+        }
+        let game = pick(game, GAMES, "game")?.unwrap_or_else(|| "shogi".into());
+        let color = match pick(color, COLORS, "color")?.as_deref() {
+            None | Some("random") => ColorChoice::Random,
+            Some(c @ ("red" | "blue")) if game != "shanghai" => {
+                return Err(format!(
+                    "{c} is a side of Shanghai Palace Chess: choose black or white"
+                ))
+            }
+            Some(c @ ("black" | "white")) if game == "shanghai" => {
+                return Err(format!(
+                    "{c} is not a side of Shanghai Palace Chess: choose red or blue"
+                ))
+            }
+            Some("black" | "red") => ColorChoice::First,
+            Some(_) => ColorChoice::Second,
+        };
+        let days = match days {
+            None => None,
+            Some(d) => Some(
+                u32::try_from(d)
+                    .map_err(|_| format!("{d} days per move: choose 1, 2, 3, 5, 7, 10 or 14"))?,
+            ),
+        };
+        Ok(Command::Challenge {
+            opponent: Some(named_user(ctx, &opponent)),
+            variant: game,
+            color,
+            days,
+            handicap: handicap.map(|h| h.trim().to_ascii_lowercase()),
+            setup: setup.map(|s| s.trim().to_ascii_lowercase()),
+            rated,
+        })
+    })();
+    run(ctx, command).await
+}
+
+/// Accept a challenge.
+#[poise::command(slash_command, prefix_command)]
+pub async fn accept(
+    ctx: Ctx<'_>,
+    #[description = "The challenge's number (needed only when you have several)"] challenge: Option<
+        i64,
+    >,
+) -> Result<(), Error> {
+    run(ctx, Ok(Command::Accept { challenge })).await
+}
+
+/// Decline a challenge.
+#[poise::command(slash_command, prefix_command)]
+pub async fn decline(
+    ctx: Ctx<'_>,
+    #[description = "The challenge's number (needed only when you have several)"] challenge: Option<
+        i64,
+    >,
+) -> Result<(), Error> {
+    run(ctx, Ok(Command::Decline { challenge })).await
+}
+
+/// Withdraw your challenge.
+#[poise::command(slash_command, prefix_command)]
+pub async fn cancel(
+    ctx: Ctx<'_>,
+    #[description = "The challenge's number (needed only when you have several)"] challenge: Option<
+        i64,
+    >,
+) -> Result<(), Error> {
+    run(ctx, Ok(Command::Cancel { challenge })).await
+}
+
+/// Suggests the legal moves of the caller's game as they type.
+async fn suggest_moves(ctx: Ctx<'_>, partial: &str) -> CreateAutocompleteResponse {
+    let origin = Origin::of(ctx);
+    let service = ctx.data().service.clone();
+    let typed = partial.to_string();
+    let req = origin.request(Command::Games { user: None });
+    let list = tokio::task::spawn_blocking(move || {
+        service.suggest_moves(&req.user, &req.place, &typed, 25)
+    })
+    .await
+    .unwrap_or_default();
+    CreateAutocompleteResponse::new().set_choices(
+        list.into_iter()
+            .map(|s| AutocompleteChoice::new(s.label, s.value))
+            .collect(),
+    )
+}
+
+/// Play a move (P-7f, 7g7f, Nf3 ...).
+#[poise::command(slash_command, prefix_command, rename = "move")]
+pub async fn move_(
+    ctx: Ctx<'_>,
+    #[description = "Your move, e.g. P-7f or 7g7f (Shanghai: e4, Nf3)"]
+    #[autocomplete = "suggest_moves"]
+    #[rename = "move"]
+    mv: String,
+    #[description = "The game's number (needed only when you play several)"] game: Option<i64>,
+) -> Result<(), Error> {
+    let text: String = mv.split_whitespace().collect();
+    let command = if text.is_empty() {
+        Err("write a move, e.g. P-7f or 7g7f".to_string())
+    } else {
+        Ok(Command::Move {
+            game,
+            text,
+            seen_ply: None,
+        })
+    };
+    run(ctx, command).await
+}
+
+/// The legal moves in your game (of one piece, with a square).
+#[poise::command(slash_command, prefix_command)]
+pub async fn moves(
+    ctx: Ctx<'_>,
+    #[description = "Only the moves of the piece on this square (e.g. 7g)"] square: Option<String>,
+    #[description = "The game's number"] game: Option<i64>,
+) -> Result<(), Error> {
+    run(ctx, Ok(Command::Moves { game, square })).await
+}
+
+/// The board of a game (now, or after a given move).
+#[poise::command(slash_command, prefix_command)]
+pub async fn board(
+    ctx: Ctx<'_>,
+    #[description = "The game's number"] game: Option<i64>,
+    #[description = "Show the position after this many moves (plies)"] ply: Option<i64>,
+    #[description = "Pieces as kanji or international letters"] style: Option<String>,
+) -> Result<(), Error> {
+    let command = (|| {
+        let style = pick(style, STYLES, "style")?;
+        let ply = match ply {
+            None => None,
+            Some(p) => Some(u32::try_from(p).map_err(|_| format!("ply {p} is not a move number"))?),
+        };
+        Ok(Command::Board { game, ply, style })
+    })();
+    run(ctx, command).await
+}
+
+/// Resign a game (asks you to confirm).
+#[poise::command(slash_command, prefix_command)]
+pub async fn resign(
+    ctx: Ctx<'_>,
+    #[description = "The game's number"] game: Option<i64>,
+) -> Result<(), Error> {
+    let origin = Origin::of(ctx);
+    let http = ctx.serenity_context().http.clone();
+    match ctx {
+        poise::Context::Application(a) => {
+            respond::confirm_resign_interaction(
+                &http,
+                ctx.data(),
+                a.interaction.id,
+                &a.interaction.token,
+                origin,
+                game,
+            )
+            .await
+        }
+        poise::Context::Prefix(p) => {
+            respond::confirm_resign_message(&http, ctx.data(), p.msg.id, origin, game).await
+        }
+    }
+    Ok(())
+}
+
+/// Give your opponent one more day for their move.
+#[poise::command(slash_command, prefix_command)]
+pub async fn moretime(
+    ctx: Ctx<'_>,
+    #[description = "The game's number"] game: Option<i64>,
+) -> Result<(), Error> {
+    run(ctx, Ok(Command::MoreTime { game })).await
+}
+
+fn action(a: Option<String>) -> Result<OfferAction, String> {
+    Ok(match pick(a, ACTIONS, "action")?.as_deref() {
+        None => OfferAction::Auto,
+        Some("offer") => OfferAction::Offer,
+        Some("accept") => OfferAction::Accept,
+        Some(_) => OfferAction::Decline,
+    })
+}
+
+/// Offer, accept or decline a draw.
+#[poise::command(slash_command, prefix_command)]
+pub async fn draw(
+    ctx: Ctx<'_>,
+    #[description = "offer, accept or decline"] action: Option<String>,
+    #[description = "The game's number"] game: Option<i64>,
+) -> Result<(), Error> {
+    let command = self::action(action).map(|action| Command::Draw { game, action });
+    run(ctx, command).await
+}
+
+/// Ask to take back your last move, or answer such a request.
+#[poise::command(slash_command, prefix_command)]
+pub async fn takeback(
+    ctx: Ctx<'_>,
+    #[description = "offer, accept or decline"] action: Option<String>,
+    #[description = "The game's number"] game: Option<i64>,
+) -> Result<(), Error> {
+    let command = self::action(action).map(|action| Command::Takeback { game, action });
+    run(ctx, command).await
+}
+
+/// Propose impasse (jishogi) by points, or answer such a proposal.
+#[poise::command(slash_command, prefix_command)]
+pub async fn impasse(
+    ctx: Ctx<'_>,
+    #[description = "offer, accept or decline"] action: Option<String>,
+    #[description = "The game's number"] game: Option<i64>,
+) -> Result<(), Error> {
+    let command = self::action(action).map(|action| Command::Impasse { game, action });
+    run(ctx, command).await
+}
+
+/// Games in progress and open challenges.
+#[poise::command(slash_command, prefix_command)]
+pub async fn games(
+    ctx: Ctx<'_>,
+    #[description = "Someone else's games"] user: Option<serenity::User>,
+) -> Result<(), Error> {
+    let user = user.map(|u| named_user(ctx, &u));
+    run(ctx, Ok(Command::Games { user })).await
+}
+
+/// Finished games.
+#[poise::command(slash_command, prefix_command)]
+pub async fn history(
+    ctx: Ctx<'_>,
+    #[description = "Someone else's history"] user: Option<serenity::User>,
+) -> Result<(), Error> {
+    let user = user.map(|u| named_user(ctx, &u));
+    run(ctx, Ok(Command::History { user })).await
+}
+
+/// Ratings and results.
+#[poise::command(slash_command, prefix_command)]
+pub async fn stats(
+    ctx: Ctx<'_>,
+    #[description = "Someone else's stats"] user: Option<serenity::User>,
+) -> Result<(), Error> {
+    let user = user.map(|u| named_user(ctx, &u));
+    run(ctx, Ok(Command::Stats { user })).await
+}
+
+/// A game's record, move by move.
+#[poise::command(slash_command, prefix_command)]
+pub async fn record(
+    ctx: Ctx<'_>,
+    #[description = "The game's number"] game: i64,
+) -> Result<(), Error> {
+    run(ctx, Ok(Command::Record { game })).await
+}
+
+/// A game as an animated picture.
+#[poise::command(slash_command, prefix_command)]
+pub async fn replay(
+    ctx: Ctx<'_>,
+    #[description = "The game's number"] game: i64,
+) -> Result<(), Error> {
+    run(ctx, Ok(Command::Replay { game })).await
+}
+
+/// A game for other software: SFEN, KIF, CSA or Fairy-Stockfish FEN.
+#[poise::command(slash_command, prefix_command)]
+pub async fn export(
+    ctx: Ctx<'_>,
+    #[description = "The game's number"] game: i64,
+    #[description = "sfen (default), kif, csa or fen"] format: Option<String>,
+) -> Result<(), Error> {
+    let command = pick(format, FORMATS, "format").map(|f| Command::Export {
+        game,
+        format: f.unwrap_or_else(|| "sfen".into()),
+    });
+    run(ctx, command).await
+}
+
+/// A game's pieces and notation, or how one piece moves.
+#[poise::command(slash_command, prefix_command)]
+pub async fn rules(
+    ctx: Ctx<'_>,
+    #[description = "Which game"] game: String,
+    #[description = "A piece, by letter or name (S, +R, Ln, lion)"] piece: Option<String>,
+) -> Result<(), Error> {
+    let command = pick(Some(game), GAMES, "game").map(|g| Command::Rules {
+        variant: g.unwrap_or_default(),
+        piece,
+    });
+    run(ctx, command).await
+}
+
+/// The best rated players of a game in this server.
+#[poise::command(slash_command, prefix_command)]
+pub async fn leaderboard(
+    ctx: Ctx<'_>,
+    #[description = "Which game"] game: String,
+) -> Result<(), Error> {
+    let command = pick(Some(game), GAMES, "game").map(|g| Command::Leaderboard {
+        variant: g.unwrap_or_default(),
+    });
+    run(ctx, command).await
+}
+
+/// Your settings: piece style and how you are told of moves.
+#[poise::command(slash_command, prefix_command)]
+pub async fn settings(
+    ctx: Ctx<'_>,
+    #[description = "Pieces as kanji or international letters"] style: Option<String>,
+    #[description = "How you hear of your turn: mention, dm or digest"] notify: Option<String>,
+) -> Result<(), Error> {
+    let command = (|| {
+        Ok(Command::Settings {
+            style: pick(style, STYLES, "style")?,
+            notify: pick(notify, NOTIFY, "notify")?,
+        })
+    })();
+    run(ctx, command).await
+}
+
+/// Pause your deadlines for some days (14 a month), end a vacation, or see it.
+#[poise::command(slash_command, prefix_command)]
+pub async fn vacation(
+    ctx: Ctx<'_>,
+    #[description = "Days away"] days: Option<i64>,
+    #[description = "End your vacation now"] end: Option<bool>,
+) -> Result<(), Error> {
+    let command = match days {
+        Some(d) if !(1..=366).contains(&d) => Err(format!("{d} days: a vacation is 1 to 14 days")),
+        Some(d) => Ok(Command::Vacation {
+            days: Some(d as u32),
+            end: false,
+        }),
+        None => Ok(Command::Vacation {
+            days: None,
+            end: end.unwrap_or(false),
+        }),
+    };
+    run(ctx, command).await
+}
+
+/// This server's settings (server managers only to change them).
+#[poise::command(slash_command, prefix_command, guild_only)]
+pub async fn server(
+    ctx: Ctx<'_>,
+    #[description = "Default days per move"] days: Option<i64>,
+    #[description = "Games rated by default"] rated: Option<bool>,
+    #[description = "The channel where challenges' games are played"] channel: Option<
+        serenity::GuildChannel,
+    >,
+) -> Result<(), Error> {
+    let command = match days.map(u32::try_from) {
+        Some(Err(_)) => Err("days per move: choose 1, 2, 3, 5, 7, 10 or 14".to_string()),
+        Some(Ok(d)) => Ok(Some(d)),
+        None => Ok(None),
+    }
+    .map(|days| Command::Server {
+        days,
+        rated,
+        channel: channel.map(|c| c.id.to_string()),
+    });
+    run(ctx, command).await
+}
+
+/// The commands, or help on one.
+#[poise::command(slash_command, prefix_command)]
+pub async fn help(
+    ctx: Ctx<'_>,
+    #[description = "A command or topic"] topic: Option<String>,
+) -> Result<(), Error> {
+    run(
+        ctx,
+        Ok(Command::Help {
+            topic: topic.map(|t| t.trim().to_ascii_lowercase()),
+        }),
+    )
+    .await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn option_names(c: &poise::Command<Data, Error>) -> Vec<String> {
+        let mut names: Vec<String> = c.parameters.iter().map(|p| p.name.to_string()).collect();
+        names.sort();
+        names
+    }
+
+    #[test]
+    fn command_names_and_options_are_the_contract() {
+        let cmds = all();
+        let find = |n: &str| {
+            cmds.iter()
+                .find(|c| c.name == n)
+                .unwrap_or_else(|| panic!("no /{n}"))
+        };
+        let expect: &[(&str, &[&str])] = &[
+            (
+                "challenge",
+                &[
+                    "color", "days", "game", "handicap", "opponent", "rated", "setup",
+                ],
+            ),
+            ("accept", &["challenge"]),
+            ("decline", &["challenge"]),
+            ("cancel", &["challenge"]),
+            ("move", &["game", "move"]),
+            ("moves", &["game", "square"]),
+            ("board", &["game", "ply", "style"]),
+            ("resign", &["game"]),
+            ("moretime", &["game"]),
+            ("draw", &["action", "game"]),
+            ("takeback", &["action", "game"]),
+            ("impasse", &["action", "game"]),
+            ("games", &["user"]),
+            ("history", &["user"]),
+            ("stats", &["user"]),
+            ("record", &["game"]),
+            ("replay", &["game"]),
+            ("export", &["format", "game"]),
+            ("rules", &["game", "piece"]),
+            ("leaderboard", &["game"]),
+        ];
+        for (name, opts) in expect {
+            let c = find(name);
+            assert_eq!(
+                option_names(c),
+                opts.iter().map(|s| s.to_string()).collect::<Vec<_>>(),
+                "/{name}"
+            );
+            assert!(
+                c.slash_action.is_some() && c.prefix_action.is_some(),
+                "/{name} is slash and prefix"
+            );
+        }
+        for n in ["settings", "vacation", "server", "help"] {
+            find(n);
+        }
+        let mv = find("move");
+        assert!(mv
+            .parameters
+            .iter()
+            .any(|p| p.name == "move" && p.autocomplete_callback.is_some()));
+        assert!(mv
+            .parameters
+            .iter()
+            .find(|p| p.name == "move")
+            .is_some_and(|p| p.required));
+    }
+
+    #[test]
+    fn choices_are_registered_as_strings() {
+        let cmds = all();
+        let json = |name: &str| {
+            let c = cmds.iter().find(|c| c.name == name).expect("command");
+            serde_json::to_value(c.create_as_slash_command().expect("slash")).expect("json")
+        };
+        let challenge = json("challenge");
+        let game = challenge["options"]
+            .as_array()
+            .and_then(|o| o.iter().find(|o| o["name"] == "game"))
+            .expect("game option");
+        assert_eq!(game["type"], 3, "string option");
+        let values: Vec<&str> = game["choices"]
+            .as_array()
+            .expect("choices")
+            .iter()
+            .filter_map(|c| c["value"].as_str())
+            .collect();
+        assert_eq!(values, GAMES);
+        // In the game commands, `game` is a game's number.
+        let board = json("board");
+        let game = board["options"]
+            .as_array()
+            .and_then(|o| o.iter().find(|o| o["name"] == "game"))
+            .expect("game option");
+        assert_eq!(game["type"], 4, "integer option");
+        assert!(game
+            .get("choices")
+            .is_none_or(|c| c.as_array().is_none_or(|a| a.is_empty())));
+        let draw = json("draw");
+        let action = draw["options"]
+            .as_array()
+            .and_then(|o| o.iter().find(|o| o["name"] == "action"))
+            .expect("action option");
+        assert_eq!(action["choices"].as_array().map(|a| a.len()), Some(3));
+    }
+}

@@ -1,0 +1,246 @@
+//! The bot's configuration: a TOML file (`config.example.toml` documents every field), with the
+//! environment winning for the token (`DISCORD_TOKEN`), the REST base (`TEGAMI_DISCORD_API`) and
+//! the log filter (`RUST_LOG`). A mistyped or unknown field is an error, never ignored.
+
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+use thiserror::Error;
+
+/// The default REST base: Discord itself.
+pub const DISCORD_API: &str = "https://discord.com";
+
+/// What the configuration file may say. Every field is optional.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct File {
+    token: Option<String>,
+    database: Option<PathBuf>,
+    prefix: Option<String>,
+    dev_guild: Option<u64>,
+    message_content: Option<bool>,
+    sweep_interval_secs: Option<u64>,
+    log: Option<String>,
+    api_base: Option<String>,
+}
+
+/// The bot's settings, after the file, the environment and the defaults.
+#[derive(Clone)]
+pub struct BotConfig {
+    /// The bot token. Never logged: `Debug` hides it.
+    pub token: String,
+    pub database: PathBuf,
+    pub prefix: String,
+    /// Commands are registered in this server only (instantly), else globally.
+    pub dev_guild: Option<u64>,
+    /// Whether to ask for the privileged Message Content intent (prefix commands, bare moves).
+    pub message_content: bool,
+    /// Seconds between correspondence sweeps.
+    pub sweep_interval_secs: u64,
+    /// The `tracing` filter when `RUST_LOG` is not set.
+    pub log: String,
+    /// Where REST calls go (`https://discord.com`, a proxy, or a test's fake Discord).
+    pub api_base: String,
+}
+
+impl std::fmt::Debug for BotConfig {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("BotConfig")
+            .field("token", &"<hidden>")
+            .field("database", &self.database)
+            .field("prefix", &self.prefix)
+            .field("dev_guild", &self.dev_guild)
+            .field("message_content", &self.message_content)
+            .field("sweep_interval_secs", &self.sweep_interval_secs)
+            .field("log", &self.log)
+            .field("api_base", &self.api_base)
+            .finish()
+    }
+}
+
+/// Why the bot cannot start with this configuration. Each message is one line.
+#[derive(Debug, Error)]
+pub enum ConfigError {
+    #[error("cannot read the config file {0}: {1}")]
+    Read(PathBuf, std::io::Error),
+    #[error("config file {path}{line}: {message}")]
+    Parse {
+        path: PathBuf,
+        line: String,
+        message: String,
+    },
+    #[error("no bot token: set DISCORD_TOKEN or `token` in the config file")]
+    NoToken,
+    #[error("{0}")]
+    Invalid(String),
+}
+
+/// Where a setting comes from besides the file: the process environment, or a test's map.
+pub trait Env {
+    fn var(&self, name: &str) -> Option<String>;
+}
+
+/// The process environment.
+pub struct ProcessEnv;
+
+impl Env for ProcessEnv {
+    fn var(&self, name: &str) -> Option<String> {
+        std::env::var(name).ok().filter(|v| !v.is_empty())
+    }
+}
+
+impl BotConfig {
+    /// Reads the file (if any), then the environment; `db` (the command line's `--db`) wins over
+    /// both for the database.
+    pub fn load(
+        path: Option<&Path>,
+        db: Option<&Path>,
+        env: &dyn Env,
+    ) -> Result<BotConfig, ConfigError> {
+        let file = match path {
+            Some(p) => {
+                let text =
+                    std::fs::read_to_string(p).map_err(|e| ConfigError::Read(p.to_owned(), e))?;
+                parse_file(p, &text)?
+            }
+            None => File::default(),
+        };
+        let token = env
+            .var("DISCORD_TOKEN")
+            .or(file.token)
+            .map(|t| t.trim().to_string())
+            .filter(|t| !t.is_empty())
+            .ok_or(ConfigError::NoToken)?;
+        if token.chars().any(|c| c.is_whitespace() || c.is_control()) {
+            return Err(ConfigError::Invalid(
+                "the bot token contains spaces or control characters".into(),
+            ));
+        }
+        let api_base = env
+            .var("TEGAMI_DISCORD_API")
+            .or(file.api_base)
+            .unwrap_or_else(|| DISCORD_API.to_string());
+        let api_base = api_base.trim_end_matches('/').to_string();
+        if !(api_base.starts_with("http://") || api_base.starts_with("https://")) {
+            return Err(ConfigError::Invalid(format!(
+                "api_base '{api_base}' must start with http:// or https://"
+            )));
+        }
+        let prefix = file.prefix.unwrap_or_else(|| "!".to_string());
+        if prefix.trim().is_empty() || prefix.chars().any(char::is_whitespace) {
+            return Err(ConfigError::Invalid(
+                "prefix must be a non-empty word without spaces, such as !".into(),
+            ));
+        }
+        let sweep_interval_secs = file.sweep_interval_secs.unwrap_or(60);
+        if sweep_interval_secs == 0 {
+            return Err(ConfigError::Invalid(
+                "sweep_interval_secs must be at least 1".into(),
+            ));
+        }
+        Ok(BotConfig {
+            token,
+            database: db
+                .map(Path::to_path_buf)
+                .or(file.database)
+                .unwrap_or_else(|| PathBuf::from("tegami.db")),
+            prefix,
+            dev_guild: file.dev_guild,
+            message_content: file.message_content.unwrap_or(false),
+            sweep_interval_secs,
+            log: file.log.unwrap_or_else(|| "info".to_string()),
+            api_base,
+        })
+    }
+}
+
+fn parse_file(path: &Path, text: &str) -> Result<File, ConfigError> {
+    toml::from_str::<File>(text).map_err(|e| {
+        let line = e
+            .span()
+            .map(|s| {
+                format!(
+                    " line {}",
+                    text[..s.start.min(text.len())].matches('\n').count() + 1
+                )
+            })
+            .unwrap_or_default();
+        ConfigError::Parse {
+            path: path.to_owned(),
+            line,
+            // toml's message can span lines; one line is what an operator reads in a log.
+            message: e.message().split_whitespace().collect::<Vec<_>>().join(" "),
+        }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashMap;
+
+    struct MapEnv(HashMap<&'static str, &'static str>);
+
+    impl Env for MapEnv {
+        fn var(&self, name: &str) -> Option<String> {
+            self.0.get(name).map(|v| v.to_string())
+        }
+    }
+
+    fn load_text(
+        text: &str,
+        env: &[(&'static str, &'static str)],
+    ) -> Result<BotConfig, ConfigError> {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let p = dir.path().join("config.toml");
+        std::fs::write(&p, text).expect("write config");
+        BotConfig::load(Some(&p), None, &MapEnv(env.iter().copied().collect()))
+    }
+
+    #[test]
+    fn the_example_config_reads_and_the_environment_wins() {
+        let text = include_str!("../../config.example.toml");
+        let c = load_text(
+            text,
+            &[
+                ("DISCORD_TOKEN", "from-env"),
+                ("TEGAMI_DISCORD_API", "http://127.0.0.1:9/"),
+            ],
+        )
+        .expect("example config");
+        assert_eq!(c.token, "from-env");
+        assert_eq!(c.api_base, "http://127.0.0.1:9");
+        assert_eq!(c.prefix, "!");
+        assert_eq!(c.database, PathBuf::from("tegami.db"));
+        assert!(
+            !format!("{c:?}").contains("from-env"),
+            "the token is never printed"
+        );
+    }
+
+    #[test]
+    fn defaults_apply_when_the_file_is_silent() {
+        let c = load_text("token = \"abc\"\n", &[]).expect("config");
+        assert_eq!(c.api_base, DISCORD_API);
+        assert_eq!(c.sweep_interval_secs, 60);
+        assert!(!c.message_content);
+        assert_eq!(c.dev_guild, None);
+    }
+
+    #[test]
+    fn a_mistyped_field_is_named_on_one_line() {
+        let e = load_text("token = \"abc\"\nprefx = \"?\"\n", &[])
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("prefx") && e.contains("line 2"), "{e}");
+        assert!(!e.contains('\n'), "one line: {e}");
+    }
+
+    #[test]
+    fn a_missing_token_and_bad_values_are_refused() {
+        assert!(matches!(load_text("", &[]), Err(ConfigError::NoToken)));
+        assert!(load_text("token = \"a\"\nsweep_interval_secs = 0\n", &[]).is_err());
+        assert!(load_text("token = \"a\"\napi_base = \"discord.com\"\n", &[]).is_err());
+        assert!(load_text("token = \"a\"\nmessage_content = \"yes\"\n", &[]).is_err());
+    }
+}

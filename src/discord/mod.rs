@@ -1,0 +1,198 @@
+//! The Discord adapter: `tegami run`. A thin layer over the command core, on poise (commands,
+//! slash and prefix from one definition, autocomplete) over serenity (gateway, REST) and tokio.
+//!
+//! - `config`: the configuration file and the environment.
+//! - `commands`: the slash/prefix commands, each turning its options into a core `Command`.
+//! - `respond`: running a command in the core (off the async runtime) and answering on Discord:
+//!   deferring first, ephemeral errors, board pictures and files, buttons, mentions limited to
+//!   the users meant, the game's thread.
+//! - `events`: what poise does not route: button clicks (parsed from their `custom_id`, so they
+//!   survive restarts) and bare moves typed in a game's thread.
+//! - `outbox`: delivery of the core's durable notices (with retries and backoff) and the
+//!   correspondence sweep.
+//! - `guard`: the per-user rate limit and the gate that lets a shutdown finish the commands in
+//!   flight.
+//!
+//! No Discord type crosses into the core: it is given user ids, channel ids and texts.
+
+pub mod commands;
+pub mod config;
+mod events;
+mod guard;
+mod outbox;
+mod respond;
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use poise::serenity_prelude as serenity;
+use tracing::{error, info, warn};
+
+pub use config::{BotConfig, ConfigError, Env, ProcessEnv};
+
+use crate::service::Service;
+
+/// The error type of commands and handlers.
+pub type Error = Box<dyn std::error::Error + Send + Sync>;
+/// A command's context.
+pub type Ctx<'a> = poise::Context<'a, Data, Error>;
+
+/// What every handler shares.
+pub struct Data {
+    pub(crate) service: Arc<Service>,
+    pub(crate) gate: Arc<guard::Gate>,
+    pub(crate) limiter: guard::RateLimiter,
+    pub(crate) outbox: Arc<outbox::Outbox>,
+    pub(crate) prefix: String,
+}
+
+/// Why the bot stopped or could not start.
+#[derive(Debug, thiserror::Error)]
+pub enum RunError {
+    /// A problem with the configuration or the database: the operator's to fix (exit status 2).
+    #[error("{0}")]
+    Setup(String),
+    /// Discord refused us or the connection failed for good (exit status 1).
+    #[error("{0}")]
+    Discord(String),
+}
+
+/// How long a shutdown waits for the commands in flight.
+const DRAIN: Duration = Duration::from_secs(30);
+
+/// Runs the bot until SIGINT or SIGTERM (then finishes the commands in flight and returns).
+pub async fn run(config: BotConfig, service: Arc<Service>) -> Result<(), RunError> {
+    let mut intents = serenity::GatewayIntents::non_privileged();
+    if config.message_content {
+        intents |= serenity::GatewayIntents::MESSAGE_CONTENT;
+    }
+    let mut http = serenity::HttpBuilder::new(&config.token);
+    if config.api_base != config::DISCORD_API {
+        // serenity's rate limiter builds its requests without the proxy: with it on, the proxy
+        // would silently be ignored.
+        http = http
+            .proxy(config.api_base.clone())
+            .ratelimiter_disabled(true);
+        info!(api_base = %config.api_base, "REST calls go to a proxy");
+    }
+    let http = http.build();
+
+    let gate = Arc::new(guard::Gate::new());
+    let outbox = Arc::new(outbox::Outbox::new());
+    let data = Data {
+        service: service.clone(),
+        gate: gate.clone(),
+        limiter: guard::RateLimiter::new(8, Duration::from_secs(10)),
+        outbox: outbox.clone(),
+        prefix: config.prefix.clone(),
+    };
+    let dev_guild = config.dev_guild;
+    let options = poise::FrameworkOptions {
+        commands: commands::all(),
+        prefix_options: poise::PrefixFrameworkOptions {
+            prefix: Some(config.prefix.clone().into()),
+            mention_as_prefix: true,
+            ..Default::default()
+        },
+        on_error: |e| Box::pin(respond::on_error(e)),
+        event_handler: |ctx, event| Box::pin(events::handle(ctx, event)),
+        // Nobody is pinged unless a message names them; each message sets its own list.
+        allowed_mentions: Some(
+            serenity::CreateAllowedMentions::new()
+                .empty_users()
+                .empty_roles(),
+        ),
+        initialize_owners: false,
+        ..Default::default()
+    };
+    let sweep_every = Duration::from_secs(config.sweep_interval_secs);
+    let framework = poise::Framework::builder()
+        .options(options)
+        .setup(move |ctx, ready, framework| {
+            Box::pin(async move {
+                info!(user = %ready.user.name, guilds = ready.guilds.len(), "connected to Discord");
+                let commands = &framework.options().commands;
+                match dev_guild {
+                    Some(g) => {
+                        poise::builtins::register_in_guild(ctx, commands, serenity::GuildId::new(g))
+                            .await?
+                    }
+                    None => poise::builtins::register_globally(ctx, commands).await?,
+                }
+                info!(count = commands.len(), "slash commands registered");
+                Ok(data)
+            })
+        })
+        .build();
+
+    let mut client = serenity::ClientBuilder::new_with_http(http, intents)
+        .framework(framework)
+        .await
+        .map_err(|e| RunError::Discord(format!("cannot build the Discord client: {e}")))?;
+
+    // Background work: notices waiting in the outbox, and the correspondence sweep.
+    let http = client.http.clone();
+    let background = tokio::spawn(outbox::run_loops(
+        http,
+        service.clone(),
+        outbox,
+        gate.clone(),
+        sweep_every,
+    ));
+
+    let shards = client.shard_manager.clone();
+    let stopper = tokio::spawn({
+        let gate = gate.clone();
+        async move {
+            wait_for_signal().await;
+            info!("stopping: no new commands; finishing the ones in flight");
+            gate.close();
+            if !gate.drained(DRAIN).await {
+                warn!("some commands were still running after {DRAIN:?}; stopping anyway");
+            }
+            shards.shutdown_all().await;
+        }
+    });
+
+    let result = client.start().await;
+    stopper.abort();
+    background.abort();
+    gate.close();
+    gate.drained(DRAIN).await;
+    match result {
+        Ok(()) => {
+            info!("stopped");
+            Ok(())
+        }
+        Err(e) => {
+            error!("the Discord connection failed: {e}");
+            Err(RunError::Discord(format!(
+                "the Discord connection failed: {e}"
+            )))
+        }
+    }
+}
+
+/// SIGINT (Ctrl-C) or SIGTERM.
+async fn wait_for_signal() {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{signal, SignalKind};
+        match signal(SignalKind::terminate()) {
+            Ok(mut term) => {
+                tokio::select! {
+                    _ = tokio::signal::ctrl_c() => {}
+                    _ = term.recv() => {}
+                }
+            }
+            Err(e) => {
+                warn!("cannot listen for SIGTERM: {e}");
+                let _ = tokio::signal::ctrl_c().await;
+            }
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = tokio::signal::ctrl_c().await;
+    }
+}

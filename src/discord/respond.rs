@@ -1,0 +1,821 @@
+//! Running a command in the core and answering on Discord.
+//!
+//! Interactions (slash commands, buttons) are deferred first (Discord wants an answer within
+//! three seconds); the core, which is synchronous, runs in `spawn_blocking`. A refusal is then
+//! shown to the sender only (the deferred message is deleted and an ephemeral follow-up sent); a
+//! success is a public message with the board picture and other files, the buttons, and a
+//! mention of exactly the users it means to ping (`allowed_mentions`: no `@everyone`, no roles).
+//! Prefix commands and bare moves are answered by a message in the channel.
+
+use std::sync::Arc;
+
+use poise::serenity_prelude as serenity;
+use serenity::builder::Builder;
+use serenity::{
+    ChannelId, CreateActionRow, CreateAllowedMentions, CreateAttachment, CreateButton,
+    CreateInteractionResponse, CreateInteractionResponseFollowup, CreateInteractionResponseMessage,
+    CreateMessage, Http, InteractionId, MessageId, UserId,
+};
+use tracing::{error, warn};
+
+use super::guard::Verdict;
+use super::{outbox, Ctx, Data, Error};
+use crate::service::{Command, Notice, Place, Reply, Request, User, Via};
+
+/// Discord's limit on a message's text.
+const MAX_CONTENT: usize = 2000;
+
+/// A Discord user id from the core's user id.
+pub fn user_id(s: &str) -> Option<UserId> {
+    s.parse::<u64>().ok().filter(|&n| n != 0).map(UserId::new)
+}
+
+/// Mentions that ping exactly these users: no `@everyone`, no roles, nobody else.
+pub fn mention_only(users: &[UserId]) -> CreateAllowedMentions {
+    let m = CreateAllowedMentions::new()
+        .everyone(false)
+        .empty_roles()
+        .replied_user(false);
+    if users.is_empty() {
+        m.empty_users()
+    } else {
+        m.users(users.iter().copied())
+    }
+}
+
+/// Text cut to Discord's limit (on a character boundary).
+pub fn clip(text: &str) -> String {
+    if text.chars().count() <= MAX_CONTENT {
+        return text.to_string();
+    }
+    let mut out: String = text.chars().take(MAX_CONTENT - 1).collect();
+    out.push('…');
+    out
+}
+
+/// Markdown in a user-written text shown as typed.
+pub fn escape_markdown(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        if matches!(
+            c,
+            '\\' | '*' | '_' | '~' | '`' | '|' | '>' | '#' | '[' | ']' | '(' | ')' | '-' | ':'
+        ) {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// The name a server shows for a user: their nickname there, else their display name, else
+/// their user name.
+pub fn display_name(user: &serenity::User, nick: Option<&str>) -> String {
+    let name = nick
+        .or(user.global_name.as_deref())
+        .unwrap_or(&user.name)
+        .trim();
+    if name.is_empty() {
+        user.name.clone()
+    } else {
+        name.to_string()
+    }
+}
+
+/// Who sent a command, and where.
+#[derive(Clone, Debug)]
+pub struct Origin {
+    pub user: UserId,
+    pub name: String,
+    pub guild: Option<serenity::GuildId>,
+    pub channel: ChannelId,
+    /// May change the server's settings (Manage Server).
+    pub admin: bool,
+}
+
+impl Origin {
+    pub fn request(&self, command: Command) -> Request {
+        Request {
+            user: User::new(self.user.to_string(), self.name.clone()),
+            place: Place {
+                guild: self.guild.map(|g| g.to_string()),
+                channel: Some(self.channel.to_string()),
+                admin: self.admin,
+            },
+            command,
+        }
+    }
+
+    /// The sender of a poise command.
+    pub fn of(ctx: Ctx<'_>) -> Origin {
+        let author = ctx.author();
+        let (nick, admin) = match ctx {
+            poise::Context::Application(a) => match &a.interaction.member {
+                Some(m) => (
+                    m.nick.clone(),
+                    m.permissions
+                        .is_some_and(|p| p.manage_guild() || p.administrator()),
+                ),
+                None => (None, false),
+            },
+            poise::Context::Prefix(p) => (
+                p.msg.member.as_ref().and_then(|m| m.nick.clone()),
+                // Messages carry no permissions; the cache knows them when the server is cached.
+                p.msg
+                    .guild_id
+                    .and_then(|g| {
+                        let guild = ctx.cache().guild(g)?;
+                        let member = guild.members.get(&author.id)?;
+                        Some(guild.member_permissions(member).manage_guild())
+                    })
+                    .unwrap_or(false),
+            ),
+        };
+        Origin {
+            user: author.id,
+            name: display_name(author, nick.as_deref()),
+            guild: ctx.guild_id(),
+            channel: ctx.channel_id(),
+            admin,
+        }
+    }
+}
+
+/// Runs a request in the core, off the async runtime. The reply's notices are claimed for this
+/// command before the outbox loop can see them.
+pub async fn run_core(data: &Data, req: Request) -> Reply {
+    let service = data.service.clone();
+    let outbox = data.outbox.clone();
+    let command = format!("{:?}", req.command);
+    match tokio::task::spawn_blocking(move || {
+        let _claiming = outbox.commands.read();
+        let reply = service.handle(&req);
+        outbox.claim(&reply.notify);
+        reply
+    })
+    .await
+    {
+        Ok(reply) => reply,
+        Err(e) => {
+            error!(%command, "the command panicked: {e}");
+            Reply::error("Sorry, something went wrong on our side. Please try again.")
+        }
+    }
+}
+
+/// Where an answer goes.
+#[derive(Clone, Debug)]
+pub enum Target {
+    /// An interaction (slash command or button), already deferred.
+    Interaction { token: String },
+    /// A message in a channel, answered by a reply to it.
+    Message {
+        channel: ChannelId,
+        message: MessageId,
+    },
+}
+
+/// A button's `custom_id`: `tg:GAME:PLY:COMMAND` (`-` for no game), or `tgc:GAME:PLY:USER:COMMAND`
+/// for a confirmed action only USER may press.
+pub fn button_id(game: Option<(i64, u32)>, command: &str) -> String {
+    let (g, p) = match game {
+        Some((g, p)) => (g.to_string(), p.to_string()),
+        None => ("-".into(), "-".into()),
+    };
+    format!("tg:{g}:{p}:{command}")
+}
+
+fn components(reply: &Reply) -> Vec<CreateActionRow> {
+    let game = reply.game.as_ref().map(|g| (g.id, g.ply));
+    let buttons: Vec<CreateButton> = reply
+        .buttons
+        .iter()
+        .map(|b| {
+            let style = match b.label.as_str() {
+                "Resign" | "Decline" => serenity::ButtonStyle::Danger,
+                "Accept" => serenity::ButtonStyle::Success,
+                _ => serenity::ButtonStyle::Secondary,
+            };
+            CreateButton::new(button_id(game, &b.command))
+                .label(b.label.clone())
+                .style(style)
+        })
+        .collect();
+    buttons
+        .chunks(5)
+        .map(|row| CreateActionRow::Buttons(row.to_vec()))
+        .collect()
+}
+
+/// Answers an interaction at once (no defer): an ephemeral text.
+pub async fn quick_ephemeral(http: &Http, id: InteractionId, token: &str, text: &str) {
+    let r = CreateInteractionResponse::Message(
+        CreateInteractionResponseMessage::new()
+            .content(clip(text))
+            .ephemeral(true)
+            .allowed_mentions(mention_only(&[])),
+    );
+    if let Err(e) = r.execute(http, (id, token)).await {
+        warn!("cannot answer an interaction: {e}");
+    }
+}
+
+/// The whole answer to an interaction: gate, rate limit, defer, core, answer.
+pub async fn interaction(
+    http: &Arc<Http>,
+    data: &Data,
+    id: InteractionId,
+    token: &str,
+    origin: Origin,
+    command: Command,
+) {
+    let Some(_pass) = data.gate.enter() else {
+        quick_ephemeral(
+            http,
+            id,
+            token,
+            "Tegami is restarting; try again in a minute.",
+        )
+        .await;
+        return;
+    };
+    if data.limiter.check(origin.user.get()) != Verdict::Allow {
+        quick_ephemeral(
+            http,
+            id,
+            token,
+            "You are sending commands quickly: please wait a few seconds and try again.",
+        )
+        .await;
+        return;
+    }
+    let defer = CreateInteractionResponse::Defer(CreateInteractionResponseMessage::new());
+    if let Err(e) = defer.execute(&**http, (id, token)).await {
+        // Too late or refused: the core must not act on a command nobody will see answered.
+        warn!("cannot defer an interaction; command dropped: {e}");
+        return;
+    }
+    let reply = run_core(data, origin.request(command)).await;
+    answer(
+        http,
+        data,
+        Target::Interaction {
+            token: token.to_string(),
+        },
+        &origin,
+        reply,
+    )
+    .await;
+}
+
+/// The whole answer to a prefix command or a bare move.
+pub async fn message(
+    http: &Arc<Http>,
+    data: &Data,
+    message: MessageId,
+    origin: Origin,
+    command: Command,
+) {
+    let Some(_pass) = data.gate.enter() else {
+        return;
+    };
+    match data.limiter.check(origin.user.get()) {
+        Verdict::Allow => {}
+        Verdict::Refuse => {
+            let text = "You are sending commands quickly: please wait a few seconds and try again.";
+            let m = CreateMessage::new()
+                .content(text)
+                .reference_message((origin.channel, message))
+                .allowed_mentions(mention_only(&[]));
+            if let Err(e) = origin.channel.send_message(&**http, m).await {
+                warn!("cannot answer: {e}");
+            }
+            return;
+        }
+        Verdict::Drop => return,
+    }
+    let _ = origin.channel.broadcast_typing(&**http).await;
+    let reply = run_core(data, origin.request(command)).await;
+    answer(
+        http,
+        data,
+        Target::Message {
+            channel: origin.channel,
+            message,
+        },
+        &origin,
+        reply,
+    )
+    .await;
+}
+
+/// Display names a reply may show, escaped where they contain markdown.
+async fn escape_names(data: &Data, origin: &Origin, reply: &Reply, text: String) -> String {
+    let mut names = vec![origin.name.clone()];
+    if let Some(g) = &reply.game {
+        let (s, id) = (data.service.clone(), g.id);
+        let players = tokio::task::spawn_blocking(move || {
+            let row = s.store().game(id).ok().flatten()?;
+            Some(
+                row.players
+                    .iter()
+                    .filter_map(|p| s.store().user(p).ok().flatten().map(|u| u.name))
+                    .collect::<Vec<_>>(),
+            )
+        })
+        .await
+        .ok()
+        .flatten()
+        .unwrap_or_default();
+        names.extend(players);
+    }
+    let mut text = text;
+    for name in names {
+        let escaped = escape_markdown(&name);
+        if escaped != name && !name.is_empty() {
+            text = text.replace(&name, &escaped);
+        }
+    }
+    text
+}
+
+/// The game's thread or channel, if it has one.
+async fn home_of(data: &Data, game: i64) -> (Option<ChannelId>, bool) {
+    let s = data.service.clone();
+    let row = tokio::task::spawn_blocking(move || s.store().game(game))
+        .await
+        .ok()
+        .and_then(|r| r.ok())
+        .flatten();
+    match row {
+        Some(r) => {
+            let has_thread = r.thread.is_some();
+            let home = r
+                .thread
+                .or(r.channel)
+                .and_then(|c| c.parse::<u64>().ok())
+                .filter(|&c| c != 0)
+                .map(ChannelId::new);
+            (home, has_thread)
+        }
+        None => (None, false),
+    }
+}
+
+/// A message's parts, for either kind of target.
+struct Outgoing {
+    content: String,
+    files: Vec<CreateAttachment>,
+    rows: Vec<CreateActionRow>,
+    ping: Vec<UserId>,
+}
+
+/// Answers with the core's reply.
+pub async fn answer(http: &Arc<Http>, data: &Data, target: Target, origin: &Origin, reply: Reply) {
+    if reply.error {
+        refuse(http, &target, &reply.text).await;
+        // A refused command queues nothing; whatever it did queue goes by the outbox.
+        let ids: Vec<i64> = reply.notify.iter().filter_map(|n| n.id).collect();
+        data.outbox.release(&ids);
+        return;
+    }
+    // Where the game lives; when the command came from elsewhere, the game's home gets the
+    // announcement (with the pings) and the sender gets the same text without pings.
+    let (home, has_thread) = match &reply.game {
+        Some(g) => home_of(data, g.id).await,
+        None => (None, false),
+    };
+    let announce_here = home.is_none_or(|h| h == origin.channel);
+    let ping_channel = if announce_here {
+        origin.channel
+    } else {
+        home.unwrap_or(origin.channel)
+    };
+
+    // Mentions in the channel of the announcement are folded into it; the rest (direct
+    // messages, other channels) are delivered on their own.
+    let (folded, separate): (Vec<Notice>, Vec<Notice>) =
+        reply.notify.iter().cloned().partition(|n| {
+            n.via == Via::Mention
+                && user_id(&n.user).is_some()
+                && (n.game.is_some() && reply.game.as_ref().map(|g| g.id) == n.game
+                    || n.channel.as_deref() == Some(&ping_channel.to_string())
+                    || n.channel.is_none())
+        });
+    let text = escape_names(data, origin, &reply, reply.text.clone()).await;
+    let ping: Vec<UserId> = folded.iter().filter_map(|n| user_id(&n.user)).collect();
+    let mut ping_line = String::new();
+    for u in &ping {
+        if !ping_line.is_empty() {
+            ping_line.push(' ');
+        }
+        ping_line.push_str(&format!("<@{u}>"));
+    }
+
+    let mut files: Vec<CreateAttachment> = reply
+        .attachments
+        .iter()
+        .map(|a| CreateAttachment::bytes(a.data.clone(), a.name.clone()))
+        .collect();
+    let mut body = text;
+    if body.chars().count() + ping_line.chars().count() + 2 > MAX_CONTENT {
+        // Long answers (records, exports) go as a file.
+        let name = match &reply.game {
+            Some(g) => format!("game-{}.txt", g.id),
+            None => "tegami.txt".to_string(),
+        };
+        files.push(CreateAttachment::bytes(body.clone().into_bytes(), name));
+        let first = body
+            .lines()
+            .next()
+            .unwrap_or("")
+            .chars()
+            .take(300)
+            .collect::<String>();
+        body = format!("{first}\n(the full text is attached)");
+    }
+    let with_pings = if ping_line.is_empty() {
+        body.clone()
+    } else {
+        format!("{body}\n{ping_line}")
+    };
+    let rows = components(&reply);
+    let folded_ids: Vec<i64> = folded.iter().filter_map(|n| n.id).collect();
+
+    let (here, there) = if announce_here {
+        (
+            Outgoing {
+                content: with_pings,
+                files,
+                rows,
+                ping: ping.clone(),
+            },
+            None,
+        )
+    } else {
+        (
+            Outgoing {
+                content: body,
+                files: files.clone(),
+                rows: rows.clone(),
+                ping: Vec::new(),
+            },
+            home.map(|h| {
+                (
+                    h,
+                    Outgoing {
+                        content: with_pings,
+                        files,
+                        rows,
+                        ping: ping.clone(),
+                    },
+                )
+            }),
+        )
+    };
+    let sent_here = send(http, &target, here).await;
+    let announced = match there {
+        None => sent_here.as_ref().ok().cloned(),
+        Some((channel, out)) => match post(http, channel, out).await {
+            Ok(m) => Some(m),
+            Err(e) => {
+                warn!("cannot post in the game's thread: {e}");
+                None
+            }
+        },
+    };
+    if let Err(e) = &sent_here {
+        warn!("cannot answer: {e}");
+    }
+    match announced {
+        Some(msg) => {
+            outbox::mark_sent(&data.service, &data.outbox, folded_ids.clone()).await;
+            data.outbox.release(&folded_ids);
+            if let Some(g) = &reply.game {
+                if g.started && !has_thread && origin.guild.is_some() {
+                    start_thread(http, data, g.id, &msg).await;
+                }
+                if g.over && has_thread {
+                    archive_thread(http, &data.service, g.id).await;
+                }
+            }
+        }
+        // Not announced: the outbox delivers the mentions later.
+        None => data.outbox.release(&folded_ids),
+    }
+    if !separate.is_empty() {
+        tokio::spawn(outbox::deliver_now(
+            http.clone(),
+            data.service.clone(),
+            data.outbox.clone(),
+            separate,
+        ));
+    }
+}
+
+/// Sends to the target.
+async fn send(
+    http: &Http,
+    target: &Target,
+    out: Outgoing,
+) -> Result<serenity::Message, serenity::Error> {
+    match target {
+        Target::Interaction { token } => {
+            let f = CreateInteractionResponseFollowup::new()
+                .content(out.content)
+                .components(out.rows)
+                .add_files(out.files)
+                .allowed_mentions(mention_only(&out.ping));
+            f.execute(http, (None, token.as_str())).await
+        }
+        Target::Message { channel, message } => {
+            let m = CreateMessage::new()
+                .content(out.content)
+                .components(out.rows)
+                .add_files(out.files)
+                .reference_message((*channel, *message))
+                .allowed_mentions(mention_only(&out.ping));
+            channel.send_message(http, m).await
+        }
+    }
+}
+
+/// Posts a new message in a channel.
+async fn post(
+    http: &Http,
+    channel: ChannelId,
+    out: Outgoing,
+) -> Result<serenity::Message, serenity::Error> {
+    let m = CreateMessage::new()
+        .content(out.content)
+        .components(out.rows)
+        .add_files(out.files)
+        .allowed_mentions(mention_only(&out.ping));
+    channel.send_message(http, m).await
+}
+
+/// Shows a refusal to the sender only (an interaction) or as a reply (a message).
+pub async fn refuse(http: &Http, target: &Target, text: &str) {
+    let text = clip(&format!("✗ {text}"));
+    match target {
+        Target::Interaction { token } => {
+            // The deferred message is public: remove it, then answer privately.
+            if let Err(e) = http.delete_original_interaction_response(token).await {
+                warn!("cannot remove the deferred answer: {e}");
+            }
+            let f = CreateInteractionResponseFollowup::new()
+                .content(text)
+                .ephemeral(true)
+                .allowed_mentions(mention_only(&[]));
+            if let Err(e) = f.execute(http, (None, token.as_str())).await {
+                warn!("cannot answer: {e}");
+            }
+        }
+        Target::Message { channel, message } => {
+            let m = CreateMessage::new()
+                .content(text)
+                .reference_message((*channel, *message))
+                .allowed_mentions(mention_only(&[]));
+            if let Err(e) = channel.send_message(http, m).await {
+                warn!("cannot answer: {e}");
+            }
+        }
+    }
+}
+
+/// Makes the game's thread from its first message (auto-archived after a week) and records it.
+/// Where the bot may not make threads, the game stays in the channel.
+async fn start_thread(http: &Http, data: &Data, game: i64, msg: &serenity::Message) {
+    let s = data.service.clone();
+    let title = tokio::task::spawn_blocking(move || {
+        let row = s.store().game(game).ok().flatten()?;
+        let names: Vec<String> = row
+            .players
+            .iter()
+            .map(|p| {
+                s.store()
+                    .user(p)
+                    .ok()
+                    .flatten()
+                    .map_or(p.clone(), |u| u.name)
+            })
+            .collect();
+        let v = crate::engine::VariantId::parse(&row.variant)
+            .map(|v| crate::engine::Variant::get(v).spec.name)
+            .unwrap_or("game");
+        Some(format!("Game #{game}: {} vs {} ({v})", names[0], names[1]))
+    })
+    .await
+    .ok()
+    .flatten()
+    .unwrap_or_else(|| format!("Game #{game}"));
+    let title: String = title.chars().take(100).collect();
+    let t = serenity::CreateThread::new(title)
+        .auto_archive_duration(serenity::AutoArchiveDuration::OneWeek);
+    match t.execute(http, (msg.channel_id, Some(msg.id))).await {
+        Ok(thread) => {
+            let s = data.service.clone();
+            let id = thread.id.to_string();
+            match tokio::task::spawn_blocking(move || s.set_thread(game, &id)).await {
+                Ok(Ok(())) => {}
+                Ok(Err(e)) => warn!(game, "cannot record the game's thread: {e}"),
+                Err(e) => warn!(game, "cannot record the game's thread: {e}"),
+            }
+        }
+        Err(e) => warn!(
+            game,
+            "cannot make a thread; the game stays in the channel: {e}"
+        ),
+    }
+}
+
+/// Archives a finished game's thread.
+pub async fn archive_thread(http: &Http, service: &Arc<crate::service::Service>, game: i64) {
+    let s = service.clone();
+    let thread = tokio::task::spawn_blocking(move || s.store().game(game))
+        .await
+        .ok()
+        .and_then(|r| r.ok())
+        .flatten()
+        .and_then(|g| g.thread)
+        .and_then(|t| t.parse::<u64>().ok())
+        .filter(|&t| t != 0);
+    if let Some(t) = thread {
+        let edit = serenity::EditThread::new().archived(true);
+        if let Err(e) = ChannelId::new(t).edit_thread(http, edit).await {
+            warn!(game, "cannot archive the game's thread: {e}");
+        }
+    }
+}
+
+/// The confirmation asked before resigning.
+fn confirm_parts(origin: &Origin, g: &crate::service::GameRef) -> (String, Vec<CreateActionRow>) {
+    let text = format!(
+        "Resign game #{}? Your opponent wins; this cannot be undone.",
+        g.id
+    );
+    let id = format!("tgc:{}:{}:{}:resign {}", g.id, g.ply, origin.user, g.id);
+    let rows = vec![CreateActionRow::Buttons(vec![CreateButton::new(id)
+        .label("Confirm resignation")
+        .style(serenity::ButtonStyle::Danger)])];
+    (text, rows)
+}
+
+/// Which game a resignation means, read in the core.
+async fn game_to_resign(
+    data: &Data,
+    origin: &Origin,
+    game: Option<i64>,
+) -> Result<crate::service::GameRef, String> {
+    let service = data.service.clone();
+    let req = origin.request(Command::Resign { game });
+    match tokio::task::spawn_blocking(move || service.game_for(&req.user, &req.place, game)).await {
+        Ok(Ok(g)) if g.over => Err(format!("game #{} is over", g.id)),
+        Ok(Ok(g)) => Ok(g),
+        Ok(Err(e)) => Err(e.to_string()),
+        Err(e) => {
+            error!("finding the game to resign panicked: {e}");
+            Err("Sorry, something went wrong on our side. Please try again.".into())
+        }
+    }
+}
+
+/// `/resign` and the Resign button: asks the presser (privately) to confirm.
+pub async fn confirm_resign_interaction(
+    http: &Arc<Http>,
+    data: &Data,
+    id: InteractionId,
+    token: &str,
+    origin: Origin,
+    game: Option<i64>,
+) {
+    let Some(_pass) = data.gate.enter() else {
+        quick_ephemeral(
+            http,
+            id,
+            token,
+            "Tegami is restarting; try again in a minute.",
+        )
+        .await;
+        return;
+    };
+    let defer =
+        CreateInteractionResponse::Defer(CreateInteractionResponseMessage::new().ephemeral(true));
+    if let Err(e) = defer.execute(&**http, (id, token)).await {
+        warn!("cannot defer an interaction: {e}");
+        return;
+    }
+    let f = match game_to_resign(data, &origin, game).await {
+        Ok(g) => {
+            let (text, rows) = confirm_parts(&origin, &g);
+            CreateInteractionResponseFollowup::new()
+                .content(text)
+                .components(rows)
+        }
+        Err(e) => CreateInteractionResponseFollowup::new().content(clip(&format!("✗ {e}"))),
+    };
+    let f = f.ephemeral(true).allowed_mentions(mention_only(&[]));
+    if let Err(e) = f.execute(&**http, (None, token)).await {
+        warn!("cannot answer: {e}");
+    }
+}
+
+/// `!resign`: a reply with a confirmation button only the sender may press.
+pub async fn confirm_resign_message(
+    http: &Arc<Http>,
+    data: &Data,
+    message: MessageId,
+    origin: Origin,
+    game: Option<i64>,
+) {
+    let Some(_pass) = data.gate.enter() else {
+        return;
+    };
+    let m = match game_to_resign(data, &origin, game).await {
+        Ok(g) => {
+            let (text, rows) = confirm_parts(&origin, &g);
+            CreateMessage::new().content(text).components(rows)
+        }
+        Err(e) => CreateMessage::new().content(clip(&format!("✗ {e}"))),
+    };
+    let m = m
+        .reference_message((origin.channel, message))
+        .allowed_mentions(mention_only(&[]));
+    if let Err(e) = origin.channel.send_message(&**http, m).await {
+        warn!("cannot answer: {e}");
+    }
+}
+
+/// Errors poise reports: bad arguments are the user's (shown to them only); the rest are ours
+/// (logged, with a short apology).
+pub async fn on_error(e: poise::FrameworkError<'_, Data, Error>) {
+    match e {
+        poise::FrameworkError::ArgumentParse {
+            error, input, ctx, ..
+        } => {
+            let usage = ctx
+                .command()
+                .help_text
+                .as_deref()
+                .map(str::to_string)
+                .unwrap_or_else(|| format!("type {}help", ctx.prefix()));
+            let what = match input {
+                Some(i) => format!("'{i}' is not understood here ({error})"),
+                None => format!("{error}"),
+            };
+            let r = poise::CreateReply::default()
+                .content(clip(&format!("✗ {what}. {usage}")))
+                .ephemeral(true)
+                .allowed_mentions(mention_only(&[]));
+            if let Err(e) = ctx.send(r).await {
+                warn!("cannot answer: {e}");
+            }
+        }
+        poise::FrameworkError::Command { error, ctx, .. } => {
+            error!(command = %ctx.command().name, "command failed: {error}");
+            let r = poise::CreateReply::default()
+                .content("Sorry, something went wrong on our side. Please try again.")
+                .ephemeral(true);
+            let _ = ctx.send(r).await;
+        }
+        poise::FrameworkError::UnknownCommand { .. } => {}
+        other => {
+            if let Err(e) = poise::builtins::on_error(other).await {
+                warn!("cannot report an error: {e}");
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn markdown_in_names_is_escaped() {
+        assert_eq!(escape_markdown("*bold*_x_"), "\\*bold\\*\\_x\\_");
+        assert_eq!(escape_markdown("plain name"), "plain name");
+    }
+
+    #[test]
+    fn long_texts_are_clipped_on_a_character_boundary() {
+        let t = "漢".repeat(2500);
+        let c = clip(&t);
+        assert_eq!(c.chars().count(), MAX_CONTENT);
+        assert!(c.ends_with('…'));
+    }
+
+    #[test]
+    fn button_ids_carry_the_game_and_ply() {
+        assert_eq!(button_id(Some((12, 7)), "resign 12"), "tg:12:7:resign 12");
+        assert_eq!(button_id(None, "accept 3"), "tg:-:-:accept 3");
+        assert!(
+            button_id(
+                Some((i64::MAX, u32::MAX)),
+                "draw 9223372036854775807 accept"
+            )
+            .len()
+                <= 100
+        );
+    }
+}

@@ -1,0 +1,163 @@
+//! Move suggestions as a player types (Discord's autocomplete of `/move`): the legal moves of
+//! the caller's game in the notation players type, filtered by what they typed.
+//!
+//! Autocomplete must answer within Discord's three seconds, and it is asked again at every
+//! key press. So the game is found on the stored rows (no game is replayed to find it), the
+//! legal moves are written in one linear pass (`notation::human_all`), and the written list
+//! is cached per game and version: the next key press only filters it. A move changes the
+//! version, so a cached list is never stale.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+use super::*;
+use crate::engine::notation::human_all;
+
+/// One suggestion: what the list shows, and what is put in the option when it is picked.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Suggestion {
+    pub label: String,
+    pub value: String,
+}
+
+/// A game's legal moves as (human notation, move code), sorted by notation.
+type Written = Arc<Vec<(String, String)>>;
+
+/// How many games' lists are kept; past it the cache starts again (a list is cheap to make
+/// once, and only games being played are asked about).
+const CACHED_GAMES: usize = 4096;
+
+/// Written move lists per game, with the version they were written for.
+#[derive(Default)]
+pub(crate) struct Cache(Mutex<HashMap<i64, (i64, Written)>>);
+
+impl Cache {
+    fn get(&self, game: i64, version: i64) -> Option<Written> {
+        let map = self.0.lock().unwrap_or_else(|p| p.into_inner());
+        map.get(&game)
+            .filter(|(v, _)| *v == version)
+            .map(|(_, w)| w.clone())
+    }
+
+    fn put(&self, game: i64, version: i64, written: Written) {
+        let mut map = self.0.lock().unwrap_or_else(|p| p.into_inner());
+        if map.len() >= CACHED_GAMES && !map.contains_key(&game) {
+            map.clear();
+        }
+        map.insert(game, (version, written));
+    }
+}
+
+/// What a player typed, for matching: lower case, without the separators notations differ in.
+fn key(s: &str) -> String {
+    s.chars()
+        .filter(|c| !matches!(c, '-' | ' ' | '(' | ')'))
+        .flat_map(char::to_lowercase)
+        .collect()
+}
+
+impl Service {
+    /// The game autocomplete is about: the caller's active game played in this thread or
+    /// channel, else their only game (here) where it is their turn. Read from the rows alone.
+    fn game_to_suggest(&self, user: &User, place: &Place) -> Result<Option<GameRow>, CoreError> {
+        let active =
+            self.store
+                .games_of(&user.id, GameStatus::Active, place.guild.as_deref(), 200)?;
+        if let Some(here) = place.channel.as_deref() {
+            let in_thread: Vec<&GameRow> = active
+                .iter()
+                .filter(|g| g.thread.as_deref() == Some(here))
+                .collect();
+            if let [g] = in_thread[..] {
+                return Ok(Some(g.clone()));
+            }
+        }
+        let mine: Vec<&GameRow> = active
+            .iter()
+            .filter(|g| g.to_move.as_deref() == Some(user.id.as_str()))
+            .collect();
+        Ok(match mine[..] {
+            [g] => Some(g.clone()),
+            _ => None,
+        })
+    }
+
+    /// Up to `limit` legal moves of the caller's game matching `typed` (moves that start with
+    /// it first, then moves that contain it), labelled with the move code. Empty when the
+    /// caller has no game here or it is not their turn. Never fails: autocomplete has no way
+    /// to show an error, so a failure is logged and answered with no suggestion.
+    pub fn suggest_moves(
+        &self,
+        user: &User,
+        place: &Place,
+        typed: &str,
+        limit: usize,
+    ) -> Vec<Suggestion> {
+        match self.try_suggest(user, place, typed, limit) {
+            Ok(list) => list,
+            Err(e) => {
+                tracing::warn!(user = %user.id, "no move suggestions: {e}");
+                Vec::new()
+            }
+        }
+    }
+
+    fn try_suggest(
+        &self,
+        user: &User,
+        place: &Place,
+        typed: &str,
+        limit: usize,
+    ) -> Result<Vec<Suggestion>, CoreError> {
+        let Some(row) = self.game_to_suggest(user, place)? else {
+            return Ok(Vec::new());
+        };
+        if row.to_move.as_deref() != Some(user.id.as_str()) {
+            return Ok(Vec::new());
+        }
+        let written = match self.suggestions.get(row.id, row.version) {
+            Some(w) => w,
+            None => {
+                let g = self.load(row.id)?;
+                let legal = g.game.legal_moves();
+                let pos = g.game.position();
+                let v = g.variant();
+                let mut list: Vec<(String, String)> = human_all(pos, &legal)
+                    .into_iter()
+                    .zip(legal.iter().map(|&m| code::write(v, m)))
+                    .collect();
+                list.sort();
+                let w = Arc::new(list);
+                // Cached under the version of the replayed game (which a move just made may
+                // have moved past the row's): the key says exactly which position it is of.
+                self.suggestions.put(g.row.id, g.row.version, w.clone());
+                w
+            }
+        };
+        let want = key(typed.trim());
+        let want = want.as_str();
+        let matches = |starts: bool| {
+            written.iter().filter(move |(human, code)| {
+                let (h, c) = (key(human), key(code));
+                if starts {
+                    h.starts_with(want) || c.starts_with(want)
+                } else {
+                    !(h.starts_with(want) || c.starts_with(want))
+                        && (h.contains(want) || c.contains(want))
+                }
+            })
+        };
+        Ok(matches(true)
+            .chain(matches(false))
+            .take(limit)
+            .map(|(human, code)| Suggestion {
+                label: if human == code {
+                    human.clone()
+                } else {
+                    format!("{human}  ({code})")
+                },
+                value: human.clone(),
+            })
+            .collect())
+    }
+}

@@ -1,0 +1,955 @@
+//! A fake Discord on loopback for the end-to-end tests: the REST API under `/api/v10/...` and a
+//! WebSocket gateway at `/gateway`, speaking the JSON that serenity 0.12.5 reads.
+//!
+//! Start one with [`FakeDiscord::start`] inside a tokio runtime, give the bot
+//! [`FakeDiscord::api_base`] as its API base (serenity's `HttpBuilder::proxy`, with the rate
+//! limiter disabled), then drive it: build events with the fixture builders (they check that
+//! serenity can read what they build, since serenity drops unreadable events silently), send
+//! them with [`FakeDiscord::dispatch`], and look at what the bot asked for with
+//! [`FakeDiscord::calls`] and [`FakeDiscord::wait_for`].
+//!
+//! Gateway: HELLO, IDENTIFY → READY, heartbeat → ACK, RESUME → the missed dispatches then
+//! RESUMED (or op 9 when resuming is refused), plain JSON text frames. Sequence numbers run per
+//! session. [`FakeDiscord::drop_gateway`] and friends end connections the ways Discord does.
+//!
+//! The fake keeps enough state to answer like Discord: messages (with their attachments and
+//! components, edits and deletions), DM channels, threads, registered commands, interactions
+//! and their responses. It enforces the Discord rules that catch bot bugs (one initial response
+//! per interaction, follow-ups only after it, message and command limits, archived threads) and
+//! answers anything it does not know with a 404 that is recorded: see
+//! [`FakeDiscord::unknown_routes`] and [`FakeDiscord::assert_clean`].
+//!
+//! Discord behaviour it models that a bot can trip on:
+//! - a second initial response to an interaction: 400, code 40060; a follow-up (or `@original`)
+//!   before the initial response: 404 Unknown Webhook (10015);
+//! - after a deferred reply (type 5), the first follow-up fills the "thinking…" message: it
+//!   becomes the original response, with the same id;
+//! - an update of a component's message (type 7) carries `attachments` (serenity always sends
+//!   `[]`), so the message loses attachments not listed again; a PATCH without `attachments`
+//!   keeps them;
+//! - a thread started without a message and without `type` is PRIVATE (12); one started from a
+//!   message takes the message's id;
+//! - a message to an archived thread unarchives it, unless it is locked (400, 50083);
+//! - a DM to a user with closed DMs ([`FakeDiscord::set_dms_closed`]): 403, 50007;
+//! - without the MESSAGE_CONTENT intent, guild messages arrive with empty content unless they
+//!   mention the bot;
+//! - limits: 2000 characters of content, 10 embeds, 5 rows of 5 buttons with unique custom ids,
+//!   25 autocomplete choices; command names lower case, descriptions of 1 to 100 characters,
+//!   required options first.
+
+#![allow(dead_code)]
+
+mod checks;
+mod fixtures;
+mod gateway;
+mod messages;
+mod rest;
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::fmt::Write as _;
+use std::net::SocketAddr;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::{Duration, Instant};
+
+use serde_json::{json, Value};
+use tokio::sync::{oneshot, watch};
+use tokio::task::JoinHandle;
+
+#[allow(unused_imports)]
+pub use fixtures::{
+    opt_bool, opt_focused, opt_group, opt_int, opt_num, opt_str, opt_sub, opt_user, FakeUser,
+};
+
+use gateway::{GatewayView, GwCmd};
+
+/// The application id of the fake bot (READY's `application.id`; commands and interaction
+/// webhooks live under it).
+pub const APP_ID: u64 = 1_000_000_000_000_000_001;
+/// The bot user's id (READY's `user.id`, the author of every message the bot sends).
+pub const BOT_USER_ID: u64 = 1_000_000_000_000_000_002;
+/// The bot user's username.
+pub const BOT_USERNAME: &str = "Tegami";
+/// The application owner's user id (in `GET /oauth2/applications/@me`).
+pub const OWNER_USER_ID: u64 = 1_000_000_000_000_000_003;
+/// The server the tests play in.
+pub const GUILD_ID: u64 = 1_000_000_000_000_000_010;
+/// The server's text channel (type 0, named `games`) the fixtures use by default.
+pub const CHANNEL_ID: u64 = 1_000_000_000_000_000_011;
+
+/// The first snowflake the fake hands out; every id it creates afterwards is larger.
+pub const FIRST_SNOWFLAKE: u64 = 1_100_000_000_000_000_000;
+
+/// How long [`FakeDiscord::dispatch`] waits for a bot to be connected before it panics.
+const DISPATCH_WAIT: Duration = Duration::from_secs(15);
+
+/// One file part of a multipart request (`files[N]`).
+#[derive(Clone, Debug)]
+pub struct RecordedFile {
+    /// The form field name, e.g. `files[0]`.
+    pub field: String,
+    /// The file name the part carried.
+    pub filename: String,
+    /// The part's content type, if it had one.
+    pub content_type: Option<String>,
+    /// The file's bytes.
+    pub bytes: Vec<u8>,
+}
+
+/// One REST request the fake received, with the answer it gave.
+#[derive(Clone, Debug)]
+pub struct Recorded {
+    /// HTTP method, upper case (`POST`).
+    pub method: String,
+    /// The full path, e.g. `/api/v10/channels/1/messages`.
+    pub path: String,
+    /// The raw query string without `?` (serenity writes `&wait=true`), if any.
+    pub query: Option<String>,
+    /// The JSON body, or the `payload_json` part of a multipart body.
+    pub json: Option<Value>,
+    /// The file parts of a multipart body.
+    pub files: Vec<RecordedFile>,
+    /// The status the fake answered.
+    pub status: u16,
+    /// When the request was handled.
+    pub at: Instant,
+    /// The JSON the fake answered with (`None` for 204 and empty answers).
+    pub response: Option<Value>,
+    /// The message this request made visible (a channel message, an interaction reply or
+    /// follow-up, a deferred reply filled in), as stored right after the request.
+    pub created: Option<Value>,
+    /// The message this request edited, as stored right after the edit.
+    pub edited: Option<Value>,
+    /// Whether the status was injected by [`FakeDiscord::fail_next`].
+    pub injected: bool,
+}
+
+impl Recorded {
+    /// The message created or edited by this request, if any.
+    pub fn message(&self) -> Option<&Value> {
+        self.created.as_ref().or(self.edited.as_ref())
+    }
+
+    /// The content of the message this request created or edited, or else the `content` of
+    /// its JSON body (also inside `data` for interaction callbacks).
+    pub fn content(&self) -> Option<String> {
+        if let Some(m) = self.message() {
+            return m["content"].as_str().map(str::to_owned);
+        }
+        let json = self.json.as_ref()?;
+        json["content"]
+            .as_str()
+            .or_else(|| json["data"]["content"].as_str())
+            .map(str::to_owned)
+    }
+
+    /// Whether the status is 2xx.
+    pub fn ok(&self) -> bool {
+        (200..300).contains(&self.status)
+    }
+
+    /// One line describing the call, for failure messages.
+    pub fn summary(&self) -> String {
+        let mut s = format!("{} {}", self.method, self.path);
+        if let Some(q) = &self.query {
+            let _ = write!(s, "?{q}");
+        }
+        let _ = write!(s, " -> {}", self.status);
+        if self.injected {
+            s.push_str(" (injected)");
+        }
+        if let Some(j) = &self.json {
+            let mut body = j.to_string();
+            if body.len() > 300 {
+                let mut cut = 300;
+                while !body.is_char_boundary(cut) {
+                    cut -= 1;
+                }
+                body.truncate(cut);
+                body.push('…');
+            }
+            let _ = write!(s, " {body}");
+        }
+        if !self.files.is_empty() {
+            let names: Vec<&str> = self.files.iter().map(|f| f.filename.as_str()).collect();
+            let _ = write!(s, " files={names:?}");
+        }
+        s
+    }
+}
+
+/// What the fake knows about one interaction it built.
+#[derive(Clone, Debug)]
+pub(crate) struct InteractionState {
+    pub id: u64,
+    pub token: String,
+    /// 2 command, 3 component, 4 autocomplete.
+    pub kind: u8,
+    pub channel_id: u64,
+    pub guild_id: Option<u64>,
+    pub user_id: u64,
+    /// The message a component interaction was on.
+    pub component_message: Option<u64>,
+    /// When the INTERACTION_CREATE was dispatched.
+    pub dispatched_at: Option<Instant>,
+    /// The callback type of the initial response, once there is one.
+    pub ack: Option<u8>,
+    /// The id of the original response message.
+    pub original: Option<u64>,
+    /// The original response is still the "thinking…" placeholder of a deferred reply.
+    pub deferred_pending: bool,
+    pub followups: Vec<u64>,
+}
+
+/// One injected fault, see [`FakeDiscord::fail_next`] and [`FakeDiscord::delay_next`].
+#[derive(Clone, Debug)]
+pub(crate) struct Fault {
+    method: String,
+    prefix: String,
+}
+
+impl Fault {
+    fn new(method: &str, prefix: &str) -> Self {
+        let prefix = if prefix.starts_with("/api/") {
+            prefix.to_owned()
+        } else if prefix.starts_with('/') {
+            format!("/api/v10{prefix}")
+        } else {
+            format!("/api/v10/{prefix}")
+        };
+        Fault {
+            method: method.to_ascii_uppercase(),
+            prefix,
+        }
+    }
+
+    fn matches(&self, method: &str, path: &str) -> bool {
+        (self.method == "*" || self.method == method) && path.starts_with(&self.prefix)
+    }
+}
+
+/// One gateway session (from IDENTIFY to its end), for sequence numbers and RESUME.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Session {
+    /// The last sequence number sent.
+    pub seq: u64,
+    /// The intents the bot identified with.
+    pub intents: u64,
+    /// Dispatches sent in this session, for replay on RESUME: (s, t, d).
+    pub events: Vec<(u64, String, Value)>,
+}
+
+/// Everything mutable, behind one std mutex that is never held across an await.
+#[derive(Default)]
+pub(crate) struct State {
+    pub calls: Vec<Recorded>,
+    pub unknown: Vec<String>,
+    pub problems: Vec<String>,
+    pub failures: Vec<(Fault, u16)>,
+    pub delays: Vec<(Fault, Duration)>,
+    pub users: HashMap<u64, FakeUser>,
+    pub member_permissions: HashMap<u64, u64>,
+    pub dms_closed: HashSet<u64>,
+    pub channels: BTreeMap<u64, Value>,
+    pub dm_by_recipient: HashMap<u64, u64>,
+    pub thread_order: Vec<u64>,
+    pub messages: HashMap<u64, Value>,
+    pub channel_messages: HashMap<u64, Vec<u64>>,
+    pub deleted_messages: HashSet<u64>,
+    /// Bytes of the attachments the fake serves at `/attachments/{channel}/{id}/{name}`.
+    pub attachment_files: HashMap<u64, Vec<u8>>,
+    pub interactions: HashMap<String, InteractionState>,
+    pub interaction_tokens: HashMap<u64, String>,
+    pub global_commands: Vec<Value>,
+    pub guild_commands: BTreeMap<u64, Vec<Value>>,
+    pub app_permissions: u64,
+    pub interaction_deadline: Option<Duration>,
+    // Gateway.
+    pub sessions: HashMap<String, Session>,
+    pub resume_allowed: bool,
+    pub heartbeat_interval_ms: u64,
+    pub identify_payloads: Vec<Value>,
+}
+
+/// State shared by the handle, the HTTP handlers and the gateway connections.
+pub(crate) struct Shared {
+    pub base: String,
+    pub ws_url: String,
+    pub state: Mutex<State>,
+    /// The number of recorded calls; waiters watch it.
+    pub calls_tx: watch::Sender<usize>,
+    /// Gateway counters and the live connection; waiters watch it.
+    pub gw_tx: watch::Sender<GatewayView>,
+    /// Set to true when the fake is dropped.
+    pub shutdown_tx: watch::Sender<bool>,
+    next_id: AtomicU64,
+}
+
+impl Shared {
+    /// A fresh snowflake, larger than every id handed out before.
+    pub fn snowflake(&self) -> u64 {
+        self.next_id.fetch_add(1, Ordering::Relaxed)
+    }
+
+    /// Locks the state (a panic elsewhere does not make it unusable).
+    pub fn lock(&self) -> MutexGuard<'_, State> {
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Appends a call and wakes the waiters.
+    pub fn record(&self, rec: Recorded) {
+        let n = {
+            let mut st = self.lock();
+            st.calls.push(rec);
+            st.calls.len()
+        };
+        self.calls_tx.send_replace(n);
+    }
+}
+
+/// The fake Discord: an HTTP + WebSocket server on `127.0.0.1`, stopped when dropped.
+pub struct FakeDiscord {
+    shared: Arc<Shared>,
+    addr: SocketAddr,
+    server: JoinHandle<()>,
+}
+
+impl Drop for FakeDiscord {
+    fn drop(&mut self) {
+        // Gateway connections and HTTP connections watch this and end; the listener goes with
+        // the server task.
+        self.shared.shutdown_tx.send_replace(true);
+        self.server.abort();
+    }
+}
+
+impl FakeDiscord {
+    /// See [`APP_ID`].
+    pub const APP_ID: u64 = APP_ID;
+    /// See [`BOT_USER_ID`].
+    pub const BOT_USER_ID: u64 = BOT_USER_ID;
+    /// See [`GUILD_ID`].
+    pub const GUILD_ID: u64 = GUILD_ID;
+    /// See [`CHANNEL_ID`].
+    pub const CHANNEL_ID: u64 = CHANNEL_ID;
+
+    /// Binds `127.0.0.1:0` and starts serving (REST and gateway) on the current tokio runtime.
+    pub async fn start() -> FakeDiscord {
+        let listener = tokio::net::TcpListener::bind(("127.0.0.1", 0))
+            .await
+            .expect("fake discord: bind 127.0.0.1:0");
+        let addr = listener.local_addr().expect("fake discord: local address");
+        assert!(addr.ip().is_loopback());
+        let base = format!("http://{addr}");
+        let ws_url = format!("ws://{addr}/gateway");
+
+        let mut state = State {
+            resume_allowed: true,
+            heartbeat_interval_ms: 41_250,
+            app_permissions: fixtures::default_app_permissions(),
+            ..State::default()
+        };
+        state
+            .channels
+            .insert(CHANNEL_ID, fixtures::text_channel_json(CHANNEL_ID, "games"));
+
+        let (calls_tx, _) = watch::channel(0);
+        let (gw_tx, _) = watch::channel(GatewayView::default());
+        let (shutdown_tx, _) = watch::channel(false);
+        let shared = Arc::new(Shared {
+            base,
+            ws_url,
+            state: Mutex::new(state),
+            calls_tx,
+            gw_tx,
+            shutdown_tx,
+            next_id: AtomicU64::new(FIRST_SNOWFLAKE),
+        });
+
+        let app = axum::Router::new()
+            .route("/gateway", axum::routing::get(gateway::upgrade))
+            .fallback(rest::handle)
+            .layer(axum::extract::DefaultBodyLimit::max(64 << 20))
+            .with_state(shared.clone());
+        let mut stop = shared.shutdown_tx.subscribe();
+        let server = tokio::spawn(async move {
+            let serve = axum::serve(listener, app).with_graceful_shutdown(async move {
+                let _ = stop.wait_for(|s| *s).await;
+            });
+            if let Err(e) = serve.await {
+                eprintln!("fake discord: server stopped: {e}");
+            }
+        });
+        FakeDiscord {
+            shared,
+            addr,
+            server,
+        }
+    }
+
+    /// `http://127.0.0.1:PORT`: what the bot gets as its API base (serenity's
+    /// `HttpBuilder::proxy`); requests then arrive at `/api/v10/...`.
+    pub fn api_base(&self) -> String {
+        self.shared.base.clone()
+    }
+
+    /// `ws://127.0.0.1:PORT/gateway`, the URL `GET /api/v10/gateway` hands out.
+    pub fn gateway_url(&self) -> String {
+        self.shared.ws_url.clone()
+    }
+
+    /// The address the fake listens on.
+    pub fn addr(&self) -> SocketAddr {
+        self.addr
+    }
+
+    /// A fresh snowflake (unique across messages, channels, interactions).
+    pub fn snowflake(&self) -> u64 {
+        self.shared.snowflake()
+    }
+
+    // ----- Gateway -------------------------------------------------------------------------
+
+    fn gw(&self) -> GatewayView {
+        self.shared.gw_tx.borrow().clone()
+    }
+
+    async fn wait_gw(
+        &self,
+        what: &str,
+        timeout: Duration,
+        cond: impl Fn(&GatewayView) -> bool,
+    ) -> GatewayView {
+        let mut rx = self.shared.gw_tx.subscribe();
+        let got = match tokio::time::timeout(timeout, rx.wait_for(|v| cond(v))).await {
+            Ok(Ok(v)) => Ok(v.clone()),
+            Ok(Err(_)) => Err(false),
+            Err(_) => Err(true),
+        };
+        match got {
+            Ok(v) => v,
+            Err(false) => panic!("fake discord: gateway state gone while waiting for {what}"),
+            Err(true) => panic!(
+                "fake discord: {what} did not happen within {timeout:?}; gateway: {:?}\nlast calls:\n{}",
+                self.gw(),
+                self.dump_calls(20)
+            ),
+        }
+    }
+
+    /// Waits until a bot has identified and been sent READY on a connection that is still open
+    /// (panics after `timeout`).
+    pub async fn wait_ready(&self, timeout: Duration) {
+        self.wait_gw("a bot identifying (READY sent)", timeout, |v| {
+            v.readies >= 1 && v.live.is_some()
+        })
+        .await;
+    }
+
+    /// After [`Self::drop_gateway`] (or another way of ending a connection), waits until the bot
+    /// is back on a newer connection and was sent READY or RESUMED there; returns that
+    /// connection's number (1 for the first connection).
+    pub async fn wait_reconnect(&self, timeout: Duration) -> u64 {
+        let after = self.gw().last_ended;
+        let v = self
+            .wait_gw("the bot reconnecting", timeout, move |v| {
+                v.live.as_ref().is_some_and(|l| l.number > after)
+            })
+            .await;
+        v.live.map_or(0, |l| l.number)
+    }
+
+    /// Whether a bot is connected and identified (or resumed) right now.
+    pub fn is_connected(&self) -> bool {
+        self.gw().live.is_some()
+    }
+
+    /// WebSocket connections accepted so far.
+    pub fn connection_count(&self) -> u64 {
+        self.gw().connections
+    }
+
+    /// IDENTIFYs received so far.
+    pub fn identify_count(&self) -> u64 {
+        self.gw().identifies
+    }
+
+    /// RESUMEs that were accepted (answered with RESUMED) so far.
+    pub fn resume_count(&self) -> u64 {
+        self.gw().resumes
+    }
+
+    /// Invalid sessions (op 9) sent so far, after a refused RESUME or [`Self::invalidate_session`].
+    pub fn invalid_session_count(&self) -> u64 {
+        self.gw().invalid_sessions
+    }
+
+    /// Heartbeats (op 1) received so far.
+    pub fn heartbeat_count(&self) -> u64 {
+        self.gw().heartbeats
+    }
+
+    /// The `d` of every IDENTIFY received, oldest first.
+    pub fn identify_payloads(&self) -> Vec<Value> {
+        self.shared.lock().identify_payloads.clone()
+    }
+
+    /// The heartbeat interval announced in HELLO to connections opened from now on (default
+    /// 41250 ms, as Discord).
+    pub fn set_heartbeat_interval(&self, interval: Duration) {
+        self.shared.lock().heartbeat_interval_ms = interval.as_millis().max(1) as u64;
+    }
+
+    /// Whether a RESUME is accepted (default true). When false, a RESUME is answered with op 9
+    /// (invalid session, not resumable) and the bot must identify again. Note that serenity
+    /// 0.12.5 takes about 5 s to identify again (its shard runner waits for its own shutdown
+    /// until a 5 s timeout), while a RESUME takes milliseconds.
+    pub fn set_resume_allowed(&self, allowed: bool) {
+        self.shared.lock().resume_allowed = allowed;
+    }
+
+    async fn live_tx(&self, what: &str) -> tokio::sync::mpsc::UnboundedSender<GwCmd> {
+        let v = self
+            .wait_gw(what, DISPATCH_WAIT, |v| v.live.is_some())
+            .await;
+        v.live.map(|l| l.tx).expect("live connection")
+    }
+
+    /// Sends an op 0 dispatch `t = event_name`, `d = data` to the connected bot (waiting up to
+    /// 15 s for one), with the session's next sequence number, which it returns.
+    ///
+    /// The event is first checked the way serenity reads it: an event serenity cannot parse
+    /// panics here instead of being dropped silently by the bot. The gateway rules on intents
+    /// apply: a MESSAGE_CREATE/UPDATE the bot has no intent for panics (Discord would not deliver
+    /// it), and without MESSAGE_CONTENT a guild message that does not mention the bot arrives
+    /// with empty content, embeds, attachments and components.
+    pub async fn dispatch(&self, event_name: &str, data: Value) -> u64 {
+        fixtures::check_event(event_name, &data);
+        loop {
+            let tx = self
+                .live_tx(&format!("a connected bot to dispatch {event_name} to"))
+                .await;
+            let data = self.apply_intents(event_name, data.clone());
+            if event_name == "INTERACTION_CREATE" {
+                self.mark_dispatched(&data);
+            }
+            let (done_tx, done_rx) = oneshot::channel();
+            let cmd = GwCmd::Dispatch {
+                t: event_name.to_owned(),
+                d: data,
+                done: done_tx,
+            };
+            if tx.send(cmd).is_err() {
+                continue;
+            }
+            if let Ok(seq) = done_rx.await {
+                return seq;
+            }
+        }
+    }
+
+    /// Like [`Self::dispatch`] without any check or intent rule: for events serenity is meant to
+    /// reject or does not know.
+    pub async fn dispatch_raw(&self, event_name: &str, data: Value) -> u64 {
+        loop {
+            let tx = self
+                .live_tx(&format!("a connected bot to dispatch {event_name} to"))
+                .await;
+            let (done_tx, done_rx) = oneshot::channel();
+            let cmd = GwCmd::Dispatch {
+                t: event_name.to_owned(),
+                d: data.clone(),
+                done: done_tx,
+            };
+            if tx.send(cmd).is_err() {
+                continue;
+            }
+            if let Ok(seq) = done_rx.await {
+                return seq;
+            }
+        }
+    }
+
+    fn apply_intents(&self, event_name: &str, mut data: Value) -> Value {
+        if event_name != "MESSAGE_CREATE" && event_name != "MESSAGE_UPDATE" {
+            return data;
+        }
+        let Some(live) = self.gw().live else {
+            return data;
+        };
+        let intents = self
+            .shared
+            .lock()
+            .sessions
+            .get(&live.session_id)
+            .map_or(0, |s| s.intents);
+        let in_guild = data.get("guild_id").is_some_and(|g| !g.is_null());
+        let (needed, name) = if in_guild {
+            (1 << 9, "GUILD_MESSAGES")
+        } else {
+            (1 << 12, "DIRECT_MESSAGES")
+        };
+        assert!(
+            intents & needed != 0,
+            "fake discord: the bot identified without the {name} intent (intents {intents}), so \
+             Discord would not deliver this {event_name}"
+        );
+        let mentions_bot = data["mentions"].as_array().is_some_and(|m| {
+            m.iter()
+                .any(|u| fixtures::id_of(&u["id"]) == Some(BOT_USER_ID))
+        });
+        let by_bot = fixtures::id_of(&data["author"]["id"]) == Some(BOT_USER_ID);
+        if in_guild && intents & (1 << 15) == 0 && !mentions_bot && !by_bot {
+            eprintln!(
+                "fake discord: the bot has no MESSAGE_CONTENT intent: {event_name} sent with empty content"
+            );
+            data["content"] = json!("");
+            data["embeds"] = json!([]);
+            data["attachments"] = json!([]);
+            data["components"] = json!([]);
+        }
+        data
+    }
+
+    fn mark_dispatched(&self, data: &Value) {
+        let Some(token) = data["token"].as_str() else {
+            return;
+        };
+        if let Some(ix) = self.shared.lock().interactions.get_mut(token) {
+            ix.dispatched_at = Some(Instant::now());
+        }
+    }
+
+    async fn send_cmd(&self, what: &str, make: impl FnOnce(oneshot::Sender<()>) -> GwCmd) -> u64 {
+        let Some(live) = self.gw().live else {
+            panic!("fake discord: {what}: no bot is connected to the gateway");
+        };
+        let (done_tx, done_rx) = oneshot::channel();
+        if live.tx.send(make(done_tx)).is_ok() {
+            let _ = tokio::time::timeout(Duration::from_secs(5), done_rx).await;
+        }
+        live.number
+    }
+
+    /// Closes the current gateway connection abruptly (TCP closed, no close frame), as a network
+    /// failure would; the bot must reconnect (see [`Self::wait_reconnect`]). Returns the number of
+    /// the connection dropped. Panics if no bot is connected.
+    pub async fn drop_gateway(&self) -> u64 {
+        self.send_cmd("drop_gateway", |done| GwCmd::Drop { done })
+            .await
+    }
+
+    /// Closes the current gateway connection with a close frame carrying `code` (4000 unknown
+    /// error: the bot resumes; 4009 session timed out: it identifies again; 4004 authentication
+    /// failed: serenity gives up). Returns the number of the connection closed.
+    pub async fn close_gateway(&self, code: u16) -> u64 {
+        self.send_cmd("close_gateway", |done| GwCmd::Close { code, done })
+            .await
+    }
+
+    /// Sends op 9 (invalid session) with `d = resumable` on the current connection. serenity
+    /// resumes on a new connection at once when `resumable`, otherwise identifies again (about
+    /// 5 s later). Returns the number of the connection.
+    pub async fn invalidate_session(&self, resumable: bool) -> u64 {
+        self.send_cmd("invalidate_session", |done| GwCmd::InvalidSession {
+            resumable,
+            done,
+        })
+        .await
+    }
+
+    /// Sends op 7 (reconnect) on the current connection: the bot reconnects and resumes. Returns
+    /// the number of the connection.
+    pub async fn request_reconnect(&self) -> u64 {
+        self.send_cmd("request_reconnect", |done| GwCmd::Reconnect { done })
+            .await
+    }
+
+    // ----- Settings and state --------------------------------------------------------------
+
+    /// Sets the bot's permissions in the server (`app_permissions` of interactions).
+    pub fn set_app_permissions(&self, bits: u64) {
+        self.shared.lock().app_permissions = bits;
+    }
+
+    /// Sets a member's permissions (`member.permissions` in interactions); the default is an
+    /// ordinary member's (view, send, threads, reactions, attachments, commands).
+    pub fn set_member_permissions(&self, user_id: u64, bits: u64) {
+        self.shared.lock().member_permissions.insert(user_id, bits);
+    }
+
+    /// When set, an initial interaction response later than this after the dispatch of the
+    /// interaction gets 404 "Unknown interaction" (Discord allows 3 s). Off by default.
+    pub fn set_interaction_deadline(&self, deadline: Option<Duration>) {
+        self.shared.lock().interaction_deadline = deadline;
+    }
+
+    /// Closes (or opens) a user's DMs: the bot can still open the DM channel, but sending to it
+    /// gets 403 "Cannot send messages to this user" (code 50007), as on Discord.
+    pub fn set_dms_closed(&self, user_id: u64, closed: bool) {
+        let mut st = self.shared.lock();
+        if closed {
+            st.dms_closed.insert(user_id);
+        } else {
+            st.dms_closed.remove(&user_id);
+        }
+    }
+
+    /// Makes a user known to the fake (fixtures do this for the users they are given): `GET
+    /// /users/{id}`, DM channels and mentions use it.
+    pub fn add_user(&self, user: &FakeUser) {
+        self.shared.lock().users.insert(user.id, user.clone());
+    }
+
+    /// Adds a text channel (type 0) to the server, for tests that need more than [`CHANNEL_ID`].
+    pub fn add_text_channel(&self, id: u64, name: &str) {
+        self.shared
+            .lock()
+            .channels
+            .insert(id, fixtures::text_channel_json(id, name));
+    }
+
+    /// The channel with this id as the fake stores it (guild channel, thread or DM).
+    pub fn channel(&self, id: u64) -> Option<Value> {
+        self.shared.lock().channels.get(&id).cloned()
+    }
+
+    /// The threads created so far (current state, oldest first).
+    pub fn threads(&self) -> Vec<Value> {
+        let st = self.shared.lock();
+        st.thread_order
+            .iter()
+            .filter_map(|id| st.channels.get(id).cloned())
+            .collect()
+    }
+
+    /// The DM channel opened with this user, if the bot opened one.
+    pub fn dm_channel_of(&self, user_id: u64) -> Option<u64> {
+        self.shared.lock().dm_by_recipient.get(&user_id).copied()
+    }
+
+    /// A message as currently stored (after edits); `None` if unknown or deleted.
+    pub fn message(&self, id: u64) -> Option<Value> {
+        let st = self.shared.lock();
+        if st.deleted_messages.contains(&id) {
+            return None;
+        }
+        st.messages.get(&id).cloned()
+    }
+
+    /// The messages of a channel as currently stored (oldest first, deleted ones left out,
+    /// ephemeral ones included).
+    pub fn channel_messages(&self, channel_id: u64) -> Vec<Value> {
+        let st = self.shared.lock();
+        st.channel_messages
+            .get(&channel_id)
+            .into_iter()
+            .flatten()
+            .filter(|id| !st.deleted_messages.contains(id))
+            .filter_map(|id| st.messages.get(id).cloned())
+            .collect()
+    }
+
+    /// The commands registered (global ones first, then per server), as the fake echoed them
+    /// (with ids).
+    pub fn registered_commands(&self) -> Vec<Value> {
+        let st = self.shared.lock();
+        let mut all = st.global_commands.clone();
+        for cmds in st.guild_commands.values() {
+            all.extend(cmds.iter().cloned());
+        }
+        all
+    }
+
+    // ----- Recording -----------------------------------------------------------------------
+
+    /// Every REST call so far, oldest first.
+    pub fn calls(&self) -> Vec<Recorded> {
+        self.shared.lock().calls.clone()
+    }
+
+    /// The number of REST calls so far (a mark for [`Self::calls_since`] and
+    /// [`Self::wait_for_since`]).
+    pub fn call_count(&self) -> usize {
+        self.shared.lock().calls.len()
+    }
+
+    /// The REST calls after the first `n`.
+    pub fn calls_since(&self, n: usize) -> Vec<Recorded> {
+        let st = self.shared.lock();
+        st.calls
+            .get(n..)
+            .map(<[Recorded]>::to_vec)
+            .unwrap_or_default()
+    }
+
+    /// Waits for a REST call (among all calls so far and to come) matching `pred`; panics after
+    /// `timeout` naming `what` and listing the last calls.
+    pub async fn wait_for(
+        &self,
+        what: &str,
+        timeout: Duration,
+        pred: impl Fn(&Recorded) -> bool,
+    ) -> Recorded {
+        self.wait_for_since(0, what, timeout, pred).await
+    }
+
+    /// Like [`Self::wait_for`], looking only at calls after the first `n` (see
+    /// [`Self::call_count`]).
+    pub async fn wait_for_since(
+        &self,
+        n: usize,
+        what: &str,
+        timeout: Duration,
+        pred: impl Fn(&Recorded) -> bool,
+    ) -> Recorded {
+        let deadline = tokio::time::Instant::now() + timeout;
+        let mut rx = self.shared.calls_tx.subscribe();
+        let mut next = n;
+        loop {
+            rx.borrow_and_update();
+            let fresh = self.calls_since(next);
+            for rec in fresh {
+                next += 1;
+                if pred(&rec) {
+                    return rec;
+                }
+            }
+            match tokio::time::timeout_at(deadline, rx.changed()).await {
+                Ok(Ok(())) => {}
+                Ok(Err(_)) => panic!("fake discord: recording gone while waiting for {what}"),
+                Err(_) => panic!(
+                    "fake discord: {what}: no such call within {timeout:?}. Last calls:\n{}",
+                    self.dump_calls(25)
+                ),
+            }
+        }
+    }
+
+    /// The last `n` calls, one line each.
+    pub fn dump_calls(&self, n: usize) -> String {
+        let st = self.shared.lock();
+        let start = st.calls.len().saturating_sub(n);
+        let mut out = String::new();
+        for (i, c) in st.calls.iter().enumerate().skip(start) {
+            let _ = writeln!(out, "  #{i} {}", c.summary());
+        }
+        if out.is_empty() {
+            out.push_str("  (none)\n");
+        }
+        out
+    }
+
+    /// The successful calls that made a message visible in this channel (channel messages,
+    /// interaction replies and follow-ups there), oldest first.
+    pub fn messages_in(&self, channel_id: u64) -> Vec<Recorded> {
+        let st = self.shared.lock();
+        st.calls
+            .iter()
+            .filter(|c| c.ok())
+            .filter(|c| {
+                c.created
+                    .as_ref()
+                    .is_some_and(|m| fixtures::id_of(&m["channel_id"]) == Some(channel_id))
+            })
+            .cloned()
+            .collect()
+    }
+
+    /// The calls answering an interaction: its callback, and the follow-ups and edits made with
+    /// its token (oldest first).
+    pub fn interaction_responses(&self, interaction_id: u64) -> Vec<Recorded> {
+        let st = self.shared.lock();
+        let callback = format!("/api/v10/interactions/{interaction_id}/");
+        let webhook = st
+            .interaction_tokens
+            .get(&interaction_id)
+            .map(|t| format!("/api/v10/webhooks/{APP_ID}/{t}"));
+        st.calls
+            .iter()
+            .filter(|c| {
+                c.path.starts_with(&callback)
+                    || webhook
+                        .as_ref()
+                        .is_some_and(|w| c.path == *w || c.path.starts_with(&format!("{w}/")))
+            })
+            .cloned()
+            .collect()
+    }
+
+    /// The routes the fake does not know, as `METHOD /path`, in the order they were asked.
+    pub fn unknown_routes(&self) -> Vec<String> {
+        self.shared.lock().unknown.clone()
+    }
+
+    /// Panics listing the unknown routes, if any were asked.
+    pub fn assert_no_unknown_routes(&self) {
+        let unknown = self.unknown_routes();
+        assert!(
+            unknown.is_empty(),
+            "fake discord: the bot called routes the fake does not know:\n  {}",
+            unknown.join("\n  ")
+        );
+    }
+
+    /// The calls answered with an error (4xx/5xx) that [`Self::fail_next`] did not inject.
+    pub fn errors(&self) -> Vec<Recorded> {
+        let st = self.shared.lock();
+        st.calls
+            .iter()
+            .filter(|c| !c.ok() && !c.injected)
+            .cloned()
+            .collect()
+    }
+
+    /// Internal problems of the fake (a reply serenity could not read); should stay empty.
+    pub fn problems(&self) -> Vec<String> {
+        self.shared.lock().problems.clone()
+    }
+
+    /// Panics if there was an unknown route, an error answer the test did not inject (a request
+    /// Discord would refuse), or an internal problem of the fake.
+    pub fn assert_clean(&self) {
+        self.assert_no_unknown_routes();
+        let errors = self.errors();
+        let problems = self.problems();
+        assert!(
+            errors.is_empty() && problems.is_empty(),
+            "fake discord: refused requests:\n  {}\nproblems:\n  {}",
+            errors
+                .iter()
+                .map(|c| format!(
+                    "{} => {}",
+                    c.summary(),
+                    c.response
+                        .as_ref()
+                        .map(Value::to_string)
+                        .unwrap_or_default()
+                ))
+                .collect::<Vec<_>>()
+                .join("\n  "),
+            problems.join("\n  ")
+        );
+    }
+
+    // ----- Faults --------------------------------------------------------------------------
+
+    /// The next request with this method (`"*"` for any) whose path starts with `path_prefix`
+    /// (`/channels/1/messages` or the full `/api/v10/...`) is answered with `status` and a JSON
+    /// error, changes nothing, and is recorded with that status (`injected`); later ones are
+    /// served normally. Several calls queue several failures.
+    pub fn fail_next(&self, method: &str, path_prefix: &str, status: u16) {
+        self.shared
+            .lock()
+            .failures
+            .push((Fault::new(method, path_prefix), status));
+    }
+
+    /// The next matching request (as for [`Self::fail_next`]) is answered only after `delay`.
+    pub fn delay_next(&self, method: &str, path_prefix: &str, delay: Duration) {
+        self.shared
+            .lock()
+            .delays
+            .push((Fault::new(method, path_prefix), delay));
+    }
+}
