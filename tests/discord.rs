@@ -4,7 +4,9 @@
 //! Sections:
 //! - The fake Discord against the real serenity client: proves that the fake speaks serenity's
 //!   language (gateway, events, REST answers), before any bot test relies on it.
+//! - `bot_e2e`: the real `tegami run` binary against the fake, a whole game the Discord way.
 
+mod bot_e2e;
 mod fake_discord;
 
 use std::panic::AssertUnwindSafe;

@@ -220,7 +220,32 @@ pub async fn quick_ephemeral(http: &Http, id: InteractionId, token: &str, text: 
     }
 }
 
+/// Whether a command changes a game or a challenge: its reply is announced publicly (in the
+/// game's thread or the channel), pinging the players it concerns. Other replies (boards,
+/// lists, records, help) are shown to the sender only, keeping correspondence channels quiet.
+pub fn announces(command: &Command) -> bool {
+    matches!(
+        command,
+        Command::Challenge { .. }
+            | Command::Accept { .. }
+            | Command::Decline { .. }
+            | Command::Cancel { .. }
+            | Command::Move { .. }
+            | Command::Resign { .. }
+            | Command::Draw { .. }
+            | Command::Takeback { .. }
+            | Command::Impasse { .. }
+            | Command::MoreTime { .. }
+    )
+}
+
 /// The whole answer to an interaction: gate, rate limit, defer, core, answer.
+///
+/// The interaction is deferred *ephemerally*: Discord fixes a deferred reply's visibility at
+/// the defer, and the first follow-up fills the deferred message. So a refusal, or a private
+/// answer, fills it (seen by the sender alone), and a change is announced by a new public
+/// message in the game's thread or channel (a new message pings; an edited one does not),
+/// the deferred message then saying briefly where.
 pub async fn interaction(
     http: &Arc<Http>,
     data: &Data,
@@ -249,12 +274,14 @@ pub async fn interaction(
         .await;
         return;
     }
-    let defer = CreateInteractionResponse::Defer(CreateInteractionResponseMessage::new());
+    let defer =
+        CreateInteractionResponse::Defer(CreateInteractionResponseMessage::new().ephemeral(true));
     if let Err(e) = defer.execute(&**http, (id, token)).await {
         // Too late or refused: the core must not act on a command nobody will see answered.
         warn!("cannot defer an interaction; command dropped: {e}");
         return;
     }
+    let public = announces(&command);
     let reply = run_core(data, origin.request(command)).await;
     answer(
         http,
@@ -263,6 +290,7 @@ pub async fn interaction(
             token: token.to_string(),
         },
         &origin,
+        public,
         reply,
     )
     .await;
@@ -295,6 +323,7 @@ pub async fn message(
         Verdict::Drop => return,
     }
     let _ = origin.channel.broadcast_typing(&**http).await;
+    let public = announces(&command);
     let reply = run_core(data, origin.request(command)).await;
     answer(
         http,
@@ -304,6 +333,7 @@ pub async fn message(
             message,
         },
         &origin,
+        public,
         reply,
     )
     .await;
@@ -332,14 +362,14 @@ async fn escape_names(data: &Data, origin: &Origin, reply: &Reply, text: String)
     let mut text = text;
     for name in names {
         let escaped = escape_markdown(&name);
-        if escaped != name && !name.is_empty() {
+        if escaped != name && !name.is_empty() && !text.contains(&escaped) {
             text = text.replace(&name, &escaped);
         }
     }
     text
 }
 
-/// The game's thread or channel, if it has one.
+/// The game's thread or channel, if it has one, and whether it is a thread.
 async fn home_of(data: &Data, game: i64) -> (Option<ChannelId>, bool) {
     let s = data.service.clone();
     let row = tokio::task::spawn_blocking(move || s.store().game(game))
@@ -363,6 +393,7 @@ async fn home_of(data: &Data, game: i64) -> (Option<ChannelId>, bool) {
 }
 
 /// A message's parts, for either kind of target.
+#[derive(Clone)]
 struct Outgoing {
     content: String,
     files: Vec<CreateAttachment>,
@@ -370,125 +401,160 @@ struct Outgoing {
     ping: Vec<UserId>,
 }
 
-/// Answers with the core's reply.
-pub async fn answer(http: &Arc<Http>, data: &Data, target: Target, origin: &Origin, reply: Reply) {
-    if reply.error {
-        refuse(http, &target, &reply.text).await;
-        // A refused command queues nothing; whatever it did queue goes by the outbox.
-        let ids: Vec<i64> = reply.notify.iter().filter_map(|n| n.id).collect();
-        data.outbox.release(&ids);
-        return;
-    }
-    // Where the game lives; when the command came from elsewhere, the game's home gets the
-    // announcement (with the pings) and the sender gets the same text without pings.
-    let (home, has_thread) = match &reply.game {
-        Some(g) => home_of(data, g.id).await,
-        None => (None, false),
-    };
-    let announce_here = home.is_none_or(|h| h == origin.channel);
-    let ping_channel = if announce_here {
-        origin.channel
-    } else {
-        home.unwrap_or(origin.channel)
-    };
-
-    // Mentions in the channel of the announcement are folded into it; the rest (direct
-    // messages, other channels) are delivered on their own.
-    let (folded, separate): (Vec<Notice>, Vec<Notice>) =
-        reply.notify.iter().cloned().partition(|n| {
-            n.via == Via::Mention
-                && user_id(&n.user).is_some()
-                && (n.game.is_some() && reply.game.as_ref().map(|g| g.id) == n.game
-                    || n.channel.as_deref() == Some(&ping_channel.to_string())
-                    || n.channel.is_none())
-        });
-    let text = escape_names(data, origin, &reply, reply.text.clone()).await;
-    let ping: Vec<UserId> = folded.iter().filter_map(|n| user_id(&n.user)).collect();
-    let mut ping_line = String::new();
-    for u in &ping {
-        if !ping_line.is_empty() {
-            ping_line.push(' ');
-        }
-        ping_line.push_str(&format!("<@{u}>"));
-    }
-
+/// The reply's text and files: a text past Discord's limit goes as a file, its first line
+/// kept as the message.
+fn body_and_files(reply: &Reply, text: String, room: usize) -> (String, Vec<CreateAttachment>) {
     let mut files: Vec<CreateAttachment> = reply
         .attachments
         .iter()
         .map(|a| CreateAttachment::bytes(a.data.clone(), a.name.clone()))
         .collect();
-    let mut body = text;
-    if body.chars().count() + ping_line.chars().count() + 2 > MAX_CONTENT {
-        // Long answers (records, exports) go as a file.
+    if text.chars().count() + room <= MAX_CONTENT {
+        return (text, files);
+    }
+    // A record or export already attached as a file (KIF, CSA) is not attached twice.
+    if !reply.attachments.iter().any(|a| !a.is_image()) {
         let name = match &reply.game {
             Some(g) => format!("game-{}.txt", g.id),
             None => "tegami.txt".to_string(),
         };
-        files.push(CreateAttachment::bytes(body.clone().into_bytes(), name));
-        let first = body
-            .lines()
-            .next()
-            .unwrap_or("")
-            .chars()
-            .take(300)
-            .collect::<String>();
-        body = format!("{first}\n(the full text is attached)");
+        files.push(CreateAttachment::bytes(text.clone().into_bytes(), name));
     }
-    let with_pings = if ping_line.is_empty() {
+    let first: String = text
+        .lines()
+        .next()
+        .unwrap_or("")
+        .chars()
+        .take(300)
+        .collect();
+    (format!("{first}\n(the full text is attached)"), files)
+}
+
+/// Answers with the core's reply: a refusal privately; a change publicly in the game's home
+/// (thread or channel) with the pings it means; anything else privately.
+pub async fn answer(
+    http: &Arc<Http>,
+    data: &Data,
+    target: Target,
+    origin: &Origin,
+    public: bool,
+    reply: Reply,
+) {
+    if reply.error {
+        refuse(http, &target, &reply.text).await;
+        // Whatever a refused command queued (a loss on time) goes by the outbox.
+        let ids: Vec<i64> = reply.notify.iter().filter_map(|n| n.id).collect();
+        data.outbox.release(&ids);
+        if let Some(g) = reply.game.as_ref().filter(|g| g.over) {
+            archive_thread(http, &data.service, g.id).await;
+        }
+        return;
+    }
+    let text = escape_names(data, origin, &reply, reply.text.clone()).await;
+    if !public {
+        let (content, files) = body_and_files(&reply, text, 0);
+        let out = Outgoing {
+            content,
+            files,
+            rows: components(&reply),
+            ping: Vec::new(),
+        };
+        if let Err(e) = send(http, &target, out).await {
+            warn!("cannot answer: {e}");
+        }
+        // A private answer pings nobody: its notices go on their own.
+        deliver_separately(http, data, reply.notify.clone());
+        return;
+    }
+
+    // Where the announcement goes: the game's home, else where the command was sent.
+    let (home, has_thread) = match &reply.game {
+        Some(g) => home_of(data, g.id).await,
+        None => (None, false),
+    };
+    let channel = home.unwrap_or(origin.channel);
+    // Mentions of the announcement's channel are folded into it; the rest (direct messages,
+    // other channels) are delivered on their own.
+    let (folded, separate): (Vec<Notice>, Vec<Notice>) =
+        reply.notify.iter().cloned().partition(|n| {
+            n.via == Via::Mention
+                && user_id(&n.user).is_some()
+                && ((n.game.is_some() && reply.game.as_ref().map(|g| g.id) == n.game)
+                    || n.channel.as_deref() == Some(&channel.to_string())
+                    || n.channel.is_none())
+        });
+    let ping: Vec<UserId> = folded.iter().filter_map(|n| user_id(&n.user)).collect();
+    let ping_line = ping
+        .iter()
+        .map(|u| format!("<@{u}>"))
+        .collect::<Vec<_>>()
+        .join(" ");
+    let (body, files) = body_and_files(&reply, text, ping_line.chars().count() + 1);
+    let content = if ping_line.is_empty() {
         body.clone()
     } else {
         format!("{body}\n{ping_line}")
     };
-    let rows = components(&reply);
+    let out = Outgoing {
+        content,
+        files,
+        rows: components(&reply),
+        ping: ping.clone(),
+    };
     let folded_ids: Vec<i64> = folded.iter().filter_map(|n| n.id).collect();
-
-    let (here, there) = if announce_here {
-        (
-            Outgoing {
-                content: with_pings,
-                files,
-                rows,
-                ping: ping.clone(),
-            },
-            None,
-        )
-    } else {
-        (
-            Outgoing {
-                content: body,
-                files: files.clone(),
-                rows: rows.clone(),
-                ping: Vec::new(),
-            },
-            home.map(|h| {
-                (
-                    h,
-                    Outgoing {
-                        content: with_pings,
-                        files,
-                        rows,
-                        ping: ping.clone(),
-                    },
-                )
-            }),
-        )
+    // A prefix command or bare move in the game's home is answered there, as a reply to it.
+    let announced = match &target {
+        Target::Message {
+            channel: c,
+            message,
+        } if *c == channel => {
+            send(
+                http,
+                &Target::Message {
+                    channel: *c,
+                    message: *message,
+                },
+                out,
+            )
+            .await
+        }
+        _ => post(http, channel, out).await,
     };
-    let sent_here = send(http, &target, here).await;
-    let announced = match there {
-        None => sent_here.as_ref().ok().cloned(),
-        Some((channel, out)) => match post(http, channel, out).await {
-            Ok(m) => Some(m),
-            Err(e) => {
-                warn!("cannot post in the game's thread: {e}");
-                None
-            }
-        },
+    // The sender's own answer: where it was posted.
+    let pointer = match &announced {
+        Ok(m) if m.channel_id != origin.channel => Some(format!(
+            "✓ {} (posted in <#{}>)",
+            body.lines().next().unwrap_or(""),
+            m.channel_id
+        )),
+        Ok(_) => Some(format!("✓ {}", body.lines().next().unwrap_or(""))),
+        Err(e) => {
+            warn!("cannot post the announcement: {e}");
+            // The change is made; the sender still sees it, and the outbox tells the others.
+            Some(format!(
+                "✓ {}\n(Discord refused the public message; the players will be told.)",
+                body.lines().next().unwrap_or("")
+            ))
+        }
     };
-    if let Err(e) = &sent_here {
-        warn!("cannot answer: {e}");
+    let pointer_needed = match &target {
+        Target::Interaction { .. } => true,
+        // A prefix command elsewhere gets a short reply saying where the game went on.
+        Target::Message { channel: c, .. } => *c != channel,
+    };
+    if let (true, Some(p)) = (pointer_needed, pointer) {
+        let out = Outgoing {
+            content: clip(&p),
+            files: Vec::new(),
+            rows: Vec::new(),
+            ping: Vec::new(),
+        };
+        if let Err(e) = send(http, &target, out).await {
+            warn!("cannot answer: {e}");
+        }
     }
     match announced {
-        Some(msg) => {
+        Ok(msg) => {
             outbox::mark_sent(&data.service, &data.outbox, folded_ids.clone()).await;
             data.outbox.release(&folded_ids);
             if let Some(g) = &reply.game {
@@ -501,19 +567,26 @@ pub async fn answer(http: &Arc<Http>, data: &Data, target: Target, origin: &Orig
             }
         }
         // Not announced: the outbox delivers the mentions later.
-        None => data.outbox.release(&folded_ids),
+        Err(_) => data.outbox.release(&folded_ids),
     }
-    if !separate.is_empty() {
-        tokio::spawn(outbox::deliver_now(
-            http.clone(),
-            data.service.clone(),
-            data.outbox.clone(),
-            separate,
-        ));
-    }
+    deliver_separately(http, data, separate);
 }
 
-/// Sends to the target.
+/// Delivers notices on their own, in the background (direct messages, other channels).
+fn deliver_separately(http: &Arc<Http>, data: &Data, notices: Vec<Notice>) {
+    if notices.is_empty() {
+        return;
+    }
+    tokio::spawn(outbox::deliver_now(
+        http.clone(),
+        data.service.clone(),
+        data.outbox.clone(),
+        notices,
+    ));
+}
+
+/// Sends to the target: the interaction's (ephemeral) deferred message, or a reply to the
+/// command's message.
 async fn send(
     http: &Http,
     target: &Target,
@@ -525,6 +598,7 @@ async fn send(
                 .content(out.content)
                 .components(out.rows)
                 .add_files(out.files)
+                .ephemeral(true)
                 .allowed_mentions(mention_only(&out.ping));
             f.execute(http, (None, token.as_str())).await
         }
@@ -554,32 +628,18 @@ async fn post(
     channel.send_message(http, m).await
 }
 
-/// Shows a refusal to the sender only (an interaction) or as a reply (a message).
+/// Shows a refusal to the sender only (an interaction: it fills the ephemeral deferred
+/// message) or as a reply (a message).
 pub async fn refuse(http: &Http, target: &Target, text: &str) {
     let text = clip(&format!("✗ {text}"));
-    match target {
-        Target::Interaction { token } => {
-            // The deferred message is public: remove it, then answer privately.
-            if let Err(e) = http.delete_original_interaction_response(token).await {
-                warn!("cannot remove the deferred answer: {e}");
-            }
-            let f = CreateInteractionResponseFollowup::new()
-                .content(text)
-                .ephemeral(true)
-                .allowed_mentions(mention_only(&[]));
-            if let Err(e) = f.execute(http, (None, token.as_str())).await {
-                warn!("cannot answer: {e}");
-            }
-        }
-        Target::Message { channel, message } => {
-            let m = CreateMessage::new()
-                .content(text)
-                .reference_message((*channel, *message))
-                .allowed_mentions(mention_only(&[]));
-            if let Err(e) = channel.send_message(http, m).await {
-                warn!("cannot answer: {e}");
-            }
-        }
+    let out = Outgoing {
+        content: text,
+        files: Vec::new(),
+        rows: Vec::new(),
+        ping: Vec::new(),
+    };
+    if let Err(e) = send(http, target, out).await {
+        warn!("cannot answer: {e}");
     }
 }
 

@@ -92,7 +92,8 @@ impl Service {
                             &loser,
                             row.channel.as_ref(),
                             format!("game #{}: you lost on time", row.id),
-                        )?,
+                        )?
+                        .about(row.id),
                         self.outbox_notice(
                             &winner,
                             row.channel.as_ref(),
@@ -101,7 +102,8 @@ impl Service {
                                 row.id,
                                 self.name_of(&loser)
                             ),
-                        )?,
+                        )?
+                        .about(row.id),
                     ];
                     endings.push((row, ending_of(o), notices));
                 }
@@ -141,7 +143,8 @@ impl Service {
                         row.id,
                         format_time(deadline)
                     ),
-                )?;
+                )?
+                .about(row.id);
                 if self.store.remind(row.id, deadline, &n, now)? {
                     out.reminders.push(row.id);
                 }
@@ -216,7 +219,7 @@ impl Service {
                         channel: o.notice.channel,
                         text: o.notice.text,
                         id: Some(o.id),
-                        game: None,
+                        game: o.notice.game,
                     },
                 )
             })
@@ -240,7 +243,7 @@ impl Service {
                 channel: o.notice.channel,
                 text: o.notice.text,
                 id: Some(o.id),
-                game: None,
+                game: o.notice.game,
             })
             .collect())
     }

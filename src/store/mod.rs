@@ -153,6 +153,16 @@ pub struct NewNotice {
     pub text: String,
 }
 
+impl NewNotice {
+    /// The notice, about a game (delivered in its thread).
+    pub fn about(self, game: i64) -> NewNotice {
+        NewNotice {
+            game: Some(game),
+            ..self
+        }
+    }
+}
+
 /// A notification of the outbox.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct OutboxRow {

@@ -47,10 +47,6 @@ impl Bot {
         Bot { child, log }
     }
 
-    pub fn pid(&self) -> u32 {
-        self.child.id()
-    }
-
     /// SIGKILL: a crash.
     pub fn kill(&mut self) {
         let _ = self.child.kill();
@@ -89,12 +85,16 @@ impl Drop for Bot {
 
 /// `config.example.toml` as shipped, with the Message Content intent on and a quick sweep.
 pub fn write_config(dir: &Path) -> PathBuf {
-    let example = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/config.example.toml"))
-        .expect("config.example.toml at the top level");
+    let example =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/config.example.toml"))
+            .expect("config.example.toml at the top level");
     let text = example
         .replace("message_content = false", "message_content = true")
         .replace("sweep_interval_secs = 60", "sweep_interval_secs = 1");
-    assert_ne!(text, example, "the example config has the fields this test changes");
+    assert_ne!(
+        text, example,
+        "the example config has the fields this test changes"
+    );
     let path = dir.join("config.toml");
     std::fs::write(&path, text).expect("write config");
     path
@@ -108,7 +108,9 @@ pub async fn answer(fake: &FakeDiscord, id: u64, token: &str) -> Recorded {
         c.method == "POST"
             && (c.path == webhook
                 || (c.path == callback
-                    && c.json.as_ref().is_some_and(|j| j["type"] == 4 || j["type"] == 8)))
+                    && c.json
+                        .as_ref()
+                        .is_some_and(|j| j["type"] == 4 || j["type"] == 8)))
     })
     .await
 }
@@ -148,9 +150,16 @@ pub fn pinged(r: &Recorded) -> Vec<u64> {
     } else {
         &j["data"]["allowed_mentions"]
     };
-    assert!(am.is_object(), "every message sets allowed_mentions: {}", r.summary());
+    assert!(
+        am.is_object(),
+        "every message sets allowed_mentions: {}",
+        r.summary()
+    );
     assert_eq!(am["parse"], json!([]), "nothing is parsed for pings: {am}");
-    assert!(am["roles"].as_array().is_none_or(|r| r.is_empty()), "no roles: {am}");
+    assert!(
+        am["roles"].as_array().is_none_or(|r| r.is_empty()),
+        "no roles: {am}"
+    );
     am["users"]
         .as_array()
         .map(|u| {
@@ -179,7 +188,11 @@ pub fn content(r: &Recorded) -> String {
 
 /// A button's custom id on a recorded message, by label.
 pub fn button(r: &Recorded, label: &str) -> String {
-    let msg = r.message().cloned().or_else(|| r.json.clone()).expect("a message");
+    let msg = r
+        .message()
+        .cloned()
+        .or_else(|| r.json.clone())
+        .expect("a message");
     let rows = msg["components"].as_array().cloned().unwrap_or_default();
     for row in rows {
         for b in row["components"].as_array().cloned().unwrap_or_default() {
@@ -204,20 +217,50 @@ pub async fn click(fake: &FakeDiscord, user: &FakeUser, on: &Recorded, label: &s
     answer(fake, iid, &token).await
 }
 
-/// Whether a refusal was shown privately: the deferred public answer removed, then an
-/// ephemeral follow-up (or an immediate ephemeral reply).
+/// Whether an interaction was deferred privately (Discord fixes a deferred reply's
+/// visibility at the defer: the follow-up that fills it cannot change it).
+pub fn deferred_privately(fake: &FakeDiscord, token: &str) -> bool {
+    fake.calls().iter().any(|c| {
+        c.method == "POST"
+            && c.path.contains(token)
+            && c.path.ends_with("/callback")
+            && c.json.as_ref().is_some_and(|j| {
+                j["type"] == 5 && j["data"]["flags"].as_u64().unwrap_or(0) & 64 != 0
+            })
+    })
+}
+
+/// Whether a refusal was shown privately: an ephemeral deferred answer filled with it, or an
+/// immediate ephemeral reply.
 pub fn assert_private_refusal(fake: &FakeDiscord, r: &Recorded, says: &str) {
-    assert!(is_ephemeral(r), "refusals are ephemeral: {} {:?}", r.summary(), r.json);
+    assert!(
+        is_ephemeral(r),
+        "refusals are ephemeral: {} {:?}",
+        r.summary(),
+        r.json
+    );
     let text = content(r);
-    assert!(text.to_lowercase().contains(&says.to_lowercase()), "refusal says {says:?}: {text}");
+    assert!(
+        text.to_lowercase().contains(&says.to_lowercase()),
+        "refusal says {says:?}: {text}"
+    );
     assert!(pinged(r).is_empty(), "a refusal pings nobody");
     if r.path.contains("/webhooks/") {
         let token = r.path.rsplit('/').next().expect("token");
-        let deleted = fake.calls().iter().any(|c| {
-            c.method == "DELETE" && c.path.contains(token) && c.path.ends_with("/messages/@original")
-        });
-        assert!(deleted, "the public deferred answer was removed before the private refusal");
+        assert!(
+            deferred_privately(fake, token),
+            "the refusal fills a private deferred answer"
+        );
+        assert!(r.ok(), "Discord took the refusal: {}", r.summary());
     }
+}
+
+/// The public message the bot posted in `channel` since call `before` (an announcement).
+pub async fn posted(fake: &FakeDiscord, before: usize, channel: u64, what: &str) -> Recorded {
+    fake.wait_for_since(before, what, STEP, |c| {
+        c.ok() && c.method == "POST" && c.path == format!("/api/v10/channels/{channel}/messages")
+    })
+    .await
 }
 
 /// The legal moves after a sequence of moves, for checking autocomplete.
@@ -253,25 +296,60 @@ async fn a_game_on_discord_from_challenge_to_resignation_through_a_crash() {
         .iter()
         .filter_map(|c| c["name"].as_str().map(str::to_string))
         .collect();
-    for n in ["challenge", "accept", "move", "moves", "board", "resign", "draw", "games", "history", "record", "replay", "export"] {
+    for n in [
+        "challenge",
+        "accept",
+        "move",
+        "moves",
+        "board",
+        "resign",
+        "draw",
+        "games",
+        "history",
+        "record",
+        "replay",
+        "export",
+    ] {
         assert!(names.iter().any(|x| x == n), "/{n} registered: {names:?}");
     }
 
-    // Alice challenges Bob: the challenge pings Bob, and only Bob.
-    let ch = slash(
+    // Alice challenges Bob: the challenge is announced in the channel and pings Bob, and only
+    // Bob; Alice's own answer is private.
+    let before = fake.call_count();
+    let ack = slash(
         &fake,
         CHANNEL_ID,
         &alice,
         "challenge",
-        json!([opt_user("opponent", &bob), opt_str("game", "shogi"), opt_str("color", "black"), opt_int("days", 3)]),
+        json!([
+            opt_user("opponent", &bob),
+            opt_str("game", "shogi"),
+            opt_str("color", "black"),
+            opt_int("days", 3)
+        ]),
         &[&bob],
     )
     .await;
+    assert!(
+        is_ephemeral(&ack) && content(&ack).contains("Challenge #1"),
+        "{}",
+        content(&ack)
+    );
+    let ch = posted(&fake, before, CHANNEL_ID, "the challenge announced").await;
     assert!(!is_ephemeral(&ch), "a challenge is public");
     let text = content(&ch);
-    assert!(text.contains("Challenge #1") && text.contains("bob"), "{text}");
-    assert!(text.contains(&bob.mention()), "the challenged is mentioned: {text}");
-    assert!(text.contains("Alice \\*A\\*"), "markdown in names is escaped: {text}");
+    assert!(
+        text.contains("Challenge #1") && text.contains("bob"),
+        "{text}"
+    );
+    assert!(
+        text.contains(&bob.mention()),
+        "the challenged is mentioned: {text}"
+    );
+    assert!(
+        text.contains("Alice \\*A\\*"),
+        "markdown in names is escaped: {text}"
+    );
     assert_eq!(pinged(&ch), vec![bob.id]);
 
     // Carol may not accept a challenge addressed to Bob; nothing changes.
@@ -280,39 +358,67 @@ async fn a_game_on_discord_from_challenge_to_resignation_through_a_crash() {
 
     // Bob accepts by button: the game begins with a board, pings Alice (Black moves first),
     // and gets its own thread.
-    let start = click(&fake, &bob, &ch, "Accept").await;
+    let before = fake.call_count();
+    let ack = click(&fake, &bob, &ch, "Accept").await;
+    assert!(is_ephemeral(&ack), "the presser's own answer is private");
+    let start = posted(&fake, before, CHANNEL_ID, "the game announced").await;
     assert!(!is_ephemeral(&start));
-    assert!(content(&start).contains("Game #1 begins"), "{}", content(&start));
+    assert!(
+        content(&start).contains("Game #1 begins"),
+        "{}",
+        content(&start)
+    );
     let (w, h) = png_of(&start);
-    assert!(w >= 400 && h >= 400, "a board picture of a sensible size: {w}x{h}");
+    assert!(
+        w >= 400 && h >= 400,
+        "a board picture of a sensible size: {w}x{h}"
+    );
     assert_eq!(pinged(&start), vec![alice.id]);
     let thread_call = fake
-        .wait_for("the game's thread", STEP, |c| c.method == "POST" && c.path.ends_with("/threads"))
+        .wait_for("the game's thread", STEP, |c| {
+            c.method == "POST" && c.path.ends_with("/threads")
+        })
         .await;
     let thread: u64 = thread_call.response.as_ref().expect("thread")["id"]
         .as_str()
         .and_then(|s| s.parse().ok())
         .expect("thread id");
-    assert_eq!(thread_call.json.as_ref().expect("body")["auto_archive_duration"], 10080);
+    assert_eq!(
+        thread_call.json.as_ref().expect("body")["auto_archive_duration"],
+        10080
+    );
 
-    // Alice moves by slash command in the channel: her answer, and the announcement in the
-    // thread pinging Bob, both with the board.
+    // Alice moves by slash command in the channel: her private answer says where it went, and
+    // the announcement in the thread (a new message, not an edit) pings Bob, with the board.
     let before = fake.call_count();
-    let m1 = slash(&fake, CHANNEL_ID, &alice, "move", json!([opt_str("move", "P-7f")]), &[]).await;
+    let m1 = slash(
+        &fake,
+        CHANNEL_ID,
+        &alice,
+        "move",
+        json!([opt_str("move", "P-7f")]),
+        &[],
+    )
+    .await;
     assert!(content(&m1).contains("P-7f"), "{}", content(&m1));
-    png_of(&m1);
-    let announced = fake
-        .wait_for_since(before, "the move announced in the thread", STEP, |c| {
-            c.method == "POST" && c.path == format!("/api/v10/channels/{thread}/messages")
-        })
-        .await;
+    assert!(
+        content(&m1).contains(&format!("<#{thread}>")),
+        "{}",
+        content(&m1)
+    );
+    assert!(is_ephemeral(&m1));
+    let announced = posted(&fake, before, thread, "the move announced in the thread").await;
     assert!(content(&announced).contains(&bob.mention()));
     assert_eq!(pinged(&announced), vec![bob.id]);
     png_of(&announced);
 
     // Bob answers with a prefix command in the thread.
     let before = fake.call_count();
-    fake.dispatch("MESSAGE_CREATE", fake.message_create(&bob, thread, "!move 3c3d")).await;
+    fake.dispatch(
+        "MESSAGE_CREATE",
+        fake.message_create(&bob, thread, "!move 3c3d"),
+    )
+    .await;
     let m2 = fake
         .wait_for_since(before, "the answer to !move", STEP, |c| {
             c.method == "POST" && c.path == format!("/api/v10/channels/{thread}/messages")
@@ -324,8 +430,16 @@ async fn a_game_on_discord_from_challenge_to_resignation_through_a_crash() {
 
     // Alice plays a bare move in the thread; chat is left alone.
     let before = fake.call_count();
-    fake.dispatch("MESSAGE_CREATE", fake.message_create(&alice, thread, "good luck!")).await;
-    fake.dispatch("MESSAGE_CREATE", fake.message_create(&alice, thread, "2g2f")).await;
+    fake.dispatch(
+        "MESSAGE_CREATE",
+        fake.message_create(&alice, thread, "good luck!"),
+    )
+    .await;
+    fake.dispatch(
+        "MESSAGE_CREATE",
+        fake.message_create(&alice, thread, "2g2f"),
+    )
+    .await;
     let m3 = fake
         .wait_for_since(before, "the answer to a bare move", STEP, |c| {
             c.method == "POST" && c.path == format!("/api/v10/channels/{thread}/messages")
@@ -342,17 +456,41 @@ async fn a_game_on_discord_from_challenge_to_resignation_through_a_crash() {
     );
 
     // Out of turn, and an illegal move: private refusals.
-    let r = slash(&fake, thread, &alice, "move", json!([opt_str("move", "P-2e")]), &[]).await;
+    let r = slash(
+        &fake,
+        thread,
+        &alice,
+        "move",
+        json!([opt_str("move", "P-2e")]),
+        &[],
+    )
+    .await;
     assert_private_refusal(&fake, &r, "not your turn");
-    let r = slash(&fake, thread, &bob, "move", json!([opt_str("move", "5a5c")]), &[]).await;
+    let r = slash(
+        &fake,
+        thread,
+        &bob,
+        "move",
+        json!([opt_str("move", "5a5c")]),
+        &[],
+    )
+    .await;
     assert_private_refusal(&fake, &r, "5");
 
     // Autocomplete offers Bob legal moves only.
-    let (id, token, ev) = fake.autocomplete_in(thread, &bob, "move", json!([opt_focused("move", 3, "")]));
+    let (id, token, ev) =
+        fake.autocomplete_in(thread, &bob, "move", json!([opt_focused("move", 3, "")]));
     fake.dispatch("INTERACTION_CREATE", ev).await;
     let ac = answer(&fake, id, &token).await;
-    let choices = ac.json.as_ref().expect("body")["data"]["choices"].as_array().cloned().unwrap_or_default();
-    assert!(!choices.is_empty() && choices.len() <= 25, "{} choices", choices.len());
+    let choices = ac.json.as_ref().expect("body")["data"]["choices"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    assert!(
+        !choices.is_empty() && choices.len() <= 25,
+        "{} choices",
+        choices.len()
+    );
     let game = legal_after(tegami::engine::VariantId::Shogi, &["P-7f", "P-3d", "P-2f"]);
     for c in &choices {
         let v = c["value"].as_str().expect("value");
@@ -369,12 +507,31 @@ async fn a_game_on_discord_from_challenge_to_resignation_through_a_crash() {
     bot.kill();
     let mut bot = Bot::start(&fake, dir.path(), &config, 2);
     fake.wait_reconnect(STEP).await;
-    let m4 = slash(&fake, thread, &bob, "move", json!([opt_str("move", "P-8d")]), &[]).await;
+    let m4 = slash(
+        &fake,
+        thread,
+        &bob,
+        "move",
+        json!([opt_str("move", "P-8d")]),
+        &[],
+    )
+    .await;
     assert!(content(&m4).contains("P-8d"), "{}", content(&m4));
-    let rec = slash(&fake, thread, &carol, "record", json!([opt_int("game", 1)]), &[]).await;
+    let rec = slash(
+        &fake,
+        thread,
+        &carol,
+        "record",
+        json!([opt_int("game", 1)]),
+        &[],
+    )
+    .await;
     let text = content(&rec);
     for m in ["P-7f", "P-3d", "P-2f", "P-8d"] {
-        assert!(text.contains(m), "the record after the restart has {m}: {text}");
+        assert!(
+            text.contains(m),
+            "the record after the restart has {m}: {text}"
+        );
     }
 
     // The gateway drops: the bot reconnects and goes on.
@@ -386,7 +543,15 @@ async fn a_game_on_discord_from_challenge_to_resignation_through_a_crash() {
     // A notice answered with a 500 is delivered later by the outbox.
     fake.fail_next("POST", &format!("/api/v10/channels/{thread}/messages"), 500);
     let before = fake.call_count();
-    let m5 = slash(&fake, CHANNEL_ID, &alice, "move", json!([opt_str("move", "P-2e")]), &[]).await;
+    let m5 = slash(
+        &fake,
+        CHANNEL_ID,
+        &alice,
+        "move",
+        json!([opt_str("move", "P-2e")]),
+        &[],
+    )
+    .await;
     assert!(content(&m5).contains("P-2e"));
     let retried = fake
         .wait_for_since(before, "the failed notice delivered again", STEP, |c| {
@@ -398,7 +563,9 @@ async fn a_game_on_discord_from_challenge_to_resignation_through_a_crash() {
         .await;
     assert_eq!(pinged(&retried), vec![bob.id]);
     assert!(
-        fake.calls_since(before).iter().any(|c| c.injected && c.status == 500),
+        fake.calls_since(before)
+            .iter()
+            .any(|c| c.injected && c.status == 500),
         "the 500 was served"
     );
 
@@ -423,20 +590,37 @@ async fn a_game_on_discord_from_challenge_to_resignation_through_a_crash() {
 
     // Looking back.
     let games = slash(&fake, CHANNEL_ID, &alice, "games", json!([]), &[]).await;
-    assert!(!content(&games).contains("#1 "), "no game in progress: {}", content(&games));
+    assert!(
+        !content(&games).contains("#1 "),
+        "no game in progress: {}",
+        content(&games)
+    );
     let hist = slash(&fake, CHANNEL_ID, &alice, "history", json!([]), &[]).await;
     assert!(content(&hist).contains("#1"), "{}", content(&hist));
-    assert!(content(&hist).to_lowercase().contains("resign"), "{}", content(&hist));
+    assert!(
+        content(&hist).to_lowercase().contains("resign"),
+        "{}",
+        content(&hist)
+    );
 
     // Every message the bot sent limits its pings; nothing unknown was asked.
     for c in fake.calls() {
-        if c.method == "POST" && (c.path.ends_with("/messages") || c.path.contains("/webhooks/")) && c.json.is_some() {
+        if c.method == "POST"
+            && (c.path.ends_with("/messages") || c.path.contains("/webhooks/"))
+            && c.json.is_some()
+        {
             pinged(&c);
         }
     }
     assert_eq!(bot.terminate().code(), Some(0), "SIGTERM stops cleanly");
     let log = bot.log_text();
-    assert!(!log.contains("test.token.not-real"), "the token is never logged");
-    assert!(!log.contains("Failed to deserialize"), "serenity read every event:\n{log}");
+    assert!(
+        !log.contains("test.token.not-real"),
+        "the token is never logged"
+    );
+    assert!(
+        !log.contains("Failed to deserialize"),
+        "serenity read every event:\n{log}"
+    );
     fake.assert_no_unknown_routes();
 }
