@@ -19,7 +19,9 @@ use std::process::{Child, Command, Stdio};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use fake_discord::{opt_int, opt_str, opt_user, FakeDiscord, FakeUser, APP_ID, CHANNEL_ID};
+use fake_discord::{
+    opt_focused, opt_int, opt_str, opt_user, FakeDiscord, FakeUser, APP_ID, CHANNEL_ID,
+};
 use serde_json::json;
 
 /// An opening both sides can play in every game (checked against the engine first).
@@ -182,18 +184,26 @@ async fn latency(rounds: usize) {
                 json!([opt_str("move", mv), opt_int("game", i as i64 + 1)]),
                 &[],
             );
+            let before = fake.call_count();
             let sent = Instant::now();
             fake.dispatch("INTERACTION_CREATE", ev).await;
             let fake = fake.clone();
+            let head = format!("Game #{}: ", i + 1);
             waits.push(tokio::spawn(async move {
-                let hook = format!("/api/v10/webhooks/{APP_ID}/{token}");
+                // The move's announcement: a new message in the game's thread with the board.
                 let rec = fake
-                    .wait_for("a move's board", STEP, |c| {
+                    .wait_for_since(before, "a move's board", STEP, |c| {
                         c.method == "POST"
-                            && c.path == hook
+                            && c.path.ends_with("/messages")
+                            && c.content().is_some_and(|t| t.starts_with(&head))
                             && c.files.iter().any(|f| f.filename.ends_with(".png"))
                     })
                     .await;
+                let hook = format!("/api/v10/webhooks/{APP_ID}/{token}");
+                fake.wait_for("the mover's answer", STEP, |c| {
+                    c.method == "POST" && c.path == hook
+                })
+                .await;
                 rec.at.duration_since(sent).as_secs_f64() * 1000.0
             }));
         }
@@ -204,6 +214,8 @@ async fn latency(rounds: usize) {
     }
     let elapsed = start.elapsed().as_secs_f64();
     ms.sort_by(|a, b| a.total_cmp(b));
+    let all_ok = fake.errors().is_empty();
+    assert!(all_ok, "Discord refused calls: {:?}", fake.problems());
     println!(
         "discord: {} moves in {games} games, {:.1} moves/s: p50 {:.1} ms, p99 {:.1} ms, max {:.1} ms (INTERACTION_CREATE sent -> board PNG received)",
         ms.len(),
@@ -211,6 +223,39 @@ async fn latency(rounds: usize) {
         percentile(&ms, 0.5),
         percentile(&ms, 0.99),
         ms.last().copied().unwrap_or(f64::NAN)
+    );
+
+    // Autocomplete of /move for the player to move in each game (nothing typed yet: the
+    // longest list), from INTERACTION_CREATE to the choices received.
+    let mut ac = Vec::new();
+    for i in 0..games {
+        let user = &users[2 * i + rounds % 2];
+        let (id, token, ev) = fake.autocomplete_in(
+            CHANNEL_ID,
+            user,
+            "move",
+            json!([opt_focused("move", 3, ""), opt_int("game", i as i64 + 1)]),
+        );
+        let sent = Instant::now();
+        fake.dispatch("INTERACTION_CREATE", ev).await;
+        let callback = format!("/api/v10/interactions/{id}/{token}/callback");
+        let rec = fake
+            .wait_for("autocomplete choices", STEP, |c| {
+                c.method == "POST" && c.path == callback
+            })
+            .await;
+        let n = rec.json.as_ref().map_or(0, |j| {
+            j["data"]["choices"].as_array().map_or(0, |c| c.len())
+        });
+        assert!(n > 0 && n <= 25, "game {}: {n} choices", i + 1);
+        ac.push(rec.at.duration_since(sent).as_secs_f64() * 1000.0);
+    }
+    ac.sort_by(|a, b| a.total_cmp(b));
+    println!(
+        "discord: /move autocomplete in {} games: p50 {:.1} ms, p99 {:.1} ms (INTERACTION_CREATE sent -> choices received; Discord allows 3000 ms)",
+        ac.len(),
+        percentile(&ac, 0.5),
+        percentile(&ac, 0.99)
     );
     stop(bot);
 }

@@ -24,7 +24,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
 
-use tegami::engine::notation::{code, fen, human, input};
+use tegami::engine::notation::{self, code, fen, human, input};
 use tegami::engine::{Game, Move, Outcome, PieceKind, Position, Reason, Variant, VariantId};
 
 /// Longest game played.
@@ -381,4 +381,96 @@ fn palace_lion_pass_cannot_promote() {
     );
     let mut g = Game::new(pos);
     assert!(g.play(promoting).is_err(), "Game::play accepts 5e5e+");
+}
+
+/// `notation::human_all` writes every legal move as `notation::human` does, in the same order
+/// (whatever the order of the list), along seeded random games of every variant from every
+/// start it has (the usual one, each handicap, each named setup). The walk prefers captures
+/// half of the time, so that hands fill and drops and ambiguous moves come up.
+#[test]
+fn human_all_writes_each_legal_move_as_human_does() {
+    let mut positions = 0usize;
+    let mut ambiguous = 0usize;
+    for &id in VariantId::ALL {
+        let v = Variant::get(id);
+        let mut starts = vec![Position::start(id)];
+        starts.extend(
+            v.spec
+                .handicaps
+                .iter()
+                .map(|h| tegami::engine::handicap_position(id, h.name).expect("handicap")),
+        );
+        starts.extend(
+            v.spec
+                .setups
+                .iter()
+                .map(|s| tegami::engine::setup_position(id, s.name).expect("setup")),
+        );
+        for (k, start) in starts.iter().enumerate() {
+            for seed in 1..=4u64 {
+                let mut rng = Rng::new(seed * 7919 + k as u64 * 104_729 + id as u64);
+                let mut game = Game::new(start.clone());
+                for _ in 0..MAX_PLIES {
+                    let pos = game.position();
+                    let legal = pos.legal_moves();
+                    let each: Vec<String> = legal.iter().map(|&m| human(pos, m)).collect();
+                    let all = notation::human_all(pos, &legal);
+                    assert_eq!(
+                        all,
+                        each,
+                        "{}: human_all differs from human in {}",
+                        id.as_str(),
+                        fen::write(pos)
+                    );
+                    // The order of the list does not matter.
+                    let mut reversed = legal.clone();
+                    reversed.reverse();
+                    let mut back = notation::human_all(pos, &reversed);
+                    back.reverse();
+                    assert_eq!(back, each, "{}: order matters", id.as_str());
+                    positions += 1;
+                    // Positions where two pieces of a kind reach one square (the moves must
+                    // name their start squares).
+                    let kind_at = |m: &Move| m.from().and_then(|f| pos.piece_at(f)).map(|p| p.kind);
+                    if legal.iter().any(|m| {
+                        legal.iter().any(|o| {
+                            o.to() == m.to()
+                                && o.from().is_some()
+                                && o.from() != m.from()
+                                && kind_at(o) == kind_at(m)
+                        })
+                    }) {
+                        ambiguous += 1;
+                    }
+                    if game.outcome().is_some() || legal.is_empty() {
+                        break;
+                    }
+                    let captures: Vec<Move> = legal
+                        .iter()
+                        .copied()
+                        .filter(|m| m.from().is_some() && pos.piece_at(m.to()).is_some())
+                        .collect();
+                    let m = if rng.below(2) == 0 && !captures.is_empty() {
+                        captures[rng.below(captures.len())]
+                    } else {
+                        legal[rng.below(legal.len())]
+                    };
+                    if game.play(m).is_err() {
+                        // A move the game forbids (a third repetition): another one.
+                        let other = game.legal_moves();
+                        if other.is_empty() {
+                            break;
+                        }
+                        game.play(other[rng.below(other.len())])
+                            .expect("a legal move");
+                    }
+                }
+            }
+        }
+    }
+    assert!(positions > 3_000, "only {positions} positions walked");
+    assert!(
+        ambiguous > 100,
+        "only {ambiguous} positions with two pieces of a kind reaching one square"
+    );
 }

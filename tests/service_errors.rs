@@ -1,8 +1,9 @@
 //! Bad input gets a clear reply and changes nothing: unknown and malformed commands, bad moves
 //! of many kinds, unknown game ids, someone else's game, moving out of turn, challenges that
-//! cannot be accepted, stale buttons and offers, bad challenge options. After each refusal the
-//! whole database (users, games, moves, challenges, offers) is compared with a snapshot taken
-//! before it.
+//! cannot be accepted, stale buttons and offers, bad challenge options; a game or challenge of
+//! another server (or, in direct messages, of other players) is not there; a third user acts on
+//! no game. After each refusal the whole database (users, games, moves, challenges, offers) is
+//! compared with a snapshot taken before it.
 
 mod service_common;
 
@@ -10,7 +11,7 @@ use std::sync::Arc;
 
 use service_common::*;
 use tegami::console::{Console, ConsoleClock};
-use tegami::service::{parse_command, Clock, Command, CommandError, Service};
+use tegami::service::{parse_command, Clock, Command, CommandError, Place, Service, UserRef};
 use tegami::store::{ChallengeStatus, GameStatus, OfferKind, Store};
 
 /// Refused with a message containing every one of `fragments`, and nothing changed.
@@ -619,4 +620,578 @@ fn bad_lookups_are_refused() {
         &["notify 'pigeon'"],
     );
     refused(&env, "alice", "help dance", &["no command 'dance'"]);
+}
+
+/// Refused from `place` with a message containing every one of `fragments`, and nothing
+/// changed.
+fn refused_in(env: &Env, place: &Place, user: &str, line: &str, fragments: &[&str]) -> String {
+    let before = env.snapshot();
+    let msg = env.refused_in(place, user, line);
+    for f in fragments {
+        assert!(
+            msg.contains(f),
+            "@{user} {line} in {place:?}: the refusal should say {f:?}: {msg}"
+        );
+    }
+    before.assert_same(&env.snapshot(), &format!("@{user} {line} in {place:?}"));
+    msg
+}
+
+/// `refused_in` for a command built by hand.
+fn refused_cmd_in(
+    env: &Env,
+    place: &Place,
+    user: &str,
+    cmd: Command,
+    fragments: &[&str],
+) -> String {
+    let shown = format!("{cmd:?} in {place:?}");
+    let before = env.snapshot();
+    let msg = env.refused_cmd_in(place, user, cmd);
+    for f in fragments {
+        assert!(
+            msg.contains(f),
+            "@{user} {shown}: the refusal should say {f:?}: {msg}"
+        );
+    }
+    before.assert_same(&env.snapshot(), &format!("@{user} {shown}"));
+    msg
+}
+
+/// The commands that only look at a game, by number.
+fn looking_lines(game: i64) -> Vec<String> {
+    vec![
+        format!("board {game}"),
+        format!("board {game} 1"),
+        format!("board {game} 1 international"),
+        format!("moves {game}"),
+        format!("record {game}"),
+        format!("export {game}"),
+        format!("export {game} kif"),
+        format!("game {game}"),
+        format!("game {game} 1"),
+        format!("replay {game}"),
+    ]
+}
+
+/// The commands that act on a game, by number (alice, Black, is to move after 7g7f 3c3d).
+fn acting_lines(game: i64) -> Vec<String> {
+    vec![
+        format!("move {game} 2g2f"),
+        format!("move {game} 8c8d"),
+        format!("resign {game}"),
+        format!("draw {game} offer"),
+        format!("draw {game} accept"),
+        format!("draw {game} decline"),
+        format!("takeback {game} request"),
+        format!("takeback {game} accept"),
+        format!("impasse {game} propose"),
+        format!("moretime {game}"),
+    ]
+}
+
+#[test]
+fn a_game_of_another_server_is_not_there() {
+    let env = env();
+    let (a, b) = (in_guild("guild-a"), in_guild("guild-b"));
+    let game = env.start_game_in(&a, "alice", "bob", "shogi");
+    env.ok_in(&a, "alice", &format!("move {game} 7g7f"));
+    env.ok_in(&a, "bob", &format!("move {game} 3c3d"));
+    let missing = format!("there is no game #{game}");
+
+    // In its server, anyone looks at it.
+    for who in ["alice", "bob", "carol"] {
+        for line in looking_lines(game) {
+            env.ok_in(&a, who, &line);
+        }
+        let r = env
+            .try_cmd_in(&a, who, Command::Replay { game })
+            .expect("a replay in the game's server");
+        assert!(!r.error, "{}", r.text);
+        assert!(r.attachments.iter().any(|f| f.name.ends_with(".gif")));
+    }
+    // In another server, nobody sees it, not even its players, and nobody acts on it.
+    for who in ["alice", "bob", "carol"] {
+        for line in looking_lines(game).into_iter().chain(acting_lines(game)) {
+            refused_in(&env, &b, who, &line, &[&missing]);
+        }
+        refused_cmd_in(&env, &b, who, Command::Replay { game }, &[&missing]);
+        refused_cmd_in(
+            &env,
+            &b,
+            who,
+            Command::Board {
+                game: Some(game),
+                ply: Some(2),
+                style: Some("kanji".into()),
+            },
+            &[&missing],
+        );
+        refused_cmd_in(
+            &env,
+            &b,
+            who,
+            Command::Move {
+                game: Some(game),
+                text: "2g2f".into(),
+                seen_ply: Some(2),
+            },
+            &[&missing],
+        );
+        let e = env
+            .service
+            .game_for(&user(who), &b, Some(game))
+            .expect_err("game_for in another server");
+        assert!(e.to_string().contains(&missing), "{e}");
+    }
+    // Without a number, the players have no game there.
+    for line in ["move 2g2f", "board", "moves", "resign", "draw", "moretime"] {
+        refused_in(
+            &env,
+            &b,
+            "alice",
+            line,
+            &["no game in progress in this server"],
+        );
+    }
+    assert!(env
+        .service
+        .game_for(&user("alice"), &b, None)
+        .unwrap_err()
+        .to_string()
+        .contains("no game in progress in this server"));
+    // Lists of server B leave it out; server A's list it.
+    let r = env.ok_in(&b, "alice", "games");
+    assert!(!r.text.contains(&format!("#{game}")), "{}", r.text);
+    assert!(
+        r.text.contains("You have no game in progress"),
+        "{}",
+        r.text
+    );
+    let r = env.ok_in(&b, "carol", "games @alice");
+    assert!(!r.text.contains(&format!("#{game}")), "{}", r.text);
+    assert!(
+        r.text.contains("has no game in progress here"),
+        "{}",
+        r.text
+    );
+    assert!(env
+        .ok_in(&a, "alice", "games")
+        .text
+        .contains(&format!("#{game} Shogi vs bob")));
+    assert!(env
+        .ok_in(&a, "carol", "games @bob")
+        .text
+        .contains(&format!("#{game} Shogi vs alice")));
+    assert!(env
+        .service
+        .suggest_moves(&user("alice"), &b, None, "", 25)
+        .is_empty());
+    assert!(!env
+        .service
+        .suggest_moves(&user("alice"), &a, None, "", 25)
+        .is_empty());
+
+    // Once over, it is in the history of server A only.
+    env.ok_in(&a, "alice", "resign");
+    for place in [&a, &dm()] {
+        let r = env.ok_in(place, "alice", "history");
+        assert!(
+            r.text
+                .contains(&format!("#{game} Shogi vs bob — lost by resignation")),
+            "{}",
+            r.text
+        );
+    }
+    assert!(env
+        .ok_in(&a, "carol", "history @bob")
+        .text
+        .contains(&format!("#{game} Shogi vs alice — won")));
+    for (who, line) in [
+        ("alice", "history"),
+        ("bob", "history"),
+        ("carol", "history @alice"),
+    ] {
+        let r = env.ok_in(&b, who, line);
+        assert!(!r.text.contains(&format!("#{game}")), "{line}: {}", r.text);
+        assert!(
+            r.text.contains("has no finished game yet"),
+            "{line}: {}",
+            r.text
+        );
+    }
+    // Still no game there, even finished.
+    for line in looking_lines(game) {
+        refused_in(&env, &b, "alice", &line, &[&missing]);
+    }
+    let row = env.game(game);
+    assert_eq!(row.status, GameStatus::Finished);
+    assert_eq!(row.ply, 2);
+}
+
+#[test]
+fn in_direct_messages_a_player_sees_their_own_games_only() {
+    let env = env();
+    let (a, b) = (in_guild("guild-a"), in_guild("guild-b"));
+    let ga = env.start_game_in(&a, "alice", "bob", "shogi");
+    let gb = env.start_game_in(&b, "carol", "alice", "judkins");
+    env.ok_in(&a, "alice", &format!("move {ga} 7g7f"));
+    let dm = dm();
+
+    // Alice plays in both: she sees and lists both from direct messages.
+    for game in [ga, gb] {
+        for line in looking_lines(game) {
+            if game == gb && line.contains("kif") {
+                continue; // KIF is for Shogi only
+            }
+            if game == gb && line.contains(&format!("{game} 1")) {
+                continue; // no move yet
+            }
+            env.ok_in(&dm, "alice", &line);
+        }
+        assert_eq!(
+            env.service
+                .game_for(&user("alice"), &dm, Some(game))
+                .expect("her game from direct messages")
+                .id,
+            game
+        );
+    }
+    let r = env.ok_in(&dm, "alice", "games");
+    assert!(
+        r.text.contains(&format!("#{ga} Shogi vs bob")),
+        "{}",
+        r.text
+    );
+    assert!(
+        r.text.contains(&format!("#{gb} Judkins Shogi vs carol")),
+        "{}",
+        r.text
+    );
+    // And acts on them from there.
+    let r = env.ok_in(&dm, "bob", &format!("move {ga} 3c3d"));
+    assert!(
+        r.text.contains(&format!("Game #{ga}: bob plays")),
+        "{}",
+        r.text
+    );
+    assert_eq!(env.game(ga).ply, 2);
+
+    // Dave plays in neither: neither is there for him, in direct messages.
+    let missing = |g: i64| format!("there is no game #{g}");
+    for game in [ga, gb] {
+        for line in looking_lines(game).into_iter().chain(acting_lines(game)) {
+            refused_in(&env, &dm, "dave", &line, &[&missing(game)]);
+        }
+        refused_cmd_in(
+            &env,
+            &dm,
+            "dave",
+            Command::Replay { game },
+            &[&missing(game)],
+        );
+    }
+    // Carol plays in gb only: ga is not there for her.
+    for line in looking_lines(ga).into_iter().chain(acting_lines(ga)) {
+        refused_in(&env, &dm, "carol", &line, &[&missing(ga)]);
+    }
+    env.ok_in(&dm, "carol", &format!("board {gb}"));
+    // Without a number, a user in direct messages has their games of every server.
+    refused_in(
+        &env,
+        &dm,
+        "dave",
+        "board",
+        &["you have no game in progress"],
+    );
+    let r = env.ok_in(&dm, "carol", "board");
+    assert!(r.text.contains(&format!("Game #{gb}")), "{}", r.text);
+
+    // Someone else's history is not shown in direct messages; one's own is.
+    for (who, line) in [("dave", "history @alice"), ("alice", "history @carol")] {
+        refused_in(
+            &env,
+            &dm,
+            who,
+            line,
+            &["in direct messages you see your own history only"],
+        );
+    }
+    env.ok_in(&dm, "alice", "history @alice");
+    env.ok_in(&a, "dave", "history @alice");
+    // Nor someone else's games (they may be of servers the asker is not in).
+    let msg = refused_in(&env, &dm, "dave", "games @alice", &["your own"]);
+    assert!(!msg.contains(&format!("#{ga}")), "{msg}");
+    env.ok_in(&dm, "alice", "games @alice");
+}
+
+#[test]
+fn a_challenge_of_another_server_is_not_there() {
+    let env = env();
+    let (a, b) = (in_guild("guild-a"), in_guild("guild-b"));
+    let r = env.ok_in(&a, "alice", "challenge @bob shogi");
+    let c = number_after(&r.text, "Challenge #").unwrap();
+    let missing = format!("there is no challenge #{c}");
+    for (who, line) in [
+        ("bob", format!("accept {c}")),
+        ("bob", format!("decline {c}")),
+        ("alice", format!("cancel {c}")),
+        ("carol", format!("accept {c}")),
+    ] {
+        refused_in(&env, &b, who, &line, &[&missing]);
+    }
+    refused_in(&env, &b, "bob", "accept", &["nobody has challenged you"]);
+    refused_in(&env, &b, "bob", "decline", &["nobody has challenged you"]);
+    refused_in(&env, &b, "alice", "cancel", &["you have no open challenge"]);
+    // Listed in its server only.
+    assert!(!env
+        .ok_in(&b, "bob", "games")
+        .text
+        .contains(&format!("Challenge #{c}")));
+    assert!(env
+        .ok_in(&a, "bob", "games")
+        .text
+        .contains(&format!("Challenge #{c} (shogi, from alice)")));
+    // In direct messages, only the two it names see it.
+    refused_in(&env, &dm(), "carol", &format!("accept {c}"), &[&missing]);
+    refused_in(&env, &dm(), "carol", &format!("decline {c}"), &[&missing]);
+    assert!(env
+        .ok_in(&dm(), "bob", "games")
+        .text
+        .contains(&format!("Challenge #{c}")));
+    assert_eq!(
+        env.store.challenge(c).unwrap().unwrap().status,
+        ChallengeStatus::Open
+    );
+    // Bob accepts it from direct messages: the game belongs to server A.
+    let r = env.ok_in(&dm(), "bob", &format!("accept {c}"));
+    let game = number_after(&r.text, "Game #").unwrap();
+    assert_eq!(env.game(game).guild.as_deref(), Some("guild-a"));
+    refused_in(
+        &env,
+        &b,
+        "alice",
+        &format!("board {game}"),
+        &["there is no game"],
+    );
+    env.ok_in(&a, "carol", &format!("board {game}"));
+
+    // An open challenge: taken in its server only.
+    let r = env.ok_in(&a, "alice", "challenge open palace");
+    let open = number_after(&r.text, "Challenge #").unwrap();
+    let missing = format!("there is no challenge #{open}");
+    refused_in(&env, &b, "carol", &format!("accept {open}"), &[&missing]);
+    refused_in(&env, &dm(), "carol", &format!("accept {open}"), &[&missing]);
+    let r = env.ok_in(&a, "carol", &format!("accept {open}"));
+    let game = number_after(&r.text, "Game #").unwrap();
+    assert_eq!(env.game(game).guild.as_deref(), Some("guild-a"));
+}
+
+#[test]
+fn a_third_user_changes_nothing_in_a_game() {
+    let env = env();
+    let game = shogi(&env, &["7g7f", "3c3d"]);
+    env.ok("alice", &format!("draw {game} offer"));
+    env.ok("alice", &format!("takeback {game} request"));
+    let row = env.game(game);
+    let mine = format!("you do not play in game #{game}");
+    for line in acting_lines(game) {
+        refused(&env, "carol", &line, &[&mine]);
+    }
+    // Buttons pressed by someone else.
+    for text in ["2g2f", "8c8d"] {
+        refused_cmd(
+            &env,
+            "carol",
+            Command::Move {
+                game: Some(game),
+                text: text.into(),
+                seen_ply: Some(2),
+            },
+            &[&mine],
+        );
+    }
+    assert!(env
+        .service
+        .game_for(&user("carol"), &server(), Some(game))
+        .unwrap_err()
+        .to_string()
+        .contains(&mine));
+    // In direct messages the game is not even there for them.
+    for line in acting_lines(game) {
+        refused_in(
+            &env,
+            &dm(),
+            "carol",
+            &line,
+            &[&format!("there is no game #{game}")],
+        );
+    }
+    // Without a number, carol (who plays nothing) acts on no game of theirs.
+    for line in [
+        "move 2g2f",
+        "resign",
+        "draw accept",
+        "takeback accept",
+        "moretime",
+    ] {
+        refused(&env, "carol", line, &["no game in progress"]);
+    }
+    assert_eq!(env.game(game), row);
+    assert!(env.store.offer(game, OfferKind::Draw).unwrap().is_some());
+    assert!(env
+        .store
+        .offer(game, OfferKind::Takeback)
+        .unwrap()
+        .is_some());
+    // The players still can.
+    env.ok("bob", &format!("takeback {game} accept"));
+    assert_eq!(env.game(game).ply, 0);
+}
+
+#[test]
+fn only_the_challenged_user_accepts_a_challenge_addressed_to_them() {
+    let env = env();
+    let r = env.ok("alice", "challenge @bob cannon black");
+    let c = number_after(&r.text, "Challenge #").unwrap();
+    let accept = r
+        .buttons
+        .iter()
+        .find(|b| b.label == "Accept")
+        .expect("an Accept button")
+        .command
+        .clone();
+    let decline = r
+        .buttons
+        .iter()
+        .find(|b| b.label == "Decline")
+        .expect("a Decline button")
+        .command
+        .clone();
+    for who in ["carol", "dave"] {
+        refused(&env, who, &accept, &["addressed to bob, not to you"]);
+        refused(&env, who, &decline, &["not addressed to you"]);
+        refused(&env, who, "accept", &["nobody has challenged you"]);
+        refused(&env, who, &format!("cancel {c}"), &["not yours to cancel"]);
+    }
+    let row = env.store.challenge(c).unwrap().unwrap();
+    assert_eq!(row.status, ChallengeStatus::Open);
+    assert_eq!(row.game_id, None);
+    let r = env.ok("bob", &accept);
+    let game = number_after(&r.text, "Game #").unwrap();
+    assert_eq!(
+        env.game(game).players,
+        ["alice".to_string(), "bob".to_string()]
+    );
+}
+
+#[test]
+fn board_replay_and_games_arguments_are_read() {
+    let ok = |line: &str| parse_command(line).unwrap_or_else(|e| panic!("{line:?}: {e}"));
+    assert_eq!(
+        ok("board 3 12 international"),
+        Command::Board {
+            game: Some(3),
+            ply: Some(12),
+            style: Some("international".into())
+        }
+    );
+    assert_eq!(
+        ok("!board #3 12 KANJI"),
+        Command::Board {
+            game: Some(3),
+            ply: Some(12),
+            style: Some("kanji".into())
+        }
+    );
+    assert_eq!(
+        ok("board 3 kanji"),
+        Command::Board {
+            game: Some(3),
+            ply: None,
+            style: Some("kanji".into())
+        }
+    );
+    assert_eq!(
+        ok("board international"),
+        Command::Board {
+            game: None,
+            ply: None,
+            style: Some("international".into())
+        }
+    );
+    assert_eq!(
+        ok("board 3 0"),
+        Command::Board {
+            game: Some(3),
+            ply: Some(0),
+            style: None
+        }
+    );
+    assert_eq!(
+        ok("board"),
+        Command::Board {
+            game: None,
+            ply: None,
+            style: None
+        }
+    );
+    assert_eq!(ok("replay 4"), Command::Replay { game: 4 });
+    assert_eq!(ok("/replay #4"), Command::Replay { game: 4 });
+    assert_eq!(
+        ok("games @bob"),
+        Command::Games {
+            user: Some(UserRef::id_only("bob"))
+        }
+    );
+    assert_eq!(
+        ok("games <@!1234>"),
+        Command::Games {
+            user: Some(UserRef::id_only("1234"))
+        }
+    );
+    assert_eq!(ok("games"), Command::Games { user: None });
+    for (line, fragment) in [
+        (
+            "board 1 2 3",
+            "usage: board [GAME_ID] [PLY] [kanji|international]",
+        ),
+        ("board 1 2 fancy", "usage: board"),
+        ("board 1 -2", "usage: board"),
+        ("board 1 2 kanji international", "usage: board"),
+        ("replay", "usage: replay GAME_ID"),
+        ("replay x", "usage: replay GAME_ID"),
+        ("replay 0", "usage: replay GAME_ID"),
+        ("replay 1 2", "usage: replay GAME_ID"),
+        ("games @bob @carol", "usage: games [@USER]"),
+    ] {
+        match parse_command(line) {
+            Err(CommandError::Usage(msg)) => {
+                assert!(
+                    msg.contains(fragment),
+                    "{line:?}: {msg:?} should say {fragment:?}"
+                )
+            }
+            other => panic!("{line:?}: a usage error expected, got {other:?}"),
+        }
+    }
+}
+
+#[test]
+fn board_ply_and_style_are_checked_against_the_game() {
+    let env = env();
+    let game = shogi(&env, &["7g7f", "3c3d"]);
+    let r = env.ok("carol", &format!("board {game} 1 international"));
+    assert!(
+        r.text.contains("After 1 of 2 moves. Last move: P-7f."),
+        "{}",
+        r.text
+    );
+    assert_eq!(r.game.as_ref().map(|g| g.id), Some(game));
+    refused(
+        &env,
+        "carol",
+        &format!("board {game} 3"),
+        &["has 2 moves", "0 to 2"],
+    );
 }

@@ -3,16 +3,22 @@
 //! takeback, repetition (Shogi and Palace Shogi fourfold, Shanghai's forbidden third), impasse
 //! by agreement, a handicap game and a Shanghai `setup=smith` game. Each scenario then drops the
 //! service, reopens the database file with a fresh `SqliteStore` and finds everything there.
+//!
+//! Then what the Discord adapter relies on: every notice a command returns is a row of the
+//! outbox until marked sent; a move at the deadline ends the game on time; reads write nothing
+//! (and a renamed user is renamed); move suggestions are the legal moves of the right game.
 
 mod service_common;
 
 use service_common::*;
-use tegami::engine::notation::{code, fen};
+use tegami::engine::notation::{code, fen, human, input};
 use tegami::engine::{
     handicap_position, impasse, setup_position, Color, Game, Move, Outcome, Position, Reason,
     Variant, VariantId,
 };
-use tegami::service::Service;
+use tegami::service::{
+    Clock, Command, Place, Reply, Request, Service, Suggestion, User, UserRef, Via,
+};
 use tegami::store::{ChallengeStatus, GameResult, GameStatus, SqliteStore, Store};
 
 use std::sync::Arc;
@@ -749,4 +755,846 @@ fn a_counter_offer_of_a_draw_is_an_agreement() {
     assert_eq!(row.status, GameStatus::Finished);
     assert_eq!(row.result, Some(GameResult::Draw));
     assert_eq!(row.reason.as_deref(), Some("agreement"));
+}
+
+/// Checks the notices of a reply: each has an outbox id greater than every id before it
+/// (`last`), is that outbox row exactly (unsent, made now, about `game`), is among
+/// `Service::unsent`, and has no placeholder left. Returns their ids.
+fn check_notices(env: &Env, r: &Reply, game: Option<i64>, last: &mut i64) -> Vec<i64> {
+    let rows = env.outbox();
+    let unsent = env.service.unsent(100).expect("unsent");
+    let mut ids = Vec::new();
+    for n in &r.notify {
+        let id =
+            n.id.unwrap_or_else(|| panic!("{}: a notice without an id: {n:?}", r.text));
+        assert!(
+            id > *last,
+            "notice ids grow in the order they are made: {id} after {last}"
+        );
+        *last = id;
+        let row = rows
+            .iter()
+            .find(|o| o.id == id)
+            .unwrap_or_else(|| panic!("notice {id} is not in the outbox: {n:?}"));
+        assert_eq!(row.user, n.user);
+        assert_eq!(
+            row.via,
+            match n.via {
+                Via::Mention => "mention",
+                Via::Dm => "dm",
+            }
+        );
+        assert_eq!(row.channel, n.channel);
+        assert_eq!(row.text, n.text, "the stored text is the one returned");
+        assert_eq!(row.game, n.game);
+        assert_eq!(n.game, game, "{}: the game of the notice", n.text);
+        assert_eq!(row.sent_at, None, "notice {id} is unsent");
+        assert_eq!(row.created_at, env.clock.now());
+        for t in [&n.text, &row.text] {
+            assert!(
+                !t.contains("{game}") && !t.contains("{challenge}") && !t.contains('{'),
+                "a placeholder is left: {t}"
+            );
+        }
+        assert!(
+            unsent.contains(n),
+            "notice {id} is not among the unsent: {n:?} / {unsent:?}"
+        );
+        ids.push(id);
+    }
+    ids
+}
+
+/// Marks `ids` sent and checks they are no longer unsent (and that the others still are).
+fn deliver(env: &Env, ids: &[i64]) {
+    let others: Vec<i64> = env
+        .outbox()
+        .iter()
+        .filter(|o| o.sent_at.is_none() && !ids.contains(&o.id))
+        .map(|o| o.id)
+        .collect();
+    env.service.mark_sent(ids).expect("mark sent");
+    let unsent: Vec<i64> = env
+        .service
+        .unsent(100)
+        .expect("unsent")
+        .iter()
+        .map(|n| n.id.expect("an outbox id"))
+        .collect();
+    assert_eq!(unsent, others, "after mark_sent({ids:?})");
+    for o in env.outbox() {
+        if ids.contains(&o.id) {
+            assert_eq!(o.sent_at, Some(env.clock.now()), "notice {} sent now", o.id);
+        }
+    }
+}
+
+#[test]
+fn every_notice_of_a_command_is_kept_in_the_outbox_until_sent() {
+    let env = Env::new();
+    let mut last = 0;
+    let mut all = Vec::new();
+
+    // A challenge: its notice names the challenge made in the same transaction.
+    let r = env.ok("alice", "challenge @bob shogi black");
+    let c = number_after(&r.text, "Challenge #").unwrap();
+    assert_eq!(r.notify.len(), 1, "{:?}", r.notify);
+    assert_eq!(r.notify[0].user, "bob");
+    assert_eq!(
+        r.notify[0].text,
+        format!("alice challenges you to Shogi (challenge #{c}): `accept {c}` or `decline {c}`")
+    );
+    let challenge_ids = check_notices(&env, &r, None, &mut last);
+    env.clock.advance(60);
+
+    // Accepted: the notice names the game made in the same transaction.
+    let r = env.ok("bob", &format!("accept {c}"));
+    let game = number_after(&r.text, "Game #").unwrap();
+    assert_eq!(r.notify.len(), 1);
+    assert_eq!(r.notify[0].user, "alice");
+    assert_eq!(
+        r.notify[0].text,
+        format!("bob accepted your challenge: game #{game} begins")
+    );
+    let accept_ids = check_notices(&env, &r, Some(game), &mut last);
+    // Both wait, oldest first.
+    let unsent: Vec<i64> = env
+        .service
+        .unsent(100)
+        .unwrap()
+        .iter()
+        .map(|n| n.id.unwrap())
+        .collect();
+    assert_eq!(unsent, [challenge_ids.clone(), accept_ids.clone()].concat());
+    deliver(&env, &challenge_ids);
+    deliver(&env, &accept_ids);
+    all.extend(challenge_ids);
+    all.extend(accept_ids);
+
+    let mut step = |user: &str, line: &str, to: &str, says: &str| {
+        env.clock.advance(60);
+        let r = env.ok(user, line);
+        assert_eq!(r.notify.len(), 1, "{line}: {:?}", r.notify);
+        assert_eq!(r.notify[0].user, to, "{line}");
+        assert!(
+            r.notify[0].text.contains(says),
+            "{line}: {:?} should say {says:?}",
+            r.notify[0].text
+        );
+        let ids = check_notices(&env, &r, Some(game), &mut last);
+        deliver(&env, &ids);
+        all.extend(ids);
+    };
+    step(
+        "alice",
+        &format!("move {game} 7g7f"),
+        "bob",
+        &format!("your move in game #{game} (alice played P-7f)"),
+    );
+    step(
+        "bob",
+        &format!("move {game} 3c3d"),
+        "alice",
+        &format!("your move in game #{game}"),
+    );
+    step(
+        "alice",
+        &format!("draw {game} offer"),
+        "bob",
+        &format!("alice offers a draw in game #{game}"),
+    );
+    step(
+        "bob",
+        &format!("draw {game} decline"),
+        "alice",
+        &format!("bob declined a draw in game #{game}"),
+    );
+    step(
+        "alice",
+        &format!("takeback {game} request"),
+        "bob",
+        &format!("alice asks to take back their last move in game #{game}"),
+    );
+    step(
+        "bob",
+        &format!("takeback {game} accept"),
+        "alice",
+        &format!("bob accepted your takeback in game #{game}"),
+    );
+    step(
+        "alice",
+        &format!("move {game} 2g2f"),
+        "bob",
+        &format!("your move in game #{game}"),
+    );
+    step(
+        "alice",
+        &format!("moretime {game}"),
+        "bob",
+        &format!("alice gave you one more day in game #{game}"),
+    );
+    step(
+        "bob",
+        &format!("resign {game}"),
+        "alice",
+        &format!("bob resigned game #{game}: you win"),
+    );
+
+    // Every outbox row is a notice returned, all delivered.
+    let rows = env.outbox();
+    assert_eq!(rows.iter().map(|o| o.id).collect::<Vec<_>>(), all);
+    assert!(rows.iter().all(|o| o.sent_at.is_some()));
+    assert!(env.service.unsent(100).unwrap().is_empty());
+    // Marking again changes nothing.
+    let before = env.snapshot();
+    env.clock.advance(60);
+    env.service.mark_sent(&all).unwrap();
+    before.assert_same(&env.snapshot(), "marking sent twice");
+}
+
+#[test]
+fn notices_follow_the_settings_and_decline_and_agreement_are_kept_too() {
+    let env = Env::new();
+    let mut last = 0;
+    env.ok("bob", "settings notify=dm");
+    env.ok("carol", "settings notify=digest");
+    let r = env.ok("alice", "challenge @bob judkins black");
+    assert_eq!(r.notify.len(), 1);
+    assert_eq!(r.notify[0].via, Via::Dm);
+    let ids = check_notices(&env, &r, None, &mut last);
+    let c = number_after(&r.text, "Challenge #").unwrap();
+    let r = env.ok("bob", &format!("decline {c}"));
+    assert_eq!(
+        r.notify[0].text,
+        format!("bob declined your challenge #{c}")
+    );
+    assert_eq!(r.notify[0].via, Via::Mention);
+    let ids2 = check_notices(&env, &r, None, &mut last);
+    // Undelivered notices stay, in order, until marked.
+    let unsent: Vec<i64> = env
+        .service
+        .unsent(100)
+        .unwrap()
+        .iter()
+        .map(|n| n.id.unwrap())
+        .collect();
+    assert_eq!(unsent, [ids.clone(), ids2.clone()].concat());
+    assert_eq!(env.service.unsent(1).unwrap().len(), 1);
+    deliver(&env, &ids2);
+    deliver(&env, &ids);
+
+    // A digest user gets no notice: none returned, none stored.
+    let game = env.start_game("alice", "carol", "shogi");
+    let before = env.outbox().len();
+    let r = env.ok("alice", &format!("move {game} 7g7f"));
+    assert!(r.notify.is_empty(), "{:?}", r.notify);
+    assert_eq!(env.outbox().len(), before);
+    // A draw by agreement tells the one who offered.
+    env.ok("alice", &format!("draw {game} offer"));
+    let r = env.ok("carol", &format!("draw {game} accept"));
+    assert_eq!(r.notify.len(), 1);
+    assert_eq!(r.notify[0].user, "alice");
+    assert!(
+        r.notify[0].text.contains("Draw by agreement"),
+        "{}",
+        r.notify[0].text
+    );
+    let ids = check_notices(&env, &r, Some(game), &mut last);
+    deliver(&env, &ids);
+}
+
+#[test]
+fn a_move_at_the_deadline_is_refused_ends_the_game_on_time_and_tells_both() {
+    let env = Env::new();
+    let game = env.start_game("alice", "bob", "shogi days=1");
+    env.ok("alice", &format!("move {game} 7g7f"));
+    let deadline = env.game(game).deadline.expect("a deadline");
+    assert_eq!(deadline, env.clock.now() + 86_400);
+    let all: Vec<i64> = env.outbox().iter().map(|o| o.id).collect();
+    env.service.mark_sent(&all).unwrap();
+    let before = env.outbox();
+
+    env.clock.set(deadline);
+    let msg = env.refused("bob", &format!("move {game} 3c3d"));
+    assert!(msg.contains("your time ran out"), "{msg}");
+    assert!(msg.contains("lost on time"), "{msg}");
+    let row = env.game(game);
+    assert_eq!(row.status, GameStatus::Finished);
+    assert_eq!(row.result, Some(GameResult::First));
+    assert_eq!(row.reason.as_deref(), Some("timeout"));
+    assert_eq!(row.ply, 1, "the late move was not played");
+    assert_eq!(row.to_move, None);
+    assert_eq!(row.deadline, None);
+    env.replay(game);
+
+    // Two notices, one to each player, about the game, waiting for delivery.
+    let after = env.outbox();
+    assert_eq!(after[..before.len()], before[..]);
+    let new = &after[before.len()..];
+    let mut users: Vec<&str> = new.iter().map(|o| o.user.as_str()).collect();
+    users.sort();
+    assert_eq!(users, ["alice", "bob"]);
+    for o in new {
+        assert_eq!(o.game, Some(game));
+        assert_eq!(o.sent_at, None);
+        assert_eq!(o.created_at, deadline);
+        assert!(
+            o.text
+                .contains(&format!("game #{game} is over: bob's time ran out")),
+            "{}",
+            o.text
+        );
+        assert!(
+            o.text.contains("alice (black) wins by timeout"),
+            "{}",
+            o.text
+        );
+        assert!(!o.text.contains('{'), "{}", o.text);
+    }
+    let unsent: Vec<i64> = env
+        .service
+        .unsent(100)
+        .unwrap()
+        .iter()
+        .map(|n| n.id.unwrap())
+        .collect();
+    assert_eq!(unsent, new.iter().map(|o| o.id).collect::<Vec<_>>());
+    // It is over: a second try says so and adds nothing.
+    let snap = env.snapshot();
+    let msg = env.refused("bob", &format!("move {game} 3c3d"));
+    assert!(msg.contains("is over"), "{msg}");
+    snap.assert_same(&env.snapshot(), "a move in a game lost on time");
+    // And the sweep finds nothing left to end.
+    let sweep = env.service.sweep(env.clock.now()).unwrap();
+    assert!(sweep.timeouts.is_empty(), "{sweep:?}");
+}
+
+#[test]
+fn a_move_just_before_the_deadline_is_played() {
+    let env = Env::new();
+    let game = env.start_game("alice", "bob", "shogi days=1");
+    let deadline = env.game(game).deadline.unwrap();
+    env.clock.set(deadline - 1);
+    env.ok("alice", &format!("move {game} 7g7f"));
+    let row = env.game(game);
+    assert_eq!(row.status, GameStatus::Active);
+    assert_eq!(row.deadline, Some(deadline - 1 + 86_400));
+}
+
+/// A game of alice (Black) and bob with a few moves, a finished one, carol and dave known.
+fn reading_env() -> (Env, i64, i64) {
+    let env = Env::new();
+    for u in ["carol", "dave"] {
+        env.ok(u, "games");
+    }
+    let game = env.start_game("alice", "bob", "shogi");
+    for (who, m) in [
+        ("alice", "7g7f"),
+        ("bob", "3c3d"),
+        ("alice", "2g2f"),
+        ("bob", "8c8d"),
+    ] {
+        env.ok(who, &format!("move {game} {m}"));
+    }
+    let done = env.start_game("bob", "alice", "palace");
+    env.ok("alice", &format!("resign {done}"));
+    (env, game, done)
+}
+
+/// Commands that only look (and move suggestions) commit nothing and take no write lock.
+#[test]
+fn reads_do_not_write() {
+    let (env, game, done) = reading_env();
+    let watch = env.watch();
+    // Reads take no write lock: with another connection holding it, they still answer.
+    let lock = WriteLock::take(&env.path);
+    let lines = [
+        "board".to_string(),
+        format!("board {game}"),
+        format!("board {game} 2"),
+        format!("board {game} 2 international"),
+        format!("board {done}"),
+        "games".to_string(),
+        "games @bob".to_string(),
+        "games @carol".to_string(),
+        format!("moves {game}"),
+        format!("moves {game} 8h"),
+        "history".to_string(),
+        "history @alice".to_string(),
+        format!("record {game}"),
+        format!("record {done}"),
+        format!("game {game} 3"),
+        format!("export {game} kif"),
+        format!("export {game} csa"),
+        format!("replay {game}"),
+        "stats".to_string(),
+        "stats @bob".to_string(),
+        "leaderboard shogi".to_string(),
+        "rules palace".to_string(),
+        "settings".to_string(),
+        "help".to_string(),
+    ];
+    for who in ["alice", "bob", "carol"] {
+        for line in &lines {
+            if who == "carol" && line == "board" {
+                continue; // carol has no game
+            }
+            env.ok(who, line);
+            watch.assert_unchanged(&env.path, &format!("@{who} {line}"));
+        }
+    }
+    // Names resolved by the transport, unchanged, are no write either.
+    env.try_cmd(
+        "carol",
+        Command::Games {
+            user: Some(UserRef::named("bob", "bob")),
+        },
+    )
+    .unwrap();
+    // Reads in direct messages and another server.
+    for line in [
+        "games",
+        "history",
+        &format!("record {done}"),
+        &format!("board {game}"),
+    ] {
+        env.ok_in(&dm(), "alice", line);
+    }
+    for line in ["games", "history", "stats"] {
+        env.ok_in(&in_guild("elsewhere"), "alice", line);
+    }
+    // Refusals of reads write nothing either.
+    for line in [format!("board {game}"), format!("record {done}")] {
+        env.refused_in(&in_guild("elsewhere"), "alice", &line);
+        env.refused_in(&dm(), "carol", &line);
+    }
+    // Suggestions, asked again and again (the first fills the cache, the others read it).
+    for typed in ["", "B", "P-", "8h", "x"] {
+        for who in ["alice", "bob", "carol"] {
+            env.service
+                .suggest_moves(&user(who), &server(), None, typed, 25);
+        }
+    }
+    assert!(!env
+        .service
+        .suggest_moves(&user("alice"), &server(), None, "", 25)
+        .is_empty());
+    watch.assert_unchanged(&env.path, "reads");
+    assert!(!watch.committed());
+    drop(lock);
+
+    // The watch does see a write.
+    env.ok("alice", "settings style=international");
+    assert!(watch.committed(), "data_version missed a commit");
+}
+
+#[test]
+fn a_user_whose_name_changed_is_renamed_when_they_act() {
+    let (env, game, _) = reading_env();
+    let alice = |name: &str, line: &str| Request {
+        user: User::new("alice", name),
+        place: server(),
+        command: tegami::service::parse_command(line).unwrap(),
+    };
+    let watch = env.watch();
+    let r = env
+        .service
+        .handle(&alice("Alice Liddell", &format!("board {game}")));
+    assert!(!r.error, "{}", r.text);
+    assert!(watch.committed(), "the new name was stored");
+    assert_eq!(
+        env.store.user("alice").unwrap().unwrap().name,
+        "Alice Liddell"
+    );
+    // Replies to others name her so from now on.
+    let r = env.ok("bob", &format!("board {game}"));
+    assert!(
+        r.text.contains("Alice Liddell (black) vs bob (white)"),
+        "{}",
+        r.text
+    );
+    // Her settings are kept.
+    env.service
+        .handle(&alice("Alice Liddell", "settings notify=dm"));
+    let watch = env.watch();
+    env.service.handle(&alice("Alice Liddell", "games"));
+    watch.assert_unchanged(&env.path, "the same new name again");
+    env.service.handle(&alice("A.", "games"));
+    let u = env.store.user("alice").unwrap().unwrap();
+    assert_eq!(u.name, "A.");
+    assert_eq!(u.notify, "dm");
+
+    // A user a command names, with the name the transport resolved.
+    let watch = env.watch();
+    env.try_cmd(
+        "carol",
+        Command::Games {
+            user: Some(UserRef::named("bob", "Bob Dylan")),
+        },
+    )
+    .unwrap();
+    assert!(watch.committed());
+    assert_eq!(env.store.user("bob").unwrap().unwrap().name, "Bob Dylan");
+    // Known by id only: not renamed.
+    env.try_cmd(
+        "carol",
+        Command::Games {
+            user: Some(UserRef::id_only("bob")),
+        },
+    )
+    .unwrap();
+    assert_eq!(env.store.user("bob").unwrap().unwrap().name, "Bob Dylan");
+}
+
+/// What suggestions match on: lower case, without `-`, spaces and brackets.
+fn key(s: &str) -> String {
+    s.chars()
+        .filter(|c| !matches!(c, '-' | ' ' | '(' | ')'))
+        .flat_map(char::to_lowercase)
+        .collect()
+}
+
+/// Every suggestion is a legal move of `pos` written as `human` writes it, that the reader
+/// reads back to that move, labelled with its code; no move twice.
+fn check_suggestions(pos: &Position, list: &[Suggestion]) -> Vec<Move> {
+    let legal = pos.legal_moves();
+    let mut moves = Vec::new();
+    for s in list {
+        let m = input::parse_move(pos, &s.value)
+            .unwrap_or_else(|e| panic!("suggestion {:?} does not read: {e}", s.value));
+        assert!(legal.contains(&m), "suggestion {:?} is not legal", s.value);
+        assert_eq!(human(pos, m), s.value);
+        let c = code::write(pos.variant(), m);
+        if c == s.value {
+            assert_eq!(s.label, s.value);
+        } else {
+            assert_eq!(s.label, format!("{}  ({c})", s.value));
+        }
+        assert!(!moves.contains(&m), "{:?} suggested twice", s.value);
+        moves.push(m);
+    }
+    moves
+}
+
+/// The legal moves of `pos` whose notation or code matches `typed` (starting with it or
+/// containing it), as (human, code).
+fn matching(pos: &Position, typed: &str) -> Vec<(String, String)> {
+    let want = key(typed);
+    pos.legal_moves()
+        .into_iter()
+        .map(|m| (human(pos, m), code::write(pos.variant(), m)))
+        .filter(|(h, c)| key(h).contains(&want) || key(c).contains(&want))
+        .collect()
+}
+
+#[test]
+fn suggestions_are_the_legal_moves_filtered_by_what_was_typed() {
+    let env = Env::new();
+    env.ok("carol", "games");
+    let game = env.start_game("alice", "bob", "shogi");
+    let alice = user("alice");
+    let here = server();
+    let pos = env.replay(game).position().clone();
+
+    let all = env.service.suggest_moves(&alice, &here, None, "", 1000);
+    assert_eq!(all.len(), 30, "the 30 moves of the start");
+    let moves = check_suggestions(&pos, &all);
+    let mut legal = pos.legal_moves();
+    legal.sort_by_key(|&m| code::write(pos.variant(), m));
+    let mut got = moves.clone();
+    got.sort_by_key(|&m| code::write(pos.variant(), m));
+    assert_eq!(got, legal, "every legal move, once");
+    let values: Vec<&str> = all.iter().map(|s| s.value.as_str()).collect();
+    let mut sorted = values.clone();
+    sorted.sort();
+    assert_eq!(values, sorted, "sorted by notation");
+
+    // At most `limit`, the first ones.
+    for limit in [0, 1, 5, 29, 30, 31] {
+        let some = env.service.suggest_moves(&alice, &here, None, "", limit);
+        assert_eq!(some.len(), limit.min(30));
+        assert_eq!(some[..], all[..some.len()]);
+    }
+    // Filtered by the typed text, in notation or code, any case, moves starting with it first.
+    let p7 = env.service.suggest_moves(&alice, &here, None, "P-7", 25);
+    assert_eq!(
+        p7,
+        [Suggestion {
+            label: "P-7f  (7g7f)".into(),
+            value: "P-7f".into()
+        }]
+    );
+    assert_eq!(
+        env.service.suggest_moves(&alice, &here, None, " p-7F ", 25),
+        p7
+    );
+    assert_eq!(
+        env.service.suggest_moves(&alice, &here, None, "7g", 25)[0],
+        p7[0]
+    );
+    assert!(env
+        .service
+        .suggest_moves(&alice, &here, None, "zz", 25)
+        .is_empty());
+    for typed in [
+        "P", "p-", "G", "S-", "7", "h", "6i", "K-", "R-", "L-1h", "+",
+    ] {
+        for limit in [3, 25, 1000] {
+            let list = env.service.suggest_moves(&alice, &here, None, typed, limit);
+            check_suggestions(&pos, &list);
+            let want = key(typed.trim());
+            let expected = matching(&pos, typed);
+            assert_eq!(
+                list.len(),
+                expected.len().min(limit),
+                "{typed:?} limit {limit}"
+            );
+            let starts = |s: &Suggestion| {
+                let m = input::parse_move(&pos, &s.value).unwrap();
+                key(&s.value).starts_with(&want)
+                    || key(&code::write(pos.variant(), m)).starts_with(&want)
+            };
+            for s in &list {
+                let m = input::parse_move(&pos, &s.value).unwrap();
+                assert!(
+                    key(&s.value).contains(&want)
+                        || key(&code::write(pos.variant(), m)).contains(&want),
+                    "{typed:?}: {s:?} does not match"
+                );
+            }
+            // Those that start with it come first.
+            let first_other = list.iter().position(|s| !starts(s)).unwrap_or(list.len());
+            assert!(
+                list[first_other..].iter().all(|s| !starts(s)),
+                "{typed:?}: {list:?}"
+            );
+            if typed.starts_with('P') {
+                assert!(list.iter().all(|s| s.value.starts_with('P')), "{list:?}");
+            }
+        }
+    }
+
+    // Nothing when it is not the user's turn, or they have no game.
+    assert!(env
+        .service
+        .suggest_moves(&user("bob"), &here, None, "", 25)
+        .is_empty());
+    assert!(env
+        .service
+        .suggest_moves(&user("bob"), &here, None, "P", 25)
+        .is_empty());
+    assert!(env
+        .service
+        .suggest_moves(&user("carol"), &here, None, "", 25)
+        .is_empty());
+    assert!(env
+        .service
+        .suggest_moves(&user("nobody"), &here, None, "", 25)
+        .is_empty());
+
+    // After moves the list is the new position's (the cached one was of the old version).
+    env.ok("alice", &format!("move {game} 7g7f"));
+    assert!(env
+        .service
+        .suggest_moves(&alice, &here, None, "", 25)
+        .is_empty());
+    let bobs = env
+        .service
+        .suggest_moves(&user("bob"), &here, None, "", 1000);
+    check_suggestions(env.replay(game).position(), &bobs);
+    assert_eq!(bobs.len(), 30);
+    env.ok("bob", &format!("move {game} 3c3d"));
+    let pos = env.replay(game).position().clone();
+    let now = env.service.suggest_moves(&alice, &here, None, "", 1000);
+    assert_ne!(now, all);
+    check_suggestions(&pos, &now);
+    assert_eq!(now.len(), pos.legal_moves().len());
+    let bishop = env.service.suggest_moves(&alice, &here, None, "Bx", 25);
+    assert!(
+        bishop.iter().any(|s| s.value == "Bx2b+") && bishop.iter().any(|s| s.value == "Bx2b="),
+        "{bishop:?}"
+    );
+    // A suggestion is played as it is.
+    env.ok("alice", &format!("move {game} {}", bishop[0].value));
+    assert_eq!(env.game(game).ply, 3);
+    // After a takeback, the position's list again.
+    env.ok("alice", &format!("takeback {game} request"));
+    env.ok("bob", &format!("takeback {game} accept"));
+    assert_eq!(env.game(game).ply, 2);
+    assert!(env
+        .service
+        .suggest_moves(&user("bob"), &here, None, "", 25)
+        .is_empty());
+    let again = env.service.suggest_moves(&alice, &here, None, "", 1000);
+    assert_eq!(again, now);
+}
+
+#[test]
+fn in_a_games_thread_suggestions_are_of_that_game() {
+    let env = Env::new();
+    let a = env.start_game("alice", "bob", "shogi");
+    let b = env.start_game("alice", "carol", "shanghai");
+    assert_eq!(env.game(b).to_move.as_deref(), Some("alice"));
+    let alice = user("alice");
+    // Two games with alice to move, outside their threads: which one is not clear.
+    assert!(env
+        .service
+        .suggest_moves(&alice, &server(), None, "", 25)
+        .is_empty());
+    env.service.set_thread(a, "thread-a").unwrap();
+    env.service.set_thread(b, "thread-b").unwrap();
+    assert_eq!(env.game(a).thread.as_deref(), Some("thread-a"));
+    let thread = |t: &str| Place {
+        channel: Some(t.into()),
+        ..server()
+    };
+    assert!(env
+        .service
+        .suggest_moves(&alice, &server(), None, "", 25)
+        .is_empty());
+    for (game, t) in [(a, "thread-a"), (b, "thread-b")] {
+        let pos = env.replay(game).position().clone();
+        let list = env
+            .service
+            .suggest_moves(&alice, &thread(t), None, "", 1000);
+        assert_eq!(list.len(), pos.legal_moves().len(), "game {game}");
+        check_suggestions(&pos, &list);
+    }
+    // The two lists are of different games (Shogi's notation is not Shanghai's).
+    let sa = env
+        .service
+        .suggest_moves(&alice, &thread("thread-a"), None, "", 1000);
+    let sb = env
+        .service
+        .suggest_moves(&alice, &thread("thread-b"), None, "", 1000);
+    assert!(sa.iter().any(|s| s.value == "P-7f"));
+    assert!(!sb.iter().any(|s| s.value == "P-7f"));
+    // A move typed in a thread without a number is that thread's game's.
+    let last = sb.last().unwrap().value.clone();
+    let r = env.ok_in(&thread("thread-b"), "alice", &format!("move {last}"));
+    assert_eq!(r.game.as_ref().map(|g| g.id), Some(b), "{}", r.text);
+    assert_eq!(env.game(b).ply, 1);
+    assert_eq!(env.game(a).ply, 0);
+    // In b's thread it is now carol's turn: nothing for alice there, though a waits for her.
+    assert!(env
+        .service
+        .suggest_moves(&alice, &thread("thread-b"), None, "", 25)
+        .is_empty());
+    let carols = env
+        .service
+        .suggest_moves(&user("carol"), &thread("thread-b"), None, "", 1000);
+    check_suggestions(env.replay(b).position(), &carols);
+    assert!(!carols.is_empty());
+    // Outside the threads, a is now her only game to move in.
+    let pos = env.replay(a).position().clone();
+    let list = env.service.suggest_moves(&alice, &server(), None, "", 1000);
+    assert_eq!(list.len(), pos.legal_moves().len());
+    check_suggestions(&pos, &list);
+    // In another server, nothing.
+    assert!(env
+        .service
+        .suggest_moves(&alice, &in_guild("elsewhere"), None, "", 25)
+        .is_empty());
+    assert!(env
+        .service
+        .suggest_moves(
+            &alice,
+            &Place {
+                guild: Some("elsewhere".into()),
+                channel: Some("thread-a".into()),
+                admin: false
+            },
+            None,
+            "",
+            25
+        )
+        .is_empty());
+
+    // A game named (the `game` option filled in first): that one, where it may be seen, when
+    // it is the user's turn there.
+    let pos = env.replay(a).position().clone();
+    for place in [thread("thread-b"), server(), dm()] {
+        let list = env.service.suggest_moves(&alice, &place, Some(a), "", 1000);
+        assert_eq!(list.len(), pos.legal_moves().len(), "{place:?}");
+        check_suggestions(&pos, &list);
+    }
+    let carols_b =
+        env.service
+            .suggest_moves(&user("carol"), &thread("thread-a"), Some(b), "", 1000);
+    assert_eq!(carols_b, carols);
+    for (who, place, game) in [
+        ("alice", server(), b),
+        ("dave", server(), a),
+        ("dave", dm(), a),
+        ("carol", dm(), a),
+        ("alice", in_guild("elsewhere"), a),
+        ("alice", server(), 999),
+    ] {
+        assert!(
+            env.service
+                .suggest_moves(&user(who), &place, Some(game), "", 25)
+                .is_empty(),
+            "@{who} game {game} in {place:?}"
+        );
+    }
+    env.ok("alice", &format!("resign {a}"));
+    assert!(env
+        .service
+        .suggest_moves(&alice, &server(), Some(a), "", 25)
+        .is_empty());
+}
+
+/// Shanghai Palace Chess forbids the move that makes a position for the third time: the game
+/// leaves it out of its legal moves, but it still counts for how the others are written (the
+/// notation is the position's, as the reader reads it). Here the knight on b5 may not go back
+/// to a3 a third time, and the knight on b1 may: its move is still written from b1, so that what
+/// is suggested and listed reads back, and is played as it is.
+#[test]
+fn suggestions_and_lists_stay_readable_when_a_repetition_is_forbidden() {
+    let env = Env::new();
+    let game = env.start_game("alice", "bob", "shanghai");
+    let cycle = ["c8b6", "a3b5", "b6c8", "b5a3"];
+    let mut codes = vec!["a3a4", "i7i6", "c2a3"];
+    codes.extend(cycle);
+    codes.extend(&cycle[..3]);
+    for (i, c) in codes.iter().enumerate() {
+        let who = if i % 2 == 0 { "alice" } else { "bob" };
+        env.ok(who, &format!("move {game} {c}"));
+    }
+    let g = env.replay(game);
+    let pos = g.position().clone();
+    let code_of = |c: &str| tegami::engine::notation::code::parse(&pos, c).unwrap();
+    // b5a3 is forbidden by the game, b1a3 is not; the position allows both.
+    let back = code_of("b5a3");
+    let other = code_of("b1a3");
+    assert!(pos.legal_moves().contains(&back));
+    assert!(
+        !g.legal_moves().contains(&back),
+        "b5a3 would repeat a third time"
+    );
+    assert!(g.legal_moves().contains(&other));
+    let written = human(&pos, other);
+    assert_ne!(written, "Na3", "the position has two knights reaching a3");
+    assert!(input::parse_move(&pos, &written).is_ok());
+
+    let list = env
+        .service
+        .suggest_moves(&user("alice"), &server(), None, "", 1000);
+    assert_eq!(list.len(), g.legal_moves().len());
+    check_suggestions(&pos, &list);
+    let to_a3: Vec<&Suggestion> = list
+        .iter()
+        .filter(|s| s.label.ends_with("(b1a3)"))
+        .collect();
+    assert_eq!(to_a3.len(), 1, "{list:?}");
+    assert_eq!(to_a3[0].value, written);
+    let r = env.ok("alice", &format!("moves {game} b1"));
+    assert!(r.text.contains(&written), "{}", r.text);
+    // The forbidden move is listed nowhere.
+    let forbidden = human(&pos, back);
+    assert!(!list.iter().any(|s| s.value == forbidden), "{list:?}");
+    let r = env.ok("alice", &format!("moves {game} b5"));
+    assert!(!r.text.contains(&forbidden), "{}", r.text);
+    let r = env.ok("alice", &format!("move {game} {written}"));
+    assert!(r.text.contains(&written), "{}", r.text);
 }

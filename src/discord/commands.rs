@@ -246,9 +246,20 @@ async fn suggest_moves(ctx: Ctx<'_>, partial: &str) -> CreateAutocompleteRespons
     let origin = Origin::of(ctx);
     let service = ctx.data().service.clone();
     let typed = partial.to_string();
+    // The `game` option, when the player filled it in before the move.
+    let game = match ctx {
+        poise::Context::Application(a) => a
+            .interaction
+            .data
+            .options
+            .iter()
+            .find(|o| o.name == "game")
+            .and_then(|o| o.value.as_i64()),
+        poise::Context::Prefix(_) => None,
+    };
     let req = origin.request(Command::Games { user: None });
     let list = tokio::task::spawn_blocking(move || {
-        service.suggest_moves(&req.user, &req.place, &typed, 25)
+        service.suggest_moves(&req.user, &req.place, game, &typed, 25)
     })
     .await
     .unwrap_or_default();

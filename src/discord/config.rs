@@ -116,16 +116,24 @@ impl BotConfig {
                 "the bot token contains spaces or control characters".into(),
             ));
         }
-        let api_base = env
-            .var("TEGAMI_DISCORD_API")
-            .or(file.api_base)
-            .unwrap_or_else(|| DISCORD_API.to_string());
-        let api_base = api_base.trim_end_matches('/').to_string();
-        if !(api_base.starts_with("http://") || api_base.starts_with("https://")) {
+        // The message names where the bad value came from: the variable wins over the file.
+        let (api_base, source) = match env.var("TEGAMI_DISCORD_API") {
+            Some(v) => (v, "TEGAMI_DISCORD_API"),
+            None => (
+                file.api_base.unwrap_or_else(|| DISCORD_API.to_string()),
+                "api_base",
+            ),
+        };
+        let trimmed = api_base.trim_end_matches('/');
+        let host = trimmed
+            .strip_prefix("https://")
+            .or_else(|| trimmed.strip_prefix("http://"));
+        if host.is_none_or(str::is_empty) {
             return Err(ConfigError::Invalid(format!(
-                "api_base '{api_base}' must start with http:// or https://"
+                "{source} '{api_base}' must start with http:// or https:// and name a host"
             )));
         }
+        let api_base = trimmed.to_string();
         let prefix = file.prefix.unwrap_or_else(|| "!".to_string());
         if prefix.trim().is_empty() || prefix.chars().any(char::is_whitespace) {
             return Err(ConfigError::Invalid(
@@ -242,5 +250,17 @@ mod tests {
         assert!(load_text("token = \"a\"\nsweep_interval_secs = 0\n", &[]).is_err());
         assert!(load_text("token = \"a\"\napi_base = \"discord.com\"\n", &[]).is_err());
         assert!(load_text("token = \"a\"\nmessage_content = \"yes\"\n", &[]).is_err());
+    }
+
+    #[test]
+    fn a_bad_api_base_is_named_where_it_came_from() {
+        let e = load_text("token = \"a\"\n", &[("TEGAMI_DISCORD_API", "discord.com")])
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("TEGAMI_DISCORD_API 'discord.com'"), "{e}");
+        let e = load_text("token = \"a\"\napi_base = \"http://\"\n", &[])
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("api_base 'http://'"), "{e}");
     }
 }

@@ -141,7 +141,7 @@ pub async fn run(config: BotConfig, service: Arc<Service>) -> Result<(), RunErro
     ));
 
     let shards = client.shard_manager.clone();
-    let stopper = tokio::spawn({
+    let mut stopper = tokio::spawn({
         let gate = gate.clone();
         async move {
             wait_for_signal().await;
@@ -154,7 +154,16 @@ pub async fn run(config: BotConfig, service: Arc<Service>) -> Result<(), RunErro
         }
     });
 
-    let result = client.start().await;
+    // serenity's `shutdown_all` does nothing while no shard runs (the gateway unreachable, a
+    // reconnection under way): once the stopper is done, `client.start()` is given a moment
+    // to return, then stopped here.
+    let result = tokio::select! {
+        r = client.start() => r,
+        _ = async {
+            let _ = (&mut stopper).await;
+            tokio::time::sleep(Duration::from_secs(5)).await;
+        } => Ok(()),
+    };
     stopper.abort();
     background.abort();
     gate.close();

@@ -616,7 +616,7 @@ impl Service {
         if let Some(here) = place.channel.as_deref() {
             let mut in_here = active
                 .iter()
-                .filter(|g| g.thread.as_deref() == Some(here))
+                .filter(|g| g.is_played_in(here))
                 .cloned()
                 .collect::<Vec<_>>();
             if in_here.len() == 1 {

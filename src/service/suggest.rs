@@ -11,7 +11,6 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
 use super::*;
-use crate::engine::notation::human_all;
 
 /// One suggestion: what the list shows, and what is put in the option when it is picked.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -64,10 +63,7 @@ impl Service {
             self.store
                 .games_of(&user.id, GameStatus::Active, place.guild.as_deref(), 200)?;
         if let Some(here) = place.channel.as_deref() {
-            let in_thread: Vec<&GameRow> = active
-                .iter()
-                .filter(|g| g.thread.as_deref() == Some(here))
-                .collect();
+            let in_thread: Vec<&GameRow> = active.iter().filter(|g| g.is_played_in(here)).collect();
             if let [g] = in_thread[..] {
                 return Ok(Some(g.clone()));
             }
@@ -82,18 +78,20 @@ impl Service {
         })
     }
 
-    /// Up to `limit` legal moves of the caller's game matching `typed` (moves that start with
-    /// it first, then moves that contain it), labelled with the move code. Empty when the
-    /// caller has no game here or it is not their turn. Never fails: autocomplete has no way
-    /// to show an error, so a failure is logged and answered with no suggestion.
+    /// Up to `limit` legal moves of the caller's game (`game`, else the one `game_to_suggest`
+    /// finds) matching `typed` (moves that start with it first, then moves that contain it),
+    /// labelled with the move code. Empty when the caller has no such game here or it is not
+    /// their turn. Never fails: autocomplete has no way to show an error, so a failure is
+    /// logged and answered with no suggestion.
     pub fn suggest_moves(
         &self,
         user: &User,
         place: &Place,
+        game: Option<i64>,
         typed: &str,
         limit: usize,
     ) -> Vec<Suggestion> {
-        match self.try_suggest(user, place, typed, limit) {
+        match self.try_suggest(user, place, game, typed, limit) {
             Ok(list) => list,
             Err(e) => {
                 tracing::warn!(user = %user.id, "no move suggestions: {e}");
@@ -106,10 +104,18 @@ impl Service {
         &self,
         user: &User,
         place: &Place,
+        game: Option<i64>,
         typed: &str,
         limit: usize,
     ) -> Result<Vec<Suggestion>, CoreError> {
-        let Some(row) = self.game_to_suggest(user, place)? else {
+        let row = match game {
+            Some(id) => self
+                .store
+                .game(id)?
+                .filter(|r| r.status == GameStatus::Active && self.visible(user, place, r)),
+            None => self.game_to_suggest(user, place)?,
+        };
+        let Some(row) = row else {
             return Ok(Vec::new());
         };
         if row.to_move.as_deref() != Some(user.id.as_str()) {
@@ -119,12 +125,10 @@ impl Service {
             Some(w) => w,
             None => {
                 let g = self.load(row.id)?;
-                let legal = g.game.legal_moves();
-                let pos = g.game.position();
                 let v = g.variant();
-                let mut list: Vec<(String, String)> = human_all(pos, &legal)
+                let mut list: Vec<(String, String)> = super::views::written_moves(&g.game)
                     .into_iter()
-                    .zip(legal.iter().map(|&m| code::write(v, m)))
+                    .map(|(m, human)| (human, code::write(v, m)))
                     .collect();
                 list.sort();
                 let w = Arc::new(list);

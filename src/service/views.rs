@@ -163,12 +163,10 @@ impl Service {
                 CoreError::User(format!("'{s}' is not a square of {}", v.spec.name))
             })?),
         };
-        let legal = g.game.legal_moves();
-        let mut moves: Vec<String> = crate::engine::notation::human_all(pos, &legal)
+        let mut moves: Vec<String> = written_moves(&g.game)
             .into_iter()
-            .zip(&legal)
-            .filter(|(_, m)| from.is_none() || m.from() == from)
-            .map(|(h, _)| h)
+            .filter(|(m, _)| from.is_none() || m.from() == from)
+            .map(|(_, h)| h)
             .collect();
         moves.sort();
         moves.dedup();
@@ -205,6 +203,10 @@ impl Service {
         self.refresh_name(who)?;
         let me = who.is_none_or(|w| w.id == user.id);
         let id = who.map_or(user.id.as_str(), |w| w.id.as_str());
+        // In direct messages, a user sees their own games only (all servers'), as in `history`.
+        if place.guild.is_none() && !me {
+            return user_err("in direct messages you see your own games only: ask in a server");
+        }
         let rows = self
             .store
             .games_of(id, GameStatus::Active, place.guild.as_deref(), 100)?;
@@ -547,6 +549,28 @@ impl Service {
             "Saved: style={style}, notify={notify}."
         )))
     }
+}
+
+/// The game's legal moves, each in human notation. Written against every legal move of the
+/// position: a move the game forbids (a third repetition in Shanghai Palace Chess) is left out
+/// of the list, but another piece's move to its square still names its start square, as
+/// `human` writes it and the reader needs it.
+pub(crate) fn written_moves(game: &Game) -> Vec<(Move, String)> {
+    let pos = game.position();
+    let legal = game.legal_moves();
+    let all = pos.legal_moves();
+    if all.len() == legal.len() {
+        return legal
+            .iter()
+            .copied()
+            .zip(crate::engine::notation::human_all(pos, &legal))
+            .collect();
+    }
+    all.iter()
+        .copied()
+        .zip(crate::engine::notation::human_all(pos, &all))
+        .filter(|(m, _)| legal.contains(m))
+        .collect()
 }
 
 /// A diagram of how a kind moves: the piece on a board with the squares it reaches marked.

@@ -103,6 +103,17 @@ pub struct GameRow {
     pub finished_at: Option<i64>,
 }
 
+impl GameRow {
+    /// Whether the game is played in this channel: its thread, or its channel when it has no
+    /// thread.
+    pub fn is_played_in(&self, channel: &str) -> bool {
+        match &self.thread {
+            Some(t) => t == channel,
+            None => self.channel.as_deref() == Some(channel),
+        }
+    }
+}
+
 /// What a new game starts with.
 #[derive(Clone, Debug)]
 pub struct NewGame {

@@ -13,6 +13,8 @@ use crate::fake_discord::{
     opt_focused, opt_int, opt_str, opt_user, FakeDiscord, FakeUser, Recorded, APP_ID, CHANNEL_ID,
 };
 
+mod startup;
+
 /// How long any one step may take before the test fails.
 pub const STEP: Duration = Duration::from_secs(30);
 

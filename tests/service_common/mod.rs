@@ -421,3 +421,220 @@ impl Snapshot {
         }
     }
 }
+
+/// A channel of server `guild` (its channel is `{guild}-general`).
+pub fn in_guild(guild: &str) -> Place {
+    Place {
+        guild: Some(guild.into()),
+        channel: Some(format!("{guild}-general")),
+        admin: false,
+    }
+}
+
+/// Direct messages with the bot: no server.
+pub fn dm() -> Place {
+    Place {
+        guild: None,
+        channel: Some("dm-channel".into()),
+        admin: false,
+    }
+}
+
+/// A row of the outbox, read with a separate connection.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OutboxEntry {
+    pub id: i64,
+    pub user: String,
+    pub via: String,
+    pub channel: Option<String>,
+    pub text: String,
+    pub created_at: i64,
+    pub sent_at: Option<i64>,
+    pub game: Option<i64>,
+}
+
+/// Every row of the outbox, by id.
+pub fn outbox(path: &Path) -> Vec<OutboxEntry> {
+    let conn = Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_ONLY)
+        .expect("open the database read-only");
+    let mut st = conn
+        .prepare(
+            "SELECT id, user_id, via, channel, text, created_at, sent_at, game_id FROM outbox
+             ORDER BY id",
+        )
+        .expect("prepare");
+    st.query_map([], |r| {
+        Ok(OutboxEntry {
+            id: r.get(0)?,
+            user: r.get(1)?,
+            via: r.get(2)?,
+            channel: r.get(3)?,
+            text: r.get(4)?,
+            created_at: r.get(5)?,
+            sent_at: r.get(6)?,
+            game: r.get(7)?,
+        })
+    })
+    .expect("query")
+    .collect::<rusqlite::Result<Vec<_>>>()
+    .expect("outbox rows")
+}
+
+/// Watches the database for commits from other connections: SQLite's `PRAGMA data_version`
+/// on a connection of its own changes exactly when another connection commits a change. The
+/// WAL file's size is watched too (a commit appends to it).
+pub struct Watch {
+    conn: Connection,
+    version: i64,
+    wal: PathBuf,
+    wal_len: u64,
+    snapshot: Snapshot,
+}
+
+impl Watch {
+    pub fn new(path: &Path) -> Watch {
+        let conn = Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_ONLY)
+            .expect("open the database read-only");
+        let version = conn
+            .query_row("PRAGMA data_version", [], |r| r.get(0))
+            .expect("data_version");
+        let mut wal = path.as_os_str().to_owned();
+        wal.push("-wal");
+        let wal = PathBuf::from(wal);
+        let wal_len = std::fs::metadata(&wal).map_or(0, |m| m.len());
+        Watch {
+            conn,
+            version,
+            wal,
+            wal_len,
+            snapshot: Snapshot::of(path),
+        }
+    }
+
+    fn version_now(&self) -> i64 {
+        self.conn
+            .query_row("PRAGMA data_version", [], |r| r.get(0))
+            .expect("data_version")
+    }
+
+    /// Whether anything was committed since the watch began.
+    pub fn committed(&self) -> bool {
+        self.version_now() != self.version
+    }
+
+    /// Panics if anything was committed since the watch began: no commit seen by
+    /// `data_version`, the WAL file no longer, every row the same.
+    pub fn assert_unchanged(&self, path: &Path, what: &str) {
+        assert_eq!(
+            self.version_now(),
+            self.version,
+            "{what}: something was committed to the database"
+        );
+        let wal_len = std::fs::metadata(&self.wal).map_or(0, |m| m.len());
+        assert!(
+            wal_len <= self.wal_len,
+            "{what}: the WAL grew from {} to {wal_len} bytes",
+            self.wal_len
+        );
+        self.snapshot.assert_same(&Snapshot::of(path), what);
+    }
+}
+
+impl Env {
+    /// Starts watching the database for writes (see `Watch`).
+    pub fn watch(&self) -> Watch {
+        Watch::new(&self.path)
+    }
+
+    /// The outbox, every row by id.
+    pub fn outbox(&self) -> Vec<OutboxEntry> {
+        outbox(&self.path)
+    }
+
+    /// Runs a command line sent from `place`, returning the error of the core as it is.
+    pub fn try_in(&self, place: &Place, user_id: &str, line: &str) -> Result<Reply, CoreError> {
+        let command =
+            parse_command(line).unwrap_or_else(|e| panic!("{line:?} does not parse: {e}"));
+        self.try_cmd_in(place, user_id, command)
+    }
+
+    /// Runs a command sent from `place`.
+    pub fn try_cmd_in(
+        &self,
+        place: &Place,
+        user_id: &str,
+        command: Command,
+    ) -> Result<Reply, CoreError> {
+        self.service.try_handle(&Request {
+            user: user(user_id),
+            place: place.clone(),
+            command,
+        })
+    }
+
+    /// A command line sent from `place` that must succeed.
+    pub fn ok_in(&self, place: &Place, user_id: &str, line: &str) -> Reply {
+        match self.try_in(place, user_id, line) {
+            Ok(r) if !r.error => r,
+            Ok(r) => panic!("@{user_id} {line} in {place:?}: refused: {}", r.text),
+            Err(e) => panic!("@{user_id} {line} in {place:?}: failed: {e:?}"),
+        }
+    }
+
+    /// A command sent from `place` that must be refused as the user's mistake; the message.
+    pub fn refused_cmd_in(&self, place: &Place, user_id: &str, command: Command) -> String {
+        let shown = format!("{command:?}");
+        match self.try_cmd_in(place, user_id, command) {
+            Err(CoreError::User(msg)) => msg,
+            Err(CoreError::Internal(msg)) => {
+                panic!(
+                    "@{user_id} {shown} in {place:?}: internal error instead of a refusal: {msg}"
+                )
+            }
+            Ok(r) if r.error => r.text,
+            Ok(r) => panic!(
+                "@{user_id} {shown} in {place:?}: accepted, but should be refused: {}",
+                r.text
+            ),
+        }
+    }
+
+    /// `refused_cmd_in` for a command line.
+    pub fn refused_in(&self, place: &Place, user_id: &str, line: &str) -> String {
+        let command =
+            parse_command(line).unwrap_or_else(|e| panic!("{line:?} does not parse: {e}"));
+        self.refused_cmd_in(place, user_id, command)
+    }
+
+    /// `start_game` from `place`: `first` challenges `second` there, who accepts there.
+    pub fn start_game_in(&self, place: &Place, first: &str, second: &str, args: &str) -> i64 {
+        let r = self.ok_in(place, first, &format!("challenge @{second} {args} black"));
+        let challenge = number_after(&r.text, "Challenge #").expect("challenge number");
+        let r = self.ok_in(place, second, &format!("accept {challenge}"));
+        let game = number_after(&r.text, "Game #").expect("game number");
+        let row = self.game(game);
+        assert_eq!(row.players, [first.to_string(), second.to_string()]);
+        assert_eq!(row.guild, place.guild, "game {game}: its server");
+        game
+    }
+}
+
+/// Holds the database's write lock (a `BEGIN IMMEDIATE` transaction left open on a connection
+/// of its own) until dropped. Readers go on (WAL); a command that tries to write, even a write
+/// that would change nothing, waits for the store's busy timeout and fails.
+pub struct WriteLock(Connection);
+
+impl WriteLock {
+    pub fn take(path: &Path) -> WriteLock {
+        let conn = Connection::open(path).expect("open the database");
+        conn.execute_batch("BEGIN IMMEDIATE")
+            .expect("take the write lock");
+        WriteLock(conn)
+    }
+}
+
+impl Drop for WriteLock {
+    fn drop(&mut self) {
+        let _ = self.0.execute_batch("ROLLBACK");
+    }
+}
