@@ -86,6 +86,21 @@ fn memory_of(pid: u32) -> (f64, f64) {
     (kb("VmRSS:") / 1024.0, kb("VmHWM:") / 1024.0)
 }
 
+/// CPU seconds (user + system) the process has used so far.
+fn cpu_of(pid: u32) -> f64 {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+    // Fields after the command name (which may hold spaces) start at `) `.
+    let rest = stat.rsplit_once(") ").map_or("", |(_, r)| r);
+    let f: Vec<&str> = rest.split_whitespace().collect();
+    let ticks = |i: usize| {
+        f.get(i)
+            .and_then(|v| v.parse::<f64>().ok())
+            .unwrap_or(f64::NAN)
+    };
+    // utime and stime are fields 14 and 15 of the line, 12 and 13 after the name.
+    (ticks(11) + ticks(12)) / 100.0
+}
+
 /// Sends a slash command and waits for its follow-up; returns it.
 async fn command(
     fake: &FakeDiscord,
@@ -169,50 +184,68 @@ async fn latency(rounds: usize) {
     }
 
     // Moves, one every 20 ms; each game moves once a second.
+    let cpu0 = cpu_of(bot.id());
     let gap = Duration::from_millis(20);
     let start = Instant::now();
-    let mut waits = Vec::new();
+    // One watcher reads each recorded call once (a waiter per move would copy every call,
+    // board pictures included, fifty times over and slow the machine the bot runs on): the
+    // k-th announcement of a game (a new message with its board) answers its k-th move.
+    let expected = rounds * games;
+    let arrivals: Arc<std::sync::Mutex<Vec<Vec<Instant>>>> =
+        Arc::new(std::sync::Mutex::new(vec![Vec::new(); games]));
+    let first_call = fake.call_count();
+    let watcher = {
+        let (fake, arrivals) = (fake.clone(), arrivals.clone());
+        tokio::spawn(async move {
+            let seen = std::sync::atomic::AtomicUsize::new(0);
+            fake.wait_for_since(first_call, "every move's board", STEP * 4, |c| {
+                if !(c.method == "POST"
+                    && c.path.ends_with("/messages")
+                    && c.files.iter().any(|f| f.filename.ends_with(".png")))
+                {
+                    return false;
+                }
+                let game = c.content().and_then(|t| {
+                    let rest = t.strip_prefix("Game #")?;
+                    rest[..rest.find(':')?].parse::<usize>().ok()
+                });
+                if let Some(g) = game.filter(|g| (1..=games).contains(g)) {
+                    arrivals.lock().expect("arrivals")[g - 1].push(c.at);
+                    return seen.fetch_add(1, std::sync::atomic::Ordering::SeqCst) + 1 == expected;
+                }
+                false
+            })
+            .await;
+        })
+    };
+    let mut sent: Vec<Vec<Instant>> = vec![Vec::new(); games];
     for (r, mv) in OPENING.iter().enumerate().take(rounds) {
         for i in 0..games {
             let at = start + gap * (r * games + i) as u32;
             tokio::time::sleep_until(at.into()).await;
             let user = &users[2 * i + r % 2];
-            let (_, token, ev) = fake.slash_command_in(
+            let (_, _, ev) = fake.slash_command_in(
                 CHANNEL_ID,
                 user,
                 "move",
                 json!([opt_str("move", mv), opt_int("game", i as i64 + 1)]),
                 &[],
             );
-            let before = fake.call_count();
-            let sent = Instant::now();
+            sent[i].push(Instant::now());
             fake.dispatch("INTERACTION_CREATE", ev).await;
-            let fake = fake.clone();
-            let head = format!("Game #{}: ", i + 1);
-            waits.push(tokio::spawn(async move {
-                // The move's announcement: a new message in the game's thread with the board.
-                let rec = fake
-                    .wait_for_since(before, "a move's board", STEP, |c| {
-                        c.method == "POST"
-                            && c.path.ends_with("/messages")
-                            && c.content().is_some_and(|t| t.starts_with(&head))
-                            && c.files.iter().any(|f| f.filename.ends_with(".png"))
-                    })
-                    .await;
-                let hook = format!("/api/v10/webhooks/{APP_ID}/{token}");
-                fake.wait_for("the mover's answer", STEP, |c| {
-                    c.method == "POST" && c.path == hook
-                })
-                .await;
-                rec.at.duration_since(sent).as_secs_f64() * 1000.0
-            }));
         }
     }
+    watcher.await.expect("every move answered");
+    let arrivals = arrivals.lock().expect("arrivals").clone();
     let mut ms = Vec::new();
-    for w in waits {
-        ms.push(w.await.expect("a move answered"));
+    for (s, a) in sent.iter().zip(&arrivals) {
+        assert_eq!(s.len(), a.len(), "one announcement per move");
+        for (s, a) in s.iter().zip(a) {
+            ms.push(a.duration_since(*s).as_secs_f64() * 1000.0);
+        }
     }
     let elapsed = start.elapsed().as_secs_f64();
+    let cpu = cpu_of(bot.id()) - cpu0;
     ms.sort_by(|a, b| a.total_cmp(b));
     let all_ok = fake.errors().is_empty();
     assert!(all_ok, "Discord refused calls: {:?}", fake.problems());
@@ -223,6 +256,12 @@ async fn latency(rounds: usize) {
         percentile(&ms, 0.5),
         percentile(&ms, 0.99),
         ms.last().copied().unwrap_or(f64::NAN)
+    );
+    println!(
+        "discord: the bot used {:.1} ms of CPU per move ({:.1} s for {} moves; the fake and this driver share the machine)",
+        cpu * 1000.0 / ms.len() as f64,
+        cpu,
+        ms.len()
     );
 
     // Autocomplete of /move for the player to move in each game (nothing typed yet: the
