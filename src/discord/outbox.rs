@@ -107,7 +107,19 @@ async fn channel_of(service: &Arc<Service>, n: &Notice) -> Option<serenity::Chan
         .map(serenity::ChannelId::new)
 }
 
-/// Sends one notice: a mention in the game's channel, or a direct message.
+/// Whether Discord refused a call for good (a 4xx other than 429: no permission, unknown
+/// channel, direct messages closed): sending it again would fail again.
+fn refused_for_good(e: &serenity::Error) -> bool {
+    match e {
+        serenity::Error::Http(serenity::http::HttpError::UnsuccessfulRequest(r)) => {
+            r.status_code.is_client_error() && r.status_code.as_u16() != 429
+        }
+        _ => false,
+    }
+}
+
+/// Sends one notice: a mention in the game's channel, or a direct message (a user whose
+/// direct messages are closed is mentioned in the game's channel instead).
 pub async fn deliver(
     http: &Http,
     service: &Arc<Service>,
@@ -118,26 +130,37 @@ pub async fn deliver(
         warn!(user = %n.user, "notice for a user who is not on Discord; dropped");
         return Ok(());
     };
-    let channel = match n.via {
-        Via::Mention => channel_of(service, n).await,
-        Via::Dm => None,
+    let mention = |channel: serenity::ChannelId| async move {
+        let msg = serenity::CreateMessage::new()
+            .content(format!("<@{user}> {}", super::respond::clip(&n.text)))
+            .allowed_mentions(mention_only(&[user]));
+        channel.send_message(http, msg).await.map(|_| ())
     };
-    match channel {
-        Some(channel) => {
-            let msg = serenity::CreateMessage::new()
-                .content(format!("<@{user}> {}", super::respond::clip(&n.text)))
-                .allowed_mentions(mention_only(&[user]));
-            channel.send_message(http, msg).await?;
-        }
-        None => {
-            let dm = user.create_dm_channel(http).await?;
-            let msg = serenity::CreateMessage::new()
-                .content(super::respond::clip(&n.text))
-                .allowed_mentions(mention_only(&[]));
-            dm.id.send_message(http, msg).await?;
-        }
+    match n.via {
+        Via::Mention => match channel_of(service, n).await {
+            Some(channel) => mention(channel).await,
+            None => direct(http, user, &n.text).await,
+        },
+        Via::Dm => match direct(http, user, &n.text).await {
+            Err(e) if refused_for_good(&e) => match channel_of(service, n).await {
+                Some(channel) => {
+                    debug!(user = %user, "direct messages refused; mentioning instead: {e}");
+                    mention(channel).await
+                }
+                None => Err(e),
+            },
+            other => other,
+        },
     }
-    Ok(())
+}
+
+/// A direct message.
+async fn direct(http: &Http, user: serenity::UserId, text: &str) -> Result<(), serenity::Error> {
+    let dm = user.create_dm_channel(http).await?;
+    let msg = serenity::CreateMessage::new()
+        .content(super::respond::clip(text))
+        .allowed_mentions(mention_only(&[]));
+    dm.id.send_message(http, msg).await.map(|_| ())
 }
 
 /// Delivers notices now (a command's own, not folded into its reply), marking each sent once
@@ -152,6 +175,12 @@ pub async fn deliver_now(
         let Some(id) = n.id else { continue };
         match deliver(&http, &service, &n).await {
             Ok(()) => mark_sent(&service, &outbox, vec![id]).await,
+            Err(e) if refused_for_good(&e) => {
+                // Retrying cannot help (the channel is gone, the bot may not post there):
+                // set aside, said in the log.
+                warn!(notice = id, user = %n.user, "Discord refused the notice for good; dropped: {e}");
+                mark_sent(&service, &outbox, vec![id]).await;
+            }
             Err(e) => {
                 warn!(notice = id, "delivery failed, will retry: {e}");
                 outbox.failed(id);

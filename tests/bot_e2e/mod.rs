@@ -626,3 +626,123 @@ async fn a_game_on_discord_from_challenge_to_resignation_through_a_crash() {
     );
     fake.assert_no_unknown_routes();
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn notices_go_by_direct_message_as_asked_and_to_the_thread_when_dms_are_closed() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let config = write_config(dir.path());
+    let fake = FakeDiscord::start().await;
+    let alice = FakeUser::new(2_000_000_000_000_000_011, "alice");
+    let bob = FakeUser::new(2_000_000_000_000_000_012, "bob");
+    for u in [&alice, &bob] {
+        fake.add_user(u);
+    }
+    let mut bot = Bot::start(&fake, dir.path(), &config, 1);
+    fake.wait_ready(STEP).await;
+    fake.wait_for("command registration", STEP, |c| {
+        c.method == "PUT" && c.path.ends_with("/commands")
+    })
+    .await;
+
+    // Bob wants direct messages.
+    let r = slash(
+        &fake,
+        CHANNEL_ID,
+        &bob,
+        "settings",
+        json!([opt_str("notify", "dm")]),
+        &[],
+    )
+    .await;
+    assert!(
+        is_ephemeral(&r),
+        "settings are answered privately: {}",
+        content(&r)
+    );
+
+    // Alice's challenge: announced in the channel without pinging Bob, who gets a DM.
+    let before = fake.call_count();
+    slash(
+        &fake,
+        CHANNEL_ID,
+        &alice,
+        "challenge",
+        json!([
+            opt_user("opponent", &bob),
+            opt_str("game", "judkins"),
+            opt_str("color", "black")
+        ]),
+        &[&bob],
+    )
+    .await;
+    let ch = posted(&fake, before, CHANNEL_ID, "the challenge announced").await;
+    assert!(
+        pinged(&ch).is_empty(),
+        "Bob asked for direct messages: {}",
+        ch.summary()
+    );
+    let dm = fake
+        .wait_for_since(before, "the challenge sent to Bob directly", STEP, |c| {
+            c.ok()
+                && c.method == "POST"
+                && fake
+                    .dm_channel_of(bob.id)
+                    .is_some_and(|d| c.path == format!("/api/v10/channels/{d}/messages"))
+        })
+        .await;
+    assert!(content(&dm).contains("challenges you"), "{}", content(&dm));
+    assert!(pinged(&dm).is_empty(), "a direct message pings nobody");
+
+    // Bob accepts; then closes his direct messages. Alice's move cannot reach him by DM, so
+    // he is mentioned in the game's thread instead.
+    let before = fake.call_count();
+    click(&fake, &bob, &ch, "Accept").await;
+    let thread_call = fake
+        .wait_for_since(before, "the game's thread", STEP, |c| {
+            c.method == "POST" && c.path.ends_with("/threads")
+        })
+        .await;
+    let thread: u64 = thread_call.response.as_ref().expect("thread")["id"]
+        .as_str()
+        .and_then(|s| s.parse().ok())
+        .expect("thread id");
+    fake.set_dms_closed(bob.id, true);
+    let before = fake.call_count();
+    slash(
+        &fake,
+        thread,
+        &alice,
+        "move",
+        json!([opt_str("move", "P-6d")]),
+        &[],
+    )
+    .await;
+    let fallback = fake
+        .wait_for_since(before, "Bob mentioned in the thread instead", STEP, |c| {
+            c.ok()
+                && c.method == "POST"
+                && c.path == format!("/api/v10/channels/{thread}/messages")
+                && c.content()
+                    .is_some_and(|t| t.starts_with(&bob.mention()) && t.contains("your move"))
+        })
+        .await;
+    assert_eq!(pinged(&fallback), vec![bob.id]);
+    assert!(
+        fake.calls_since(before).iter().any(|c| c.status == 403),
+        "the direct message was refused first"
+    );
+    // Delivered once: the outbox does not send it again.
+    tokio::time::sleep(std::time::Duration::from_secs(3)).await;
+    let again = fake
+        .calls_since(before)
+        .iter()
+        .filter(|c| {
+            c.ok()
+                && c.content()
+                    .is_some_and(|t| t.starts_with(&bob.mention()) && t.contains("your move"))
+        })
+        .count();
+    assert_eq!(again, 1, "the notice is delivered exactly once");
+    assert_eq!(bot.terminate().code(), Some(0));
+    fake.assert_no_unknown_routes();
+}
