@@ -13,7 +13,8 @@ use std::time::{Duration, Instant};
 use serde_json::json;
 
 use super::{answer, content, is_ephemeral, write_config, Bot, STEP};
-use crate::fake_discord::{FakeDiscord, FakeUser, Recorded, CHANNEL_ID};
+use crate::fake_discord::{FakeDiscord, FakeUser, Recorded, APP_ID, CHANNEL_ID, GUILD_ID};
+use std::ffi::OsStr;
 
 /// A token distinctive enough that finding it anywhere in the output is a leak.
 const TOKEN: &str = "MTIz.secret-token-Gx7.do-not-print-9Qz";
@@ -936,6 +937,43 @@ async fn sigterm_stops_a_bot_that_cannot_reach_the_gateway() {
         .await
         .expect("terminate");
         assert_eq!(status.0.code(), Some(0), "SIGTERM stops it cleanly");
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_development_server_gets_the_commands_at_once_and_globally_nothing() {
+    bounded(async {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let fake = FakeDiscord::start().await;
+        let (config, _) = example_with(
+            dir.path(),
+            "dev.toml",
+            "# dev_guild = 123456789012345678",
+            &format!("dev_guild = {GUILD_ID}"),
+        );
+        let mut bot = start(
+            &fake,
+            dir.path(),
+            "dev",
+            &[OsStr::new("--config"), config.as_os_str()],
+            None,
+        );
+        ready(&fake).await;
+        let puts: Vec<String> = fake
+            .calls()
+            .iter()
+            .filter(|c| c.method == "PUT" && c.path.ends_with("/commands"))
+            .map(|c| c.path.clone())
+            .collect();
+        assert_eq!(
+            puts,
+            vec![format!(
+                "/api/v10/applications/{APP_ID}/guilds/{GUILD_ID}/commands"
+            )],
+            "registered in the development server only"
+        );
+        stop(&mut bot, dir.path(), "dev");
     })
     .await;
 }
