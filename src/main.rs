@@ -104,7 +104,7 @@ struct GameArgs {
     #[arg(long)]
     variant: String,
     /// Moves played from the start (or from --position), separated by spaces: move codes or
-    /// human notation.
+    /// human notation; `declare` (Shogi) declares the entering king.
     #[arg(long, default_value = "")]
     moves: String,
     /// Start from this position string instead of the start position.
@@ -210,6 +210,12 @@ fn play_moves(v: &'static Variant, mut game: Game, moves: &str) -> Result<Game, 
                 i + 1,
                 o.describe(v)
             )));
+        }
+        // Shogi's entering-king declaration ends the game when it holds.
+        if text.eq_ignore_ascii_case("declare") {
+            game.declare()
+                .map_err(|e| UserError(format!("move {} '{text}' is refused: {e}", i + 1)))?;
+            continue;
         }
         let m = input::parse_move(game.position(), text)
             .map_err(|e| UserError(format!("move {} '{text}' is illegal: {e}", i + 1)))?;

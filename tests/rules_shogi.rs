@@ -1193,3 +1193,121 @@ fn hodges_marks_promotion_taken_or_declined() {
         Ok(mv(&position, "5e4c"))
     );
 }
+
+// ---------------------------------------------------------------------------------------------
+// Entering-king declaration (27-point rule)
+// ---------------------------------------------------------------------------------------------
+
+fn declare(sfen: &str) -> Result<Outcome, tegami::engine::declaration::Refusal> {
+    let pos = fen::parse(tegami::engine::Variant::get(V), sfen).expect("a valid test position");
+    let mut g = Game::new(pos);
+    let before = g.outcome();
+    let r = g.declare();
+    if r.is_err() {
+        assert_eq!(g.outcome(), before, "a refused declaration changes nothing");
+    } else {
+        assert_eq!(g.outcome(), r.ok());
+    }
+    r
+}
+
+// Black: dragon, horse and eight pawns in the zone (10 pieces, 18 points), rook and five pawns
+// in hand (10 points): 28.
+const BLACK_DECLARES: &str = "+R+B7/PPPPKPPPP/9/9/9/9/9/9/4k4 b R5P 1";
+
+#[test]
+fn black_declares_with_ten_pieces_in_the_zone_and_28_points() {
+    assert_eq!(
+        declare(BLACK_DECLARES),
+        Ok(Outcome::Win {
+            winner: Color::Black,
+            reason: Reason::Declaration
+        })
+    );
+}
+
+#[test]
+fn white_declares_with_27_points() {
+    // Mirror of Black's, one pawn fewer in hand: 27 points, enough for White.
+    assert_eq!(
+        declare("4K4/9/9/9/9/9/9/ppppkpppp/7+b+r w r4p 1"),
+        Ok(Outcome::Win {
+            winner: Color::White,
+            reason: Reason::Declaration
+        })
+    );
+}
+
+#[test]
+fn black_with_27_points_is_one_point_short() {
+    use tegami::engine::declaration::Refusal;
+    let r = declare("+R+B7/PPPPKPPPP/9/9/9/9/9/9/4k4 b R4P 1");
+    assert_eq!(
+        r,
+        Err(Refusal::TooFewPoints {
+            found: 27,
+            needed: 28
+        })
+    );
+    let text = r.unwrap_err().to_string();
+    assert!(
+        text.contains("27 points") && text.contains("28 needed"),
+        "{text}"
+    );
+}
+
+#[test]
+fn nine_pieces_in_the_zone_are_not_enough_whatever_the_points() {
+    use tegami::engine::declaration::Refusal;
+    // Seven pawns on rank b (one more in hand): 9 pieces, 28 points.
+    let r = declare("+R+B7/PPPPK1PPP/9/9/9/9/9/9/4k4 b R6P 1");
+    assert_eq!(r, Err(Refusal::TooFewPieces { found: 9 }));
+    let text = r.unwrap_err().to_string();
+    assert!(
+        text.contains("only 9") && text.contains("10 needed"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_king_in_check_cannot_declare() {
+    use tegami::engine::declaration::Refusal;
+    // White's gold on 5c steps straight back onto 5b.
+    let r = declare("+R+B7/PPPPKPPPP/4g4/9/9/9/9/9/4k4 b R5P 1");
+    assert_eq!(r, Err(Refusal::InCheck));
+    assert!(r.unwrap_err().to_string().contains("in check"));
+}
+
+#[test]
+fn a_king_outside_the_zone_cannot_declare() {
+    use tegami::engine::declaration::Refusal;
+    let r = declare("+R+B7/PPPP1PPPP/4S4/4K4/9/9/9/9/4k4 b R5P 1");
+    assert_eq!(r, Err(Refusal::KingOutside));
+    assert!(r
+        .unwrap_err()
+        .to_string()
+        .contains("not in the promotion zone"));
+}
+
+#[test]
+fn only_shogi_has_the_declaration() {
+    use tegami::engine::declaration::Refusal;
+    for id in [VariantId::Judkins, VariantId::Cannon, VariantId::Palace] {
+        let mut g = Game::new(Position::start(id));
+        assert_eq!(g.declare(), Err(Refusal::NotThisGame), "{id:?}");
+        assert!(g.outcome().is_none());
+    }
+}
+
+#[test]
+fn the_declaration_counts_promoted_rook_and_bishop_as_five_and_the_king_as_nothing() {
+    let pos = fen::parse(tegami::engine::Variant::get(V), BLACK_DECLARES).unwrap();
+    assert_eq!(
+        tegami::engine::declaration::count(&pos, Color::Black),
+        (10, 28)
+    );
+    assert_eq!(
+        tegami::engine::declaration::count(&pos, Color::White),
+        (0, 0)
+    );
+}

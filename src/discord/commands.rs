@@ -23,6 +23,7 @@ pub fn all() -> Vec<poise::Command<Data, Error>> {
         moves(),
         board(),
         resign(),
+        declare(),
         moretime(),
         draw(),
         takeback(),
@@ -349,6 +350,15 @@ pub async fn resign(
     Ok(())
 }
 
+/// Shogi: declare the entering king on your turn (27-point rule)
+#[poise::command(slash_command, prefix_command)]
+pub async fn declare(
+    ctx: Ctx<'_>,
+    #[description = "The game's number"] game: Option<i64>,
+) -> Result<(), Error> {
+    run(ctx, Ok(Command::Declare { game })).await
+}
+
 /// Give your opponent one more day for their move.
 #[poise::command(slash_command, prefix_command)]
 pub async fn moretime(
@@ -595,6 +605,7 @@ mod tests {
             ("moves", &["game", "square"]),
             ("board", &["game", "ply", "style"]),
             ("resign", &["game"]),
+            ("declare", &["game"]),
             ("moretime", &["game"]),
             ("draw", &["action", "game"]),
             ("takeback", &["action", "game"]),

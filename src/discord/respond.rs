@@ -232,6 +232,7 @@ pub fn announces(command: &Command) -> bool {
             | Command::Cancel { .. }
             | Command::Move { .. }
             | Command::Resign { .. }
+            | Command::Declare { .. }
             | Command::Draw { .. }
             | Command::Takeback { .. }
             | Command::Impasse { .. }

@@ -13,6 +13,8 @@ pub enum Reason {
     Repetition,
     PerpetualCheck,
     Impasse,
+    /// Shogi's entering-king declaration (the 27-point rule): see [`crate::engine::impasse`].
+    Declaration,
     Resignation,
     Timeout,
     Agreement,
@@ -26,6 +28,7 @@ impl Reason {
         Reason::Repetition,
         Reason::PerpetualCheck,
         Reason::Impasse,
+        Reason::Declaration,
         Reason::Resignation,
         Reason::Timeout,
         Reason::Agreement,
@@ -40,6 +43,7 @@ impl Reason {
             Reason::Repetition => "repetition",
             Reason::PerpetualCheck => "perpetual-check",
             Reason::Impasse => "impasse",
+            Reason::Declaration => "declaration",
             Reason::Resignation => "resignation",
             Reason::Timeout => "timeout",
             Reason::Agreement => "agreement",
@@ -132,6 +136,17 @@ impl Game {
     /// Ends the game for a reason outside the board (resignation, time, agreement, impasse).
     pub fn set_outcome(&mut self, o: Outcome) {
         self.outcome = Some(o);
+    }
+
+    /// The side to move declares the entering king (Shogi's 27-point rule): the game ends with
+    /// its win if the declaration holds; otherwise nothing changes and the refusal says why.
+    pub fn declare(&mut self) -> Result<Outcome, crate::engine::declaration::Refusal> {
+        if self.is_over() {
+            return Err(crate::engine::declaration::Refusal::GameOver);
+        }
+        let o = crate::engine::declaration::declare(&self.pos)?;
+        self.outcome = Some(o);
+        Ok(o)
     }
 
     /// Legal moves of the current position (none once the game is over).

@@ -5,6 +5,7 @@
 //! live in `engine::notation`.
 
 mod color;
+pub mod declaration;
 mod game;
 mod illegal;
 pub mod impasse;

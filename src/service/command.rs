@@ -66,6 +66,10 @@ pub enum Command {
     Resign {
         game: Option<i64>,
     },
+    /// Shogi's entering-king declaration.
+    Declare {
+        game: Option<i64>,
+    },
     Draw {
         game: Option<i64>,
         action: OfferAction,
@@ -260,6 +264,13 @@ pub fn parse(line: &str) -> Result<Command, CommandError> {
                 return Err(usage("resign [GAME_ID]"));
             }
             Command::Resign { game }
+        }
+        "declare" => {
+            let (game, rest) = game_arg(args);
+            if !rest.is_empty() {
+                return Err(usage("declare [GAME_ID]"));
+            }
+            Command::Declare { game }
         }
         "draw" | "takeback" | "impasse" => {
             let (game, rest) = game_arg(args);

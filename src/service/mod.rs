@@ -7,7 +7,7 @@
 
 mod clock;
 mod command;
-mod export;
+pub mod export;
 mod play;
 pub mod ratings;
 mod suggest;
@@ -491,6 +491,7 @@ impl Service {
             },
             Command::Moves { game, square } => self.moves(u, place, *game, square.as_deref()),
             Command::Resign { game } => self.resign(u, place, *game),
+            Command::Declare { game } => self.declare(u, place, *game),
             Command::Draw { game, action } => {
                 self.offer(u, place, *game, crate::store::OfferKind::Draw, *action)
             }

@@ -491,43 +491,7 @@ impl Service {
                 self.name_of(g.to_move())
             ));
         }
-        if let Some(deadline) = g.row.deadline.filter(|&d| d <= self.now()) {
-            // Too late: the game is lost on time, whether or not a sweep has run yet.
-            let o = Outcome::Win {
-                winner: !side,
-                reason: crate::engine::Reason::Timeout,
-            };
-            let ending = ending_of(o);
-            // Both players are told, in the game's channel (or as they asked), like any end.
-            let sentence = self.outcome_sentence(&g, o);
-            let notify: Vec<Notice> = [g.player(!side), g.player(side)]
-                .into_iter()
-                .filter_map(|p| {
-                    self.notice_about(
-                        Some(g.row.id),
-                        p,
-                        g.row.channel.as_ref(),
-                        format!(
-                            "game #{} is over: {}'s time ran out at {}. {sentence}",
-                            g.row.id,
-                            user.name,
-                            format_time(deadline)
-                        ),
-                    )
-                })
-                .collect();
-            self.store.finish_game(
-                g.row.id,
-                g.row.version,
-                &self.finish_of(&g.row, &ending, &to_store(&notify)),
-                self.now(),
-            )?;
-            return user_err(format!(
-                "game #{}: your time ran out at {}; the game is lost on time",
-                g.row.id,
-                format_time(deadline)
-            ));
-        }
+        self.check_in_time(&g, user, side)?;
         if let Some(seen) = seen_ply {
             if seen != g.row.ply {
                 return user_err(
@@ -640,6 +604,109 @@ impl Service {
             ),
             Outcome::Draw { reason } => format!("Draw by {}.", reason.as_str().replace('-', " ")),
         }
+    }
+
+    /// Refuses an act of the player to move after their deadline: the game is then lost on time
+    /// (finished here, whether or not a sweep has run yet).
+    fn check_in_time(&self, g: &Loaded, user: &User, side: Color) -> Result<(), CoreError> {
+        if let Some(deadline) = g.row.deadline.filter(|&d| d <= self.now()) {
+            // Too late: the game is lost on time, whether or not a sweep has run yet.
+            let o = Outcome::Win {
+                winner: !side,
+                reason: crate::engine::Reason::Timeout,
+            };
+            let ending = ending_of(o);
+            // Both players are told, in the game's channel (or as they asked), like any end.
+            let sentence = self.outcome_sentence(g, o);
+            let notify: Vec<Notice> = [g.player(!side), g.player(side)]
+                .into_iter()
+                .filter_map(|p| {
+                    self.notice_about(
+                        Some(g.row.id),
+                        p,
+                        g.row.channel.as_ref(),
+                        format!(
+                            "game #{} is over: {}'s time ran out at {}. {sentence}",
+                            g.row.id,
+                            user.name,
+                            format_time(deadline)
+                        ),
+                    )
+                })
+                .collect();
+            self.store.finish_game(
+                g.row.id,
+                g.row.version,
+                &self.finish_of(&g.row, &ending, &to_store(&notify)),
+                self.now(),
+            )?;
+            return user_err(format!(
+                "game #{}: your time ran out at {}; the game is lost on time",
+                g.row.id,
+                format_time(deadline)
+            ));
+        }
+        Ok(())
+    }
+
+    /// Shogi's entering-king declaration by the player to move: the game ends with their win if
+    /// it holds; otherwise it is refused with the condition that failed, and nothing changes.
+    #[instrument(skip_all, fields(user = %user.id, game))]
+    pub(crate) fn declare(
+        &self,
+        user: &User,
+        place: &Place,
+        game: Option<i64>,
+    ) -> Result<Reply, CoreError> {
+        let mut g = self.pick_game(user, place, game)?;
+        tracing::Span::current().record("game", g.row.id);
+        let side = self.my_side(&g, user)?;
+        if g.game.position().side_to_move() != side {
+            return user_err(format!(
+                "it is not your turn in game #{}: you may declare only on your turn",
+                g.row.id
+            ));
+        }
+        self.check_in_time(&g, user, side)?;
+        let o = g.game.declare().map_err(|e| {
+            CoreError::User(format!("game #{}: declaration refused: {e}", g.row.id))
+        })?;
+        let (pieces, points) = crate::engine::declaration::count(g.game.position(), side);
+        let ending = ending_of(o);
+        let opponent = g.player(!side).to_string();
+        let notify: Vec<Notice> = self
+            .notice_about(
+                Some(g.row.id),
+                &opponent,
+                g.row.channel.as_ref(),
+                format!(
+                    "{} declared the entering king in game #{}: you lose",
+                    user.name, g.row.id
+                ),
+            )
+            .into_iter()
+            .collect();
+        let row = self.store.finish_game(
+            g.row.id,
+            g.row.version,
+            &self.finish_of(&g.row, &ending, &to_store(&notify)),
+            self.now(),
+        )?;
+        let g = Loaded { row, game: g.game };
+        let sentence = self.outcome_sentence(&g, o);
+        Ok(Reply {
+            game: Some(g.game_ref(false)),
+            text: format!(
+                "Game #{}: {} declares the entering king ({pieces} pieces in the zone, {points} points). {sentence}",
+                g.row.id, user.name
+            ),
+            attachments: self
+                .board_image(&g, g.game.moves().len(), &opponent)?
+                .into_iter()
+                .collect(),
+            notify,
+            ..Reply::default()
+        })
     }
 
     pub(crate) fn resign(

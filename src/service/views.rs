@@ -427,7 +427,8 @@ impl Service {
             self.name_of(g.player(Color::Black)),
             self.name_of(g.player(Color::White)),
         ];
-        let out = super::export::export(&g.game, format, &names).map_err(CoreError::User)?;
+        let out = super::export::export(&g.game, format, &names, stored_outcome(&g.row))
+            .map_err(CoreError::User)?;
         // The record formats shogi software opens come as a file too.
         let file = match format {
             "kif" => Some(format!("game-{id}.kif")),
@@ -573,6 +574,23 @@ pub(crate) fn written_moves(game: &Game) -> Vec<(Move, String)> {
         .collect()
 }
 
+/// How a stored game ended, from its row (resignation, time and agreement are not on the board):
+/// `None` while it goes on, or if the stored reason is not one of the engine's.
+pub(crate) fn stored_outcome(row: &crate::store::GameRow) -> Option<crate::engine::Outcome> {
+    let reason = crate::engine::Reason::parse(row.reason.as_deref()?)?;
+    Some(match row.result? {
+        crate::store::GameResult::First => crate::engine::Outcome::Win {
+            winner: Color::Black,
+            reason,
+        },
+        crate::store::GameResult::Second => crate::engine::Outcome::Win {
+            winner: Color::White,
+            reason,
+        },
+        crate::store::GameResult::Draw => crate::engine::Outcome::Draw { reason },
+    })
+}
+
 /// A diagram of how a kind moves: the piece on a board with the squares it reaches marked.
 pub fn piece_diagram(
     v: &'static Variant,
@@ -612,6 +630,7 @@ const HELP: &[(&str, &str)] = &[
     ("board", "board [GAME_ID] — show the board"),
     ("moves", "moves [GAME_ID] [SQUARE] — list the legal moves (of the piece on SQUARE)"),
     ("resign", "resign [GAME_ID] — resign the game"),
+    ("declare", "declare [GAME_ID] — Shogi: declare the entering king on your turn (27-point rule: king and 10 other pieces in the zone, not in check, 28 points for black, 27 for white; rook and bishop 5, others 1, in the zone and in hand)"),
     ("draw", "draw [GAME_ID] [offer|accept|decline] — offer or answer a draw"),
     ("takeback", "takeback [GAME_ID] [request|accept|decline] — ask to take back your last move, or answer"),
     ("impasse", "impasse [GAME_ID] [propose|accept|decline] — jishogi by agreement, once both kings are in their zones (shogi, judkins, cannon)"),
