@@ -121,7 +121,7 @@ fn scripted_session_then_a_second_console_on_the_same_database() {
             "bob",
             "to move, by 2026-12-04 12:0",
             "→ @bob (mention): your move in game #1",
-            "Game #1: bob plays 1... P-3d.",
+            "Game #1: bob plays 1… P-3d.",
             // the bad move
             "✗ ",
             "7g",

@@ -517,7 +517,7 @@ fn scenario_handicap(env: &Env) -> Vec<Expect> {
     assert!(msg.contains("not your turn"), "{msg}");
     before.assert_same(&env.snapshot(), "Black moving first in a handicap game");
     let r = env.ok("bob", &format!("move {game} 3c3d"));
-    assert!(r.text.contains("1... P-3d"), "{}", r.text);
+    assert!(r.text.contains("1… P-3d"), "{}", r.text);
     let r = env.ok("alice", &format!("move {game} 7g7f"));
     assert!(r.text.contains("2. P-7f"), "{}", r.text);
     // A takeback in a game White began: bob, to move, takes back his move and alice's reply.
@@ -536,7 +536,7 @@ fn scenario_handicap(env: &Env) -> Vec<Expect> {
     env.ok("bob", &format!("move {game} 3c3d"));
     env.ok("alice", &format!("move {game} 7g7f"));
     let record = env.ok("alice", &format!("record {game}"));
-    assert!(record.text.contains("1. … P-3d"), "{}", record.text);
+    assert!(record.text.contains("1… P-3d"), "{}", record.text);
     assert!(record.text.contains("2. P-7f"), "{}", record.text);
     // And then to a decisive end.
     let mut g = env.replay(game);

@@ -50,6 +50,11 @@ impl Reason {
         }
     }
 
+    /// The reason in words (`perpetual check`), as results are written.
+    pub fn words(self) -> String {
+        self.as_str().replace('-', " ")
+    }
+
     pub fn parse(s: &str) -> Option<Reason> {
         Reason::ALL.iter().copied().find(|r| r.as_str() == s)
     }

@@ -59,14 +59,32 @@ pub fn render_gif_moves(
 
 /// `Black wins by checkmate`, `draw by repetition`.
 pub fn describe_outcome(v: &Variant, o: Outcome) -> String {
-    match o {
-        Outcome::Win { winner, reason } => format!(
-            "{} wins by {}",
-            capitalised(v.side_name(winner)),
-            reason.as_str().replace('-', " ")
-        ),
-        Outcome::Draw { reason } => format!("draw by {}", reason.as_str().replace('-', " ")),
+    notation::result_words(o, |c| capitalised(v.side_name(c)))
+}
+
+/// The caption of each frame: the move that led to it, numbered as every record numbers moves
+/// (`12.`, `12…`), and the result on the last one.
+fn captions(start: &Position, moves: &[Move], outcome: Option<Outcome>) -> Vec<Option<String>> {
+    let mut captions: Vec<Option<String>> = vec![None; moves.len() + 1];
+    let mut p = start.clone();
+    let first = start.side_to_move();
+    for (i, &m) in moves.iter().enumerate() {
+        captions[i + 1] = Some(format!(
+            "{} {}",
+            notation::move_number(i, first),
+            notation::human(&p, m)
+        ));
+        p.make(m);
     }
+    if let Some(o) = outcome {
+        let text = describe_outcome(start.variant(), o);
+        let last = &mut captions[moves.len()];
+        *last = Some(match last.take() {
+            Some(mv) => format!("{mv} · {text}"),
+            None => text,
+        });
+    }
+    captions
 }
 
 fn replay(
@@ -75,23 +93,11 @@ fn replay(
     outcome: Option<Outcome>,
     opts: &GifOptions,
 ) -> Result<Vec<u8>, RenderError> {
-    // The caption of each frame: the move that led to it, and the result on the last one.
-    let mut captions: Vec<Option<String>> = vec![None; moves.len() + 1];
-    if opts.captions {
-        let mut p = start.clone();
-        for (i, &m) in moves.iter().enumerate() {
-            captions[i + 1] = Some(format!("{}. {}", p.ply() + 1, notation::human(&p, m)));
-            p.make(m);
-        }
-        if let Some(o) = outcome {
-            let text = describe_outcome(start.variant(), o);
-            let last = &mut captions[moves.len()];
-            *last = Some(match last.take() {
-                Some(mv) => format!("{mv} · {text}"),
-                None => text,
-            });
-        }
-    }
+    let captions = if opts.captions {
+        captions(start, moves, outcome)
+    } else {
+        vec![None; moves.len() + 1]
+    };
     let frame = |pos: &Position, ply: usize| {
         let o = RenderOptions {
             last_move: ply.checked_sub(1).map(|i| moves[i]),
@@ -326,5 +332,30 @@ impl Encoder {
         self.enc
             .into_inner()
             .map_err(|e| RenderError::Gif(e.to_string()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::notation::input::parse_move;
+    use crate::engine::{Game, VariantId};
+
+    #[test]
+    fn captions_number_moves_in_pairs_as_the_record_does_and_end_with_the_result() {
+        let mut g = Game::new(Position::start(VariantId::Shogi));
+        for t in ["7g7f", "3c3d", "2g2f"] {
+            let m = parse_move(g.position(), t).unwrap();
+            g.play(m).unwrap();
+        }
+        let o = Outcome::Win {
+            winner: crate::engine::Color::Black,
+            reason: crate::engine::Reason::Declaration,
+        };
+        let c = captions(g.start(), g.moves(), Some(o));
+        assert_eq!(c[0], None);
+        assert_eq!(c[1].as_deref(), Some("1. P-7f"));
+        assert_eq!(c[2].as_deref(), Some("1… P-3d"));
+        assert_eq!(c[3].as_deref(), Some("2. P-2f · Black wins by declaration"));
     }
 }

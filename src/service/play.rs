@@ -508,12 +508,10 @@ impl Service {
         let ending = outcome.map(ending_of);
         let opponent = g.player(!side).to_string();
         let deadline = self.deadline_for(&opponent, g.row.days_per_move)?;
-        // Numbered as if Black moved first: a handicap game's first move is "1. … ".
-        let k = ply as usize - 1 + usize::from(g.game.start().side_to_move() == Color::White);
-        let number = k / 2 + 1;
-        let dots = if side == Color::Black { "." } else { "..." };
+        let number =
+            crate::engine::notation::move_number(ply as usize - 1, g.game.start().side_to_move());
         let mut text = format!(
-            "Game #{}: {} plays {number}{dots} {notation}.",
+            "Game #{}: {} plays {number} {notation}.",
             g.row.id, user.name
         );
         let mut notify = Vec::new();
@@ -595,15 +593,14 @@ impl Service {
 
     /// "alice wins by checkmate." / "Draw by repetition."
     pub(crate) fn outcome_sentence(&self, g: &Loaded, o: Outcome) -> String {
-        match o {
-            Outcome::Win { winner, reason } => format!(
-                "{} ({}) wins by {}.",
-                self.name_of(g.player(winner)),
-                g.variant().side_name(winner),
-                reason.as_str().replace('-', " ")
-            ),
-            Outcome::Draw { reason } => format!("Draw by {}.", reason.as_str().replace('-', " ")),
-        }
+        let words = crate::engine::notation::result_words(o, |c| {
+            format!(
+                "{} ({})",
+                self.name_of(g.player(c)),
+                g.variant().side_name(c)
+            )
+        });
+        format!("{}.", super::views::capital(o, &words))
     }
 
     /// Refuses an act of the player to move after their deadline: the game is then lost on time

@@ -43,9 +43,11 @@ impl Service {
         let last = (ply > 0).then(|| g.game.moves()[ply - 1]);
         let caption = last.map(|m| {
             let before = g.game.position_at(ply - 1);
-            let k = ply - 1 + usize::from(g.game.start().side_to_move() == Color::White);
-            let dots = if k % 2 == 0 { "." } else { "…" };
-            format!("{}{dots} {}", k / 2 + 1, human(&before, m))
+            format!(
+                "{} {}",
+                crate::engine::notation::move_number(ply - 1, g.game.start().side_to_move()),
+                human(&before, m)
+            )
         });
         let active = g.row.status == GameStatus::Active && ply == g.game.moves().len();
         let opts = crate::render::RenderOptions {
@@ -81,21 +83,18 @@ impl Service {
             g.row.ply + 1
         );
         match (g.row.status, g.game.outcome()) {
-            (GameStatus::Finished, _) => {
-                let result = match g.row.result {
-                    Some(crate::store::GameResult::First) => {
-                        format!("{} wins", self.name_of(g.player(Color::Black)))
-                    }
-                    Some(crate::store::GameResult::Second) => {
-                        format!("{} wins", self.name_of(g.player(Color::White)))
-                    }
-                    _ => "Draw".into(),
-                };
-                format!(
-                    "{head} Over: {result} by {}.",
-                    g.row.reason.clone().unwrap_or_default().replace('-', " ")
-                )
-            }
+            (GameStatus::Finished, _) => match stored_outcome(&g.row) {
+                Some(o) => format!(
+                    "{head} Over: {}.",
+                    capital(
+                        o,
+                        &crate::engine::notation::result_words(o, |c| {
+                            self.name_of(g.player(c))
+                        })
+                    )
+                ),
+                None => format!("{head} Over."),
+            },
             _ => {
                 let check = if g.game.position().in_check() {
                     " (in check)"
@@ -320,7 +319,10 @@ impl Service {
                 r.id,
                 variant,
                 self.name_of(&r.players[1 - me]),
-                r.reason.clone().unwrap_or_default().replace('-', " "),
+                r.reason
+                    .as_deref()
+                    .and_then(crate::engine::Reason::parse)
+                    .map_or_else(|| r.reason.clone().unwrap_or_default(), |r| r.words()),
                 r.ply,
                 r.finished_at.map(format_time).unwrap_or_default()
             ));
@@ -388,18 +390,26 @@ impl Service {
         let g = self.load_visible(user, place, id)?;
         let rows = self.store.moves(id)?;
         let mut text = self.status_line(&g);
-        let offset = usize::from(g.game.start().side_to_move() == Color::White);
+        let first = g.game.start().side_to_move();
         let mut line = String::new();
         for (i, m) in rows.iter().enumerate() {
-            let k = i + offset;
-            if k % 2 == 0 {
+            let second = (i + usize::from(first == Color::White)) % 2 == 1;
+            if !second {
                 if !line.is_empty() {
                     text.push('\n');
                     text.push_str(&line);
                 }
-                line = format!("{}. {}", k / 2 + 1, m.notation);
+                line = format!(
+                    "{} {}",
+                    crate::engine::notation::move_number(i, first),
+                    m.notation
+                );
             } else if line.is_empty() {
-                line = format!("{}. … {}", k / 2 + 1, m.notation);
+                line = format!(
+                    "{} {}",
+                    crate::engine::notation::move_number(i, first),
+                    m.notation
+                );
             } else {
                 line.push(' ');
                 line.push_str(&m.notation);
@@ -572,6 +582,16 @@ pub(crate) fn written_moves(game: &Game) -> Vec<(Move, String)> {
         .zip(crate::engine::notation::human_all(pos, &all))
         .filter(|(m, _)| legal.contains(m))
         .collect()
+}
+
+/// A result in words at the start of a sentence: `Draw by repetition`, or the winner's name as
+/// typed (`alice wins by checkmate`: a name is never changed).
+pub(crate) fn capital(o: crate::engine::Outcome, words: &str) -> String {
+    let mut c = words.chars();
+    match (o, c.next()) {
+        (crate::engine::Outcome::Draw { .. }, Some(f)) => f.to_uppercase().chain(c).collect(),
+        _ => words.to_string(),
+    }
 }
 
 /// How a stored game ended, from its row (resignation, time and agreement are not on the board):

@@ -10,7 +10,28 @@ pub mod input;
 use std::collections::{HashMap, HashSet};
 
 use crate::engine::variant::SquareNames;
-use crate::engine::{Move, PieceKind, Position, Square};
+use crate::engine::{Color, Move, Outcome, PieceKind, Position, Square};
+
+/// The number of the move of index `ply` (0 for the first move) of a game whose first move is
+/// `first`'s, as every record, caption and message writes it: moves are counted in pairs as if
+/// the first player (Black, Red) moved first, `12.` before the first player's move and `12…`
+/// before the second's (so a handicap game, White first, begins with `1…`).
+pub fn move_number(ply: usize, first: Color) -> String {
+    let k = ply + usize::from(first == Color::White);
+    let dots = if k % 2 == 0 { "." } else { "…" };
+    format!("{}{dots}", k / 2 + 1)
+}
+
+/// A result in words, as every record, caption and message writes it: `<winner> wins by
+/// perpetual check` (the winner as `name` writes that side) or `draw by repetition`.
+pub fn result_words(o: Outcome, name: impl Fn(Color) -> String) -> String {
+    match o {
+        Outcome::Win { winner, reason } => {
+            format!("{} wins by {}", name(winner), reason.words())
+        }
+        Outcome::Draw { reason } => format!("draw by {}", reason.words()),
+    }
+}
 
 /// A move, legal in `pos`, in the game's human notation: Hodges for the shogi games,
 /// algebraic for Shanghai Palace Chess.
@@ -78,5 +99,37 @@ impl Legal {
         self.reaching
             .get(&(to, kind))
             .is_some_and(|froms| froms.iter().any(|&f| f != from))
+    }
+}
+
+#[cfg(test)]
+mod formatter_tests {
+    use super::*;
+    use crate::engine::Reason;
+
+    #[test]
+    fn moves_are_numbered_in_pairs_from_the_first_player() {
+        assert_eq!(move_number(0, Color::Black), "1.");
+        assert_eq!(move_number(1, Color::Black), "1…");
+        assert_eq!(move_number(2, Color::Black), "2.");
+        // White first (a handicap game): the first move is the second half of move 1.
+        assert_eq!(move_number(0, Color::White), "1…");
+        assert_eq!(move_number(1, Color::White), "2.");
+    }
+
+    #[test]
+    fn results_are_written_in_words() {
+        let win = Outcome::Win {
+            winner: Color::White,
+            reason: Reason::PerpetualCheck,
+        };
+        assert_eq!(
+            result_words(win, |c| format!("{c:?}")),
+            "White wins by perpetual check"
+        );
+        let draw = Outcome::Draw {
+            reason: Reason::Repetition,
+        };
+        assert_eq!(result_words(draw, |_| unreachable!()), "draw by repetition");
     }
 }
