@@ -174,3 +174,127 @@ fn the_start_positions_of_the_readme_are_the_games_starts() {
     }
     assert_eq!(seen, 5, "the README's table of start positions");
 }
+
+/// Every move example of the README's *Writing moves*, in a position where it can be played:
+/// (game, position, as written, the move code it must be read as).
+const MOVE_EXAMPLES: &[(&str, &str, &str, &str)] = &[
+    ("shogi", START, "7g7f", "7g7f"),
+    ("shogi", "4k4/9/7P1/9/9/9/9/9/4K4 b - 1", "2c2b+", "2c2b+"),
+    ("shogi", "4k4/9/9/9/9/9/9/9/4K4 b P 1", "P*5e", "P*5e"),
+    ("shogi", START, "P-7f", "7g7f"),
+    ("shogi", "4k4/9/9/9/9/2p6/2P6/9/4K4 b - 1", "Px7f", "7g7f"),
+    ("shogi", "4k4/9/9/9/1N7/9/9/9/4K4 b - 1", "N-7c=", "8e7c"),
+    ("shogi", "4k4/9/9/9/7+R1/9/9/9/4K4 b - 1", "+R-2b", "2e2b"),
+    ("shogi", START, "G6i-5h", "6i5h"),
+    ("shogi", "4k4/9/9/9/9/9/9/9/4K4 b S 1", "S*5e", "S*5e"),
+    ("shogi", START, "P-76", "7g7f"),
+    ("shogi", START, "7776", "7g7f"),
+    ("shogi", START, "p-7f", "7g7f"),
+    ("palace", LION, "Ln5ex5d-5c", "5e5d5c"),
+    ("palace", LION, "5e5d5c", "5e5d5c"),
+    ("palace", LION, "5e5d5e", "5e5d5e"),
+    ("palace", LION, "5e5e", "5e5e"),
+    ("palace", CASTLE, "K-7i", "5i7i"),
+    ("palace", CASTLE, "5i7i", "5i7i"),
+    ("shanghai", KNIGHTS, "Ne2-f4", "e2f4"),
+    ("shanghai", KNIGHT, "Nf4", "e2f4"),
+    ("shanghai", CANNON, "Cxe7", "e3e7"),
+    ("shanghai", PAWNS, "e4", "e3e4"),
+    ("shanghai", PAWNS, "dxe5", "d4e5"),
+    ("shanghai", PAWNS, "c9=Q", "c8c9q"),
+    ("shanghai", PAWNS, "c8c9q", "c8c9q"),
+    ("shanghai", DROP, "S*e5", "S*e5"),
+    ("shanghai", PAWNS, "Fh5+", "h4h5+"),
+];
+
+const START: &str = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1";
+// Palace Shogi: Black's lion on 5e before White's footsoldier on 5d (5c empty); castling with
+// the lance of 9i (a pawn between the kings, which may not face each other).
+const LION: &str = "4k4/9/9/4p4/4+Q4/9/4+P4/9/4K4 b - 1 - -";
+const CASTLE: &str = "4k4/9/9/9/9/9/4+P4/9/L3K4 b - 1 9i -";
+// Shanghai Palace Chess (ranks 9..1 from the top): kings on d1 and f9.
+const KNIGHTS: &str = "5k3/9/9/9/9/9/9/4N1N2/3K5 b - 1";
+const KNIGHT: &str = "5k3/9/9/9/9/9/9/4N4/3K5 b - 1";
+const CANNON: &str = "5k3/9/4p4/9/4Z4/9/4C4/9/3K5 b - 1";
+const PAWNS: &str = "5k3/2P6/9/9/4p4/3P3F1/4P4/9/3K5 b - 1";
+const DROP: &str = "5k3/9/9/9/9/9/9/9/3K5 b S 1";
+
+/// Examples in the section that are not moves: squares, piece letters and names.
+const NOT_MOVES: &[&str] = &[
+    "7g",
+    "GC SC CC IC",
+    "U A C I",
+    "Ln",
+    "a1",
+    "i9",
+    "N",
+    "H",
+    "B",
+    "D",
+    "R",
+    "T",
+    "P",
+    "Z",
+    "F",
+];
+
+#[test]
+fn every_move_example_of_the_readme_is_read_as_said() {
+    let text = readme();
+    let section = text
+        .split("## Writing moves")
+        .nth(1)
+        .and_then(|s| s.split("\n## ").next())
+        .expect("the README's Writing moves section");
+    // Every backticked example of the section is checked here.
+    for example in section.split('`').skip(1).step_by(2) {
+        assert!(
+            NOT_MOVES.contains(&example) || MOVE_EXAMPLES.iter().any(|e| e.2 == example),
+            "README example `{example}` is not checked"
+        );
+    }
+    for &(game, position, written, expected) in MOVE_EXAMPLES {
+        let id = tegami::engine::VariantId::parse(game).expect("a game");
+        let v = tegami::engine::Variant::get(id);
+        let pos = tegami::engine::notation::fen::parse(v, position)
+            .unwrap_or_else(|e| panic!("{position}: {e}"));
+        let m = tegami::engine::notation::input::parse_move(&pos, written)
+            .unwrap_or_else(|e| panic!("{game} `{written}` refused in {position}: {e}"));
+        assert_eq!(
+            tegami::engine::notation::code::write(v, m),
+            expected,
+            "{game} `{written}`"
+        );
+    }
+    // The cannons' names and letters name the same pieces.
+    let cannon = tegami::engine::Variant::get(tegami::engine::VariantId::Cannon);
+    for (human, letter) in [("GC", "U"), ("SC", "A"), ("CC", "C"), ("IC", "I")] {
+        assert_eq!(
+            cannon.kind_by_human(human),
+            cannon.kind_by_code(letter),
+            "{human} and {letter}"
+        );
+        assert!(cannon.kind_by_human(human).is_some(), "{human}");
+    }
+}
+
+#[test]
+fn the_prefix_command_examples_of_the_readme_are_commands() {
+    let text = readme();
+    let mut seen = 0;
+    for example in text.split('`').skip(1).step_by(2) {
+        let Some(line) = example
+            .strip_prefix('!')
+            .or_else(|| example.strip_prefix("@alice /"))
+        else {
+            continue;
+        };
+        if line.is_empty() {
+            continue;
+        }
+        tegami::service::parse_command(line)
+            .unwrap_or_else(|e| panic!("README example `{example}` is no command: {e}"));
+        seen += 1;
+    }
+    assert!(seen >= 4, "the README's prefix examples ({seen})");
+}
