@@ -473,7 +473,12 @@ impl Service {
             },
             ..Default::default()
         };
-        let gif = crate::render::render_gif(&g.game, &opts)
+        // The last frame says how the game ended, also when it ended off the board.
+        let mut game = g.game.clone();
+        if let Some(o) = stored_outcome(&g.row) {
+            game.set_outcome(o);
+        }
+        let gif = crate::render::render_gif(&game, &opts)
             .map_err(|e| CoreError::Internal(format!("replaying game {id}: {e}")))?;
         Ok(Reply {
             text: format!(
