@@ -171,7 +171,9 @@ fn race(variant: &str, readers: usize) -> Race {
                     let outcome = match r {
                         Ok(Ok(reply)) if !reply.error => Ok(reply.text),
                         Ok(Ok(reply)) => Err(Refusal::User(reply.text)),
-                        Ok(Err(CoreError::User(m))) => Err(Refusal::User(m)),
+                        Ok(Err(CoreError::User(m))) | Ok(Err(CoreError::Ended(m, ..))) => {
+                            Err(Refusal::User(m))
+                        }
                         Ok(Err(CoreError::Internal(m))) => Err(Refusal::Internal(m)),
                         Err(_) => Err(Refusal::Panic("the core panicked".into())),
                     };

@@ -1015,7 +1015,33 @@ fn a_move_at_the_deadline_is_refused_ends_the_game_on_time_and_tells_both() {
     let before = env.outbox();
 
     env.clock.set(deadline);
+    // The refusal names the ended game (the adapter closes its thread) and carries the
+    // stored notices to both players (the adapter delivers them before closing it).
+    let before_reply = env.snapshot();
+    let r = env.send("bob", &format!("move {game} 3c3d"));
+    assert!(r.error, "{}", r.text);
+    assert!(
+        r.game.as_ref().is_some_and(|g| g.id == game && g.over),
+        "{:?}",
+        r.game
+    );
+    let mut told: Vec<&str> = r.notify.iter().map(|n| n.user.as_str()).collect();
+    told.sort();
+    assert_eq!(told, ["alice", "bob"]);
+    assert!(r
+        .notify
+        .iter()
+        .all(|n| n.id.is_some() && n.game == Some(game)));
+    // Sent again, the move is refused as the game is over: nothing more changes.
+    let after_first = env.snapshot();
+    assert!(
+        after_first != before_reply,
+        "the first refusal ended the game"
+    );
     let msg = env.refused("bob", &format!("move {game} 3c3d"));
+    assert!(msg.contains("is over"), "{msg}");
+    after_first.assert_same(&env.snapshot(), "a second late move");
+    let msg = r.text;
     assert!(msg.contains("your time ran out"), "{msg}");
     assert!(msg.contains("lost on time"), "{msg}");
     let row = env.game(game);

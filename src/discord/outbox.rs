@@ -224,19 +224,25 @@ pub async fn run_loops(
     outbox_tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     sweep_tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     loop {
-        tokio::select! {
-            _ = outbox_tick.tick() => {}
-            _ = sweep_tick.tick() => sweep(&http, &service).await,
-        }
+        let ended = tokio::select! {
+            _ = outbox_tick.tick() => Vec::new(),
+            _ = sweep_tick.tick() => sweep(&service).await,
+        };
         if gate.is_closed() {
             return;
         }
         flush(&http, &service, &outbox).await;
+        // Games lost on time: their threads are closed once the players were told there (a
+        // message in an archived thread would reopen it).
+        for game in ended {
+            super::respond::archive_thread(&http, &service, game).await;
+        }
     }
 }
 
-/// Runs the correspondence sweep; its notices are in the outbox for `flush`.
-async fn sweep(http: &Arc<Http>, service: &Arc<Service>) {
+/// Runs the correspondence sweep; its notices are in the outbox for `flush`. Returns the games
+/// it ended.
+async fn sweep(service: &Arc<Service>) -> Vec<i64> {
     let s = service.clone();
     let now = s.now();
     match tokio::task::spawn_blocking(move || s.sweep(now)).await {
@@ -250,12 +256,16 @@ async fn sweep(http: &Arc<Http>, service: &Arc<Service>) {
                     "sweep"
                 );
             }
-            for game in done.timeouts {
-                super::respond::archive_thread(http, service, game).await;
-            }
+            done.timeouts
         }
-        Ok(Err(e)) => warn!("the sweep failed (it will run again): {e}"),
-        Err(e) => warn!("the sweep failed (it will run again): {e}"),
+        Ok(Err(e)) => {
+            warn!("the sweep failed (it will run again): {e}");
+            Vec::new()
+        }
+        Err(e) => {
+            warn!("the sweep failed (it will run again): {e}");
+            Vec::new()
+        }
     }
 }
 

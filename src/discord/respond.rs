@@ -443,9 +443,17 @@ pub async fn answer(
 ) {
     if reply.error {
         refuse(http, &target, &reply.text).await;
-        // Whatever a refused command queued (a loss on time) goes by the outbox.
-        let ids: Vec<i64> = reply.notify.iter().filter_map(|n| n.id).collect();
-        data.outbox.release(&ids);
+        // A refusal that ended the game (a move after the deadline): both players are told,
+        // then the thread is closed (a message in an archived thread would reopen it).
+        if !reply.notify.is_empty() {
+            outbox::deliver_now(
+                http.clone(),
+                data.service.clone(),
+                data.outbox.clone(),
+                reply.notify.clone(),
+            )
+            .await;
+        }
         if let Some(g) = reply.game.as_ref().filter(|g| g.over) {
             archive_thread(http, &data.service, g.id).await;
         }

@@ -340,6 +340,11 @@ pub enum CoreError {
     /// The user's mistake or a refusal: shown plainly.
     #[error("{0}")]
     User(String),
+    /// Refused, but the attempt ended a game (an act after the deadline loses on time): shown
+    /// plainly, and the reply names the game (its thread can be closed; the players are told
+    /// by the notices stored with the ending).
+    #[error("{0}")]
+    Ended(String, GameRef, Vec<Notice>),
     /// Ours: logged with its context; the user gets a short apology.
     #[error("internal error: {0}")]
     Internal(String),
@@ -438,6 +443,11 @@ impl Service {
         match self.try_handle(req) {
             Ok(r) => r,
             Err(CoreError::User(msg)) => Reply::error(msg),
+            Err(CoreError::Ended(msg, game, notify)) => Reply {
+                game: Some(game),
+                notify,
+                ..Reply::error(msg)
+            },
             Err(CoreError::Internal(msg)) => {
                 error!(user = %req.user.id, command = ?req.command, "internal error: {msg}");
                 Reply::error("Sorry, something went wrong on our side; nothing was changed. Please try again.")

@@ -631,16 +631,25 @@ impl Service {
                     )
                 })
                 .collect();
-            self.store.finish_game(
+            let row = self.store.finish_game(
                 g.row.id,
                 g.row.version,
                 &self.finish_of(&g.row, &ending, &to_store(&notify)),
                 self.now(),
             )?;
-            return user_err(format!(
-                "game #{}: your time ran out at {}; the game is lost on time",
-                g.row.id,
-                format_time(deadline)
+            return Err(CoreError::Ended(
+                format!(
+                    "game #{}: your time ran out at {}; the game is lost on time",
+                    g.row.id,
+                    format_time(deadline)
+                ),
+                GameRef {
+                    id: row.id,
+                    ply: row.ply,
+                    started: false,
+                    over: true,
+                },
+                notify,
             ));
         }
         Ok(())

@@ -134,7 +134,7 @@ impl Env {
     pub fn refused_cmd(&self, user_id: &str, command: Command) -> String {
         let shown = format!("{command:?}");
         match self.try_cmd(user_id, command) {
-            Err(CoreError::User(msg)) => {
+            Err(CoreError::User(msg)) | Err(CoreError::Ended(msg, ..)) => {
                 assert!(!msg.trim().is_empty(), "@{user_id} {shown}: empty refusal");
                 msg
             }
@@ -585,7 +585,7 @@ impl Env {
     pub fn refused_cmd_in(&self, place: &Place, user_id: &str, command: Command) -> String {
         let shown = format!("{command:?}");
         match self.try_cmd_in(place, user_id, command) {
-            Err(CoreError::User(msg)) => msg,
+            Err(CoreError::User(msg)) | Err(CoreError::Ended(msg, ..)) => msg,
             Err(CoreError::Internal(msg)) => {
                 panic!(
                     "@{user_id} {shown} in {place:?}: internal error instead of a refusal: {msg}"
