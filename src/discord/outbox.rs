@@ -130,18 +130,19 @@ pub async fn deliver(
         warn!(user = %n.user, "notice for a user who is not on Discord; dropped");
         return Ok(());
     };
+    let text = &escape_players(service, n).await;
     let mention = |channel: serenity::ChannelId| async move {
         let msg = serenity::CreateMessage::new()
-            .content(format!("<@{user}> {}", super::respond::clip(&n.text)))
+            .content(format!("<@{user}> {}", super::respond::clip(text)))
             .allowed_mentions(mention_only(&[user]));
         channel.send_message(http, msg).await.map(|_| ())
     };
     match n.via {
         Via::Mention => match channel_of(service, n).await {
             Some(channel) => mention(channel).await,
-            None => direct(http, user, &n.text).await,
+            None => direct(http, user, text).await,
         },
-        Via::Dm => match direct(http, user, &n.text).await {
+        Via::Dm => match direct(http, user, text).await {
             Err(e) if refused_for_good(&e) => match channel_of(service, n).await {
                 Some(channel) => {
                     debug!(user = %user, "direct messages refused; mentioning instead: {e}");
@@ -152,6 +153,35 @@ pub async fn deliver(
             other => other,
         },
     }
+}
+
+/// The notice's text with markdown in its game's players' names shown as typed.
+async fn escape_players(service: &Arc<Service>, n: &Notice) -> String {
+    let Some(game) = n.game else {
+        return n.text.clone();
+    };
+    let s = service.clone();
+    let names = tokio::task::spawn_blocking(move || {
+        let row = s.store().game(game).ok().flatten()?;
+        Some(
+            row.players
+                .iter()
+                .filter_map(|p| s.store().user(p).ok().flatten().map(|u| u.name))
+                .collect::<Vec<_>>(),
+        )
+    })
+    .await
+    .ok()
+    .flatten()
+    .unwrap_or_default();
+    let mut text = n.text.clone();
+    for name in names {
+        let escaped = super::respond::escape_markdown(&name);
+        if escaped != name && !name.is_empty() && !text.contains(&escaped) {
+            text = text.replace(&name, &escaped);
+        }
+    }
+    text
 }
 
 /// A direct message.

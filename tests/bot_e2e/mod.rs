@@ -565,6 +565,11 @@ async fn a_game_on_discord_from_challenge_to_resignation_through_a_crash() {
         .await;
     assert_eq!(pinged(&retried), vec![bob.id]);
     assert!(
+        content(&retried).contains("Alice \\*A\\*"),
+        "markdown in names is escaped in notices too: {}",
+        content(&retried)
+    );
+    assert!(
         fake.calls_since(before)
             .iter()
             .any(|c| c.injected && c.status == 500),
