@@ -130,6 +130,24 @@ pub async fn run(config: BotConfig, service: Arc<Service>) -> Result<(), RunErro
         .await
         .map_err(|e| RunError::Discord(format!("cannot build the Discord client: {e}")))?;
 
+    // serenity falls back to Discord's own gateway when `GET /gateway` fails: behind another
+    // REST base (a proxy, a test's fake) that would reach the real Discord with our token.
+    // Ask once more, and give up rather than go elsewhere.
+    if config.api_base != config::DISCORD_API {
+        let fell_back = client.ws_url.lock().await.contains("gateway.discord.gg");
+        if fell_back {
+            match client.http.get_gateway().await {
+                Ok(g) => *client.ws_url.lock().await = g.url,
+                Err(e) => {
+                    return Err(RunError::Discord(format!(
+                        "cannot get the gateway address from {}: {e}",
+                        config.api_base
+                    )))
+                }
+            }
+        }
+    }
+
     // Background work: notices waiting in the outbox, and the correspondence sweep.
     let http = client.http.clone();
     let background = tokio::spawn(outbox::run_loops(

@@ -977,3 +977,23 @@ async fn a_development_server_gets_the_commands_at_once_and_globally_nothing() {
     })
     .await;
 }
+
+#[test]
+fn a_rest_base_without_a_gateway_address_stops_the_bot_instead_of_reaching_discord() {
+    // `GET /gateway` fails (nothing listens at the REST base): serenity alone would fall back
+    // to Discord's real gateway and identify there with the token.
+    let dir = tempfile::tempdir().expect("temp dir");
+    let out = run_to_end(tegami(dir.path()).env("DISCORD_TOKEN", TOKEN));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "stderr:\n{stderr}");
+    let last = stderr.lines().last().unwrap_or_default();
+    assert!(
+        last.contains("cannot get the gateway address from http://127.0.0.1:9"),
+        "{stderr}"
+    );
+    assert!(
+        !stderr.contains("gateway.discord.gg:443"),
+        "no connection to Discord: {stderr}"
+    );
+    assert!(!stderr.contains(TOKEN), "the token is never printed");
+}
