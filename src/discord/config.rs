@@ -177,9 +177,40 @@ fn parse_file(path: &Path, text: &str) -> Result<File, ConfigError> {
             path: path.to_owned(),
             line,
             // toml's message can span lines; one line is what an operator reads in a log.
-            message: e.message().split_whitespace().collect::<Vec<_>>().join(" "),
+            message: hide_long_strings(
+                &e.message().split_whitespace().collect::<Vec<_>>().join(" "),
+            ),
         }
     })
+}
+
+/// A message with its long quoted values hidden: a token pasted into the wrong field must not
+/// reach a log through the error that names the field (`"no"` stays, to help).
+fn hide_long_strings(message: &str) -> String {
+    const SHORT: usize = 16;
+    let mut out = String::with_capacity(message.len());
+    let mut rest = message;
+    while let Some(open) = rest.find('"') {
+        out.push_str(&rest[..=open]);
+        let after = &rest[open + 1..];
+        match after.find('"') {
+            Some(close) => {
+                let value = &after[..close];
+                if value.chars().count() > SHORT {
+                    out.push_str("(a long value, hidden)");
+                } else {
+                    out.push_str(value);
+                }
+                out.push('"');
+                rest = &after[close + 1..];
+            }
+            None => {
+                rest = after;
+            }
+        }
+    }
+    out.push_str(rest);
+    out
 }
 
 #[cfg(test)]
@@ -250,6 +281,24 @@ mod tests {
         assert!(load_text("token = \"a\"\nsweep_interval_secs = 0\n", &[]).is_err());
         assert!(load_text("token = \"a\"\napi_base = \"discord.com\"\n", &[]).is_err());
         assert!(load_text("token = \"a\"\nmessage_content = \"yes\"\n", &[]).is_err());
+    }
+
+    #[test]
+    fn a_token_in_the_wrong_field_is_not_echoed() {
+        let secret = "MTIzNDU2Nzg5.GhIjKl.very-secret-token-value";
+        let e = load_text(
+            &format!("dev_guild = \"{secret}\"\n"),
+            &[("DISCORD_TOKEN", "t")],
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(e.contains("line 1") && e.contains("hidden"), "{e}");
+        assert!(!e.contains(secret), "{e}");
+        // A short value is still shown, to help.
+        let e = load_text("token = \"a\"\nmessage_content = \"yes\"\n", &[])
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("\"yes\""), "{e}");
     }
 
     #[test]
