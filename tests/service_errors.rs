@@ -923,6 +923,10 @@ fn in_direct_messages_a_player_sees_their_own_games_only() {
     let msg = refused_in(&env, &dm, "dave", "games @alice", &["your own"]);
     assert!(!msg.contains(&format!("#{ga}")), "{msg}");
     env.ok_in(&dm, "alice", "games @alice");
+    // Nor someone else's stats (their games in progress in every server).
+    refused_in(&env, &dm, "dave", "stats @alice", &["your own stats"]);
+    env.ok_in(&dm, "alice", "stats");
+    env.ok_in(&a, "dave", "stats @alice");
 }
 
 #[test]
