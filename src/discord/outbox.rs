@@ -157,31 +157,13 @@ pub async fn deliver(
 
 /// The notice's text with markdown in its game's players' names shown as typed.
 async fn escape_players(service: &Arc<Service>, n: &Notice) -> String {
-    let Some(game) = n.game else {
-        return n.text.clone();
-    };
-    let s = service.clone();
-    let names = tokio::task::spawn_blocking(move || {
-        let row = s.store().game(game).ok().flatten()?;
-        Some(
-            row.players
-                .iter()
-                .filter_map(|p| s.store().user(p).ok().flatten().map(|u| u.name))
-                .collect::<Vec<_>>(),
-        )
-    })
-    .await
-    .ok()
-    .flatten()
-    .unwrap_or_default();
-    let mut text = n.text.clone();
-    for name in names {
-        let escaped = super::respond::escape_markdown(&name);
-        if escaped != name && !name.is_empty() && !text.contains(&escaped) {
-            text = text.replace(&name, &escaped);
-        }
+    match n.game {
+        Some(game) => super::respond::escape_in(
+            n.text.clone(),
+            &super::respond::player_names(service, game).await,
+        ),
+        None => n.text.clone(),
     }
-    text
 }
 
 /// A direct message.

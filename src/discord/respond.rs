@@ -255,33 +255,9 @@ pub async fn interaction(
     origin: Origin,
     command: Command,
 ) {
-    let Some(_pass) = data.gate.enter() else {
-        quick_ephemeral(
-            http,
-            id,
-            token,
-            "Tegami is restarting; try again in a minute.",
-        )
-        .await;
+    let Some(_pass) = admit(http, data, id, token, origin.user).await else {
         return;
     };
-    if data.limiter.check(origin.user.get()) != Verdict::Allow {
-        quick_ephemeral(
-            http,
-            id,
-            token,
-            "You are sending commands quickly: please wait a few seconds and try again.",
-        )
-        .await;
-        return;
-    }
-    let defer =
-        CreateInteractionResponse::Defer(CreateInteractionResponseMessage::new().ephemeral(true));
-    if let Err(e) = defer.execute(&**http, (id, token)).await {
-        // Too late or refused: the core must not act on a command nobody will see answered.
-        warn!("cannot defer an interaction; command dropped: {e}");
-        return;
-    }
     let public = announces(&command);
     let reply = run_core(data, origin.request(command)).await;
     answer(
@@ -295,6 +271,45 @@ pub async fn interaction(
         reply,
     )
     .await;
+}
+
+/// Lets an interaction in: not while stopping, not past the sender's rate limit (both
+/// answered at once, privately), then deferred privately. `None`: nothing more to do (a
+/// command whose defer failed is dropped: nobody would see it answered).
+async fn admit<'a>(
+    http: &Http,
+    data: &'a Data,
+    id: InteractionId,
+    token: &str,
+    user: UserId,
+) -> Option<super::guard::Pass<'a>> {
+    let Some(pass) = data.gate.enter() else {
+        quick_ephemeral(
+            http,
+            id,
+            token,
+            "Tegami is restarting; try again in a minute.",
+        )
+        .await;
+        return None;
+    };
+    if data.limiter.check(user.get()) != Verdict::Allow {
+        quick_ephemeral(
+            http,
+            id,
+            token,
+            "You are sending commands quickly: please wait a few seconds and try again.",
+        )
+        .await;
+        return None;
+    }
+    let defer =
+        CreateInteractionResponse::Defer(CreateInteractionResponseMessage::new().ephemeral(true));
+    if let Err(e) = defer.execute(http, (id, token)).await {
+        warn!("cannot defer an interaction; command dropped: {e}");
+        return None;
+    }
+    Some(pass)
 }
 
 /// The whole answer to a prefix command or a bare move.
@@ -344,27 +359,35 @@ pub async fn message(
 async fn escape_names(data: &Data, origin: &Origin, reply: &Reply, text: String) -> String {
     let mut names = vec![origin.name.clone()];
     if let Some(g) = &reply.game {
-        let (s, id) = (data.service.clone(), g.id);
-        let players = tokio::task::spawn_blocking(move || {
-            let row = s.store().game(id).ok().flatten()?;
-            Some(
-                row.players
-                    .iter()
-                    .filter_map(|p| s.store().user(p).ok().flatten().map(|u| u.name))
-                    .collect::<Vec<_>>(),
-            )
-        })
-        .await
-        .ok()
-        .flatten()
-        .unwrap_or_default();
-        names.extend(players);
+        names.extend(player_names(&data.service, g.id).await);
     }
-    let mut text = text;
+    escape_in(text, &names)
+}
+
+/// The display names of a game's two players (off the async runtime); none if unknown.
+pub(crate) async fn player_names(service: &Arc<crate::service::Service>, game: i64) -> Vec<String> {
+    let s = service.clone();
+    tokio::task::spawn_blocking(move || {
+        let row = s.store().game(game).ok().flatten()?;
+        Some(
+            row.players
+                .iter()
+                .filter_map(|p| s.store().user(p).ok().flatten().map(|u| u.name))
+                .collect::<Vec<_>>(),
+        )
+    })
+    .await
+    .ok()
+    .flatten()
+    .unwrap_or_default()
+}
+
+/// `text` with markdown in each of `names` shown as typed.
+pub(crate) fn escape_in(mut text: String, names: &[String]) -> String {
     for name in names {
-        let escaped = escape_markdown(&name);
-        if escaped != name && !name.is_empty() && !text.contains(&escaped) {
-            text = text.replace(&name, &escaped);
+        let escaped = escape_markdown(name);
+        if escaped != *name && !name.is_empty() && !text.contains(&escaped) {
+            text = text.replace(name.as_str(), &escaped);
         }
     }
     text
@@ -758,22 +781,9 @@ pub async fn confirm_resign_interaction(
     origin: Origin,
     game: Option<i64>,
 ) {
-    let Some(_pass) = data.gate.enter() else {
-        quick_ephemeral(
-            http,
-            id,
-            token,
-            "Tegami is restarting; try again in a minute.",
-        )
-        .await;
+    let Some(_pass) = admit(http, data, id, token, origin.user).await else {
         return;
     };
-    let defer =
-        CreateInteractionResponse::Defer(CreateInteractionResponseMessage::new().ephemeral(true));
-    if let Err(e) = defer.execute(&**http, (id, token)).await {
-        warn!("cannot defer an interaction: {e}");
-        return;
-    }
     let f = match game_to_resign(data, &origin, game).await {
         Ok(g) => {
             let (text, rows) = confirm_parts(&origin, &g);

@@ -583,14 +583,16 @@ impl Service {
         place: &Place,
         id: i64,
     ) -> Result<Loaded, CoreError> {
-        let row = self
-            .store
-            .game(id)?
-            .ok_or_else(|| CoreError::User(format!("there is no game #{id}")))?;
-        if !self.visible(user, place, &row) {
-            return user_err(format!("there is no game #{id}"));
-        }
+        self.visible_row(user, place, id)?;
         self.load(id)
+    }
+
+    /// The stored row of a game that may be seen from `place` (else "there is no game #N").
+    fn visible_row(&self, user: &User, place: &Place, id: i64) -> Result<GameRow, CoreError> {
+        match self.store.game(id)? {
+            Some(row) if self.visible(user, place, &row) => Ok(row),
+            _ => user_err(format!("there is no game #{id}")),
+        }
     }
 
     /// The game a command means: the one named; else the user's only active game here; else
@@ -659,16 +661,7 @@ impl Service {
         game: Option<i64>,
     ) -> Result<GameRef, CoreError> {
         let row = match game {
-            Some(id) => {
-                let row = self
-                    .store
-                    .game(id)?
-                    .ok_or_else(|| CoreError::User(format!("there is no game #{id}")))?;
-                if !self.visible(user, place, &row) {
-                    return user_err(format!("there is no game #{id}"));
-                }
-                row
-            }
+            Some(id) => self.visible_row(user, place, id)?,
             None => self.pick_row(user, place)?,
         };
         if !row.players.iter().any(|p| *p == user.id) {
