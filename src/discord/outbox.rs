@@ -80,33 +80,6 @@ impl Outbox {
     }
 }
 
-impl Default for Outbox {
-    fn default() -> Self {
-        Outbox::new()
-    }
-}
-
-/// Where a notice goes: the game's thread (or channel), else the notice's channel.
-async fn channel_of(service: &Arc<Service>, n: &Notice) -> Option<serenity::ChannelId> {
-    let from_game = match n.game {
-        Some(id) => {
-            let s = service.clone();
-            tokio::task::spawn_blocking(move || s.store().game(id))
-                .await
-                .ok()
-                .and_then(|r| r.ok())
-                .flatten()
-                .and_then(|g| g.thread.or(g.channel))
-        }
-        None => None,
-    };
-    from_game
-        .or_else(|| n.channel.clone())
-        .and_then(|c| c.parse::<u64>().ok())
-        .filter(|&c| c != 0)
-        .map(serenity::ChannelId::new)
-}
-
 /// Whether Discord refused a call for good (a 4xx other than 429: no permission, unknown
 /// channel, direct messages closed): sending it again would fail again.
 fn refused_for_good(e: &serenity::Error) -> bool {
@@ -130,7 +103,21 @@ pub async fn deliver(
         warn!(user = %n.user, "notice for a user who is not on Discord; dropped");
         return Ok(());
     };
-    let text = &escape_players(service, n).await;
+    // Its game's home and players, read once: where to mention, and names to escape.
+    let facts = match n.game {
+        Some(game) => super::respond::game_facts(service, game).await,
+        None => None,
+    };
+    let names = facts.as_ref().map(|f| f.names.clone()).unwrap_or_default();
+    let text = &super::respond::escape_in(n.text.clone(), &names);
+    // The game's thread or channel, else the notice's channel.
+    let home = facts.and_then(|f| f.home).or_else(|| {
+        n.channel
+            .as_deref()
+            .and_then(|c| c.parse::<u64>().ok())
+            .filter(|&c| c != 0)
+            .map(serenity::ChannelId::new)
+    });
     let mention = |channel: serenity::ChannelId| async move {
         let msg = serenity::CreateMessage::new()
             .content(format!("<@{user}> {}", super::respond::clip(text)))
@@ -138,12 +125,12 @@ pub async fn deliver(
         channel.send_message(http, msg).await.map(|_| ())
     };
     match n.via {
-        Via::Mention => match channel_of(service, n).await {
+        Via::Mention => match home {
             Some(channel) => mention(channel).await,
             None => direct(http, user, text).await,
         },
         Via::Dm => match direct(http, user, text).await {
-            Err(e) if refused_for_good(&e) => match channel_of(service, n).await {
+            Err(e) if refused_for_good(&e) => match home {
                 Some(channel) => {
                     debug!(user = %user, "direct messages refused; mentioning instead: {e}");
                     mention(channel).await
@@ -152,17 +139,6 @@ pub async fn deliver(
             },
             other => other,
         },
-    }
-}
-
-/// The notice's text with markdown in its game's players' names shown as typed.
-async fn escape_players(service: &Arc<Service>, n: &Notice) -> String {
-    match n.game {
-        Some(game) => super::respond::escape_in(
-            n.text.clone(),
-            &super::respond::player_names(service, game).await,
-        ),
-        None => n.text.clone(),
     }
 }
 

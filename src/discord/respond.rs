@@ -355,31 +355,42 @@ pub async fn message(
     .await;
 }
 
-/// Display names a reply may show, escaped where they contain markdown.
-async fn escape_names(data: &Data, origin: &Origin, reply: &Reply, text: String) -> String {
-    let mut names = vec![origin.name.clone()];
-    if let Some(g) = &reply.game {
-        names.extend(player_names(&data.service, g.id).await);
-    }
-    escape_in(text, &names)
+/// What an answer needs to know of its game, read in one go: where it is played and its
+/// players' display names.
+pub(crate) struct GameFacts {
+    /// Its thread, else its channel.
+    pub home: Option<ChannelId>,
+    pub has_thread: bool,
+    pub names: Vec<String>,
 }
 
-/// The display names of a game's two players (off the async runtime); none if unknown.
-pub(crate) async fn player_names(service: &Arc<crate::service::Service>, game: i64) -> Vec<String> {
+/// The facts of a game (off the async runtime); `None` if it cannot be read.
+pub(crate) async fn game_facts(
+    service: &Arc<crate::service::Service>,
+    game: i64,
+) -> Option<GameFacts> {
     let s = service.clone();
     tokio::task::spawn_blocking(move || {
         let row = s.store().game(game).ok().flatten()?;
-        Some(
-            row.players
-                .iter()
-                .filter_map(|p| s.store().user(p).ok().flatten().map(|u| u.name))
-                .collect::<Vec<_>>(),
-        )
+        let names = row
+            .players
+            .iter()
+            .filter_map(|p| s.store().user(p).ok().flatten().map(|u| u.name))
+            .collect();
+        Some(GameFacts {
+            has_thread: row.thread.is_some(),
+            home: row
+                .thread
+                .or(row.channel)
+                .and_then(|c| c.parse::<u64>().ok())
+                .filter(|&c| c != 0)
+                .map(ChannelId::new),
+            names,
+        })
     })
     .await
     .ok()
     .flatten()
-    .unwrap_or_default()
 }
 
 /// `text` with markdown in each of `names` shown as typed.
@@ -391,29 +402,6 @@ pub(crate) fn escape_in(mut text: String, names: &[String]) -> String {
         }
     }
     text
-}
-
-/// The game's thread or channel, if it has one, and whether it is a thread.
-async fn home_of(data: &Data, game: i64) -> (Option<ChannelId>, bool) {
-    let s = data.service.clone();
-    let row = tokio::task::spawn_blocking(move || s.store().game(game))
-        .await
-        .ok()
-        .and_then(|r| r.ok())
-        .flatten();
-    match row {
-        Some(r) => {
-            let has_thread = r.thread.is_some();
-            let home = r
-                .thread
-                .or(r.channel)
-                .and_then(|c| c.parse::<u64>().ok())
-                .filter(|&c| c != 0)
-                .map(ChannelId::new);
-            (home, has_thread)
-        }
-        None => (None, false),
-    }
 }
 
 /// A message's parts, for either kind of target.
@@ -482,7 +470,14 @@ pub async fn answer(
         }
         return;
     }
-    let text = escape_names(data, origin, &reply, reply.text.clone()).await;
+    let facts = match &reply.game {
+        Some(g) => game_facts(&data.service, g.id).await,
+        None => None,
+    };
+    // Display names the reply may show, with their markdown shown as typed.
+    let mut names = vec![origin.name.clone()];
+    names.extend(facts.iter().flat_map(|f| f.names.iter().cloned()));
+    let text = escape_in(reply.text.clone(), &names);
     if !public {
         let (content, files) = body_and_files(&reply, text, 0);
         let out = Outgoing {
@@ -500,10 +495,7 @@ pub async fn answer(
     }
 
     // Where the announcement goes: the game's home, else where the command was sent.
-    let (home, has_thread) = match &reply.game {
-        Some(g) => home_of(data, g.id).await,
-        None => (None, false),
-    };
+    let (home, has_thread) = facts.map_or((None, false), |f| (f.home, f.has_thread));
     let channel = home.unwrap_or(origin.channel);
     // Mentions of the announcement's channel are folded into it; the rest (direct messages,
     // other channels) are delivered on their own.

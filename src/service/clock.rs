@@ -384,12 +384,7 @@ impl Service {
         place: &Place,
         who: Option<&UserRef>,
     ) -> Result<Reply, CoreError> {
-        self.refresh_name(who)?;
-        let id = who.map_or(user.id.as_str(), |w| w.id.as_str());
-        // In direct messages, a user sees their own figures only, as with games and history.
-        if place.guild.is_none() && id != user.id.as_str() {
-            return user_err("in direct messages you see your own stats only: ask in a server");
-        }
+        let id = self.subject(user, place, who, "stats")?;
         let guild = place.guild.clone().unwrap_or_default();
         let ratings = self.store.ratings_of(id, &guild)?;
         let active = self

@@ -690,6 +690,26 @@ impl Service {
         Ok(())
     }
 
+    /// Whose games, history or stats a command asks for: the user it names (their resolved name
+    /// recorded), else the sender. In direct messages only the sender's own (`what` names the
+    /// list in the refusal): another user's may be of servers the sender is not in.
+    pub(crate) fn subject<'a>(
+        &self,
+        user: &'a User,
+        place: &Place,
+        who: Option<&'a UserRef>,
+        what: &str,
+    ) -> Result<&'a str, CoreError> {
+        self.refresh_name(who)?;
+        let id = who.map_or(user.id.as_str(), |w| w.id.as_str());
+        if place.guild.is_none() && id != user.id.as_str() {
+            return user_err(format!(
+                "in direct messages you see your own {what} only: ask in a server"
+            ));
+        }
+        Ok(id)
+    }
+
     /// A display name for a user id.
     pub(crate) fn name_of(&self, id: &str) -> String {
         match self.store.user(id) {

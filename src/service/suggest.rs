@@ -56,30 +56,8 @@ fn key(s: &str) -> String {
 }
 
 impl Service {
-    /// The game autocomplete is about: the caller's active game played in this thread or
-    /// channel, else their only game (here) where it is their turn. Read from the rows alone.
-    fn game_to_suggest(&self, user: &User, place: &Place) -> Result<Option<GameRow>, CoreError> {
-        let active =
-            self.store
-                .games_of(&user.id, GameStatus::Active, place.guild.as_deref(), 200)?;
-        if let Some(here) = place.channel.as_deref() {
-            let in_thread: Vec<&GameRow> = active.iter().filter(|g| g.is_played_in(here)).collect();
-            if let [g] = in_thread[..] {
-                return Ok(Some(g.clone()));
-            }
-        }
-        let mine: Vec<&GameRow> = active
-            .iter()
-            .filter(|g| g.to_move.as_deref() == Some(user.id.as_str()))
-            .collect();
-        Ok(match mine[..] {
-            [g] => Some(g.clone()),
-            _ => None,
-        })
-    }
-
-    /// Up to `limit` legal moves of the caller's game (`game`, else the one `game_to_suggest`
-    /// finds) matching `typed` (moves that start with it first, then moves that contain it),
+    /// Up to `limit` legal moves of the caller's game (`game`, else the one a move without a
+    /// game number would be played in: see `pick_row`) matching `typed` (moves that start with it first, then moves that contain it),
     /// labelled with the move code. Empty when the caller has no such game here or it is not
     /// their turn. Never fails: autocomplete has no way to show an error, so a failure is
     /// logged and answered with no suggestion.
@@ -113,7 +91,12 @@ impl Service {
                 .store
                 .game(id)?
                 .filter(|r| r.status == GameStatus::Active && self.visible(user, place, r)),
-            None => self.game_to_suggest(user, place)?,
+            // No game, or several with none standing out: nothing to suggest.
+            None => match self.pick_row(user, place) {
+                Ok(row) => Some(row),
+                Err(CoreError::User(_)) => None,
+                Err(e) => return Err(e),
+            },
         };
         let Some(row) = row else {
             return Ok(Vec::new());

@@ -199,13 +199,8 @@ impl Service {
         place: &Place,
         who: Option<&UserRef>,
     ) -> Result<Reply, CoreError> {
-        self.refresh_name(who)?;
-        let me = who.is_none_or(|w| w.id == user.id);
-        let id = who.map_or(user.id.as_str(), |w| w.id.as_str());
-        // In direct messages, a user sees their own games only (all servers'), as in `history`.
-        if place.guild.is_none() && !me {
-            return user_err("in direct messages you see your own games only: ask in a server");
-        }
+        let id = self.subject(user, place, who, "games")?;
+        let me = id == user.id.as_str();
         let rows = self
             .store
             .games_of(id, GameStatus::Active, place.guild.as_deref(), 100)?;
@@ -288,12 +283,7 @@ impl Service {
         place: &Place,
         who: Option<&UserRef>,
     ) -> Result<Reply, CoreError> {
-        self.refresh_name(who)?;
-        let id = who.map_or(user.id.as_str(), |w| w.id.as_str());
-        // In direct messages, a user sees their own games only (all servers').
-        if place.guild.is_none() && id != user.id.as_str() {
-            return user_err("in direct messages you see your own history only: ask in a server");
-        }
+        let id = self.subject(user, place, who, "history")?;
         let rows = self
             .store
             .games_of(id, GameStatus::Finished, place.guild.as_deref(), 25)?;
