@@ -53,6 +53,12 @@ enum Command {
         /// The side at the bottom (black, white; red, blue). Default: the first player.
         #[arg(long)]
         viewer: Option<String>,
+        /// The name shown for the player who moves first (default: the side's name).
+        #[arg(long)]
+        first: Option<String>,
+        /// The name shown for the player who moves second.
+        #[arg(long)]
+        second: Option<String>,
         /// The PNG file to write.
         #[arg(long)]
         out: std::path::PathBuf,
@@ -361,6 +367,8 @@ fn run(cli: Cli) -> Result<(), UserError> {
             game,
             style,
             viewer,
+            first,
+            second,
             out,
         } => {
             let g = build_game(&game)?;
@@ -382,6 +390,7 @@ fn run(cli: Cli) -> Result<(), UserError> {
                 last_move: g.moves().last().copied(),
                 viewer,
                 style,
+                names: [first, second].map(|n| n.filter(|n| !n.trim().is_empty())),
                 show_turn: !g.is_over(),
                 caption: g.outcome().map(|o| tegami::render::describe_outcome(v, o)),
                 ..Default::default()

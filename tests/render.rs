@@ -614,3 +614,124 @@ fn long_names_and_captions_stay_in_their_strip() {
     let edge = Rect::new(r.x + r.w as i32 - 4, r.y, 4, r.h);
     assert_eq!(count(&img, edge, |p| p == theme::TEXT), 0);
 }
+
+/// Names in every script players write them in, as the issue lists them.
+const SCRIPTS: &[(&str, &str)] = &[
+    ("Latin", "Zoë Łukasiewicz"),
+    ("Vietnamese", "Nguyễn Thị Ánh"),
+    ("Greek", "Ελένη Παπαδοπούλου"),
+    ("Cyrillic", "Дмитрий Шостакович"),
+    ("kana", "さくら ハナコ"),
+    ("JIS level 1 kanji", "羽生善治"),
+    ("JIS level 2 kanji", "弌丐僉僊辧劬"),
+    ("simplified hanzi", "张伟 刘洋"),
+    ("traditional hanzi", "黃大仙 吳國華"),
+    ("Hangul", "김민준 똠 쀍"),
+];
+
+fn named(first: &str, second: &str) -> RenderOptions {
+    RenderOptions {
+        names: [Some(first.to_string()), Some(second.to_string())],
+        ..RenderOptions::default()
+    }
+}
+
+#[test]
+fn names_in_every_script_are_drawn_from_a_font() {
+    let pos = Position::start(VariantId::Shogi);
+    let v = pos.variant();
+    for (script, name) in SCRIPTS {
+        // Every character has a font (the sign for missing characters is not used).
+        for (c, font) in render::text_fonts(name) {
+            assert!(font.is_some(), "{script}: {c:?} of {name:?} has no font");
+            assert_ne!(c, render::MISSING_SIGN, "{script}: {name:?}");
+        }
+        // And the picture shows glyphs: the name's strip differs from the same strip with each
+        // character replaced by the missing sign, and from the strip with no name.
+        let signs: String = name
+            .chars()
+            .map(|c| if c == ' ' { ' ' } else { render::MISSING_SIGN })
+            .collect();
+        let img = render::render_image(&pos, &named(name, "x"));
+        let with_signs = render::render_image(&pos, &named(&signs, "x"));
+        let unnamed = render::render_image(&pos, &RenderOptions::default());
+        let r = layout(v, &RenderOptions::default())
+            .name_rect(Color::Black)
+            .unwrap();
+        assert!(differing(&img, &with_signs, r) > 150, "{script}: {name:?}");
+        assert!(differing(&img, &unnamed, r) > 150, "{script}: {name:?}");
+        save(
+            &format!("name-{}.png", script.replace(' ', "-")),
+            &render_png(&pos, &named(name, "x")).unwrap(),
+        );
+    }
+}
+
+#[test]
+fn emoji_and_unknown_scripts_show_the_neutral_sign_never_a_question_mark() {
+    for (name, shown) in [
+        ("Ann 🌸", "Ann ◇"),
+        ("👨\u{200D}👩\u{200D}👧 family", "◇ family"),
+        ("👍🏽 ok", "◇ ok"),
+        ("🇯🇵 Taro", "◇ Taro"),
+        ("שלום", "◇"),
+    ] {
+        let drawn: String = render::text_fonts(name)
+            .into_iter()
+            .map(|(c, _)| c)
+            .collect();
+        assert_eq!(drawn, shown, "{name:?}");
+        assert!(!drawn.contains('?'));
+    }
+}
+
+#[test]
+fn a_long_name_in_any_script_is_shortened_with_an_ellipsis_and_stays_in_its_strip() {
+    for id in [VariantId::Shogi, VariantId::Judkins, VariantId::Shanghai] {
+        let pos = Position::start(id);
+        let v = pos.variant();
+        for (script, name) in SCRIPTS {
+            let long = format!("{name} {name} {name} {name} {name}");
+            let opts = named(&long, &long);
+            let shown = render::shown_name(v, &opts, Color::Black).unwrap();
+            assert!(shown.ends_with('…'), "{script}: {shown:?}");
+            let kept = shown.trim_end_matches('…');
+            assert!(
+                !kept.is_empty() && long.starts_with(kept),
+                "{script}: {shown:?}"
+            );
+            // A short name is shown whole.
+            let short = name.split(' ').next().unwrap();
+            assert_eq!(
+                render::shown_name(v, &named(short, short), Color::Black).as_deref(),
+                Some(short)
+            );
+
+            let img = render::render_image(&pos, &opts);
+            let l = layout(v, &opts);
+            let r = l.name_rect(Color::Black).unwrap();
+            // The "to move" chip is whole, and no name ink reaches past the left 60% (the label
+            // "· Black" ends there).
+            assert!(count(&img, r, |p| p == theme::TURN_CHIP) > 200, "{script}");
+            let right = Rect::new(
+                r.x + (r.w as f32 * 0.6) as i32 + 2,
+                r.y,
+                r.w * 2 / 5 - 2,
+                r.h,
+            );
+            let chipless = count(&img, right, |p| near(p, theme::TEXT, 40));
+            assert_eq!(
+                chipless, 0,
+                "{script}: name ink in the right part of the strip"
+            );
+            save(
+                &format!(
+                    "long-name-{}-{}.png",
+                    v.id().as_str(),
+                    script.replace(' ', "-")
+                ),
+                &render_png(&pos, &opts).unwrap(),
+            );
+        }
+    }
+}

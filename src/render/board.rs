@@ -9,7 +9,9 @@ use image::{Rgb, RgbImage, Rgba, RgbaImage};
 
 use crate::engine::{Color, Square, Variant, VariantId};
 use crate::render::layout::{Layout, Rect};
-use crate::render::raster::{self, Canvas};
+use imageproc::drawing::draw_filled_rect_mut;
+
+use crate::render::raster;
 use crate::render::text;
 use crate::render::theme::{self, Rgb3};
 
@@ -143,16 +145,24 @@ fn draw_background(v: &Variant, style: BoardStyle, layout: &Layout) -> Backgroun
     Background { base, lines }
 }
 
+/// A one-pixel line from x0 up to (not including) x1.
 fn hline(c: &mut RgbaImage, x0: i32, x1: i32, y: i32, color: Rgb3) {
-    for x in x0..x1 {
-        c.paint(x, y, color, 1.0);
+    if x1 > x0 {
+        let r = imageproc::rect::Rect::at(x0, y).of_size((x1 - x0) as u32, 1);
+        draw_filled_rect_mut(c, r, opaque(color));
     }
 }
 
+/// A one-pixel line from y0 up to (not including) y1.
 fn vline(c: &mut RgbaImage, x: i32, y0: i32, y1: i32, color: Rgb3) {
-    for y in y0..y1 {
-        c.paint(x, y, color, 1.0);
+    if y1 > y0 {
+        let r = imageproc::rect::Rect::at(x, y0).of_size(1, (y1 - y0) as u32);
+        draw_filled_rect_mut(c, r, opaque(color));
     }
+}
+
+fn opaque([r, g, b]: Rgb3) -> Rgba<u8> {
+    Rgba([r, g, b, 255])
 }
 
 fn draw_lines(c: &mut RgbaImage, v: &Variant, style: BoardStyle, layout: &Layout) {
@@ -237,7 +247,7 @@ fn split_name(name: &str) -> (&str, &str) {
 }
 
 fn draw_coordinates(img: &mut RgbImage, v: &Variant, layout: &Layout) {
-    let font = text::text_font();
+    let font = text::pieces();
     let b = layout.board_rect();
     let band = layout.coord_band() as f32;
     let sq = layout.square_size() as f32;

@@ -205,6 +205,26 @@ pub fn encode_png(img: &RgbImage) -> Result<Vec<u8>, RenderError> {
     Ok(out)
 }
 
+/// How a line of text (a player's name, a caption) is drawn on the pictures: each character
+/// drawn and the font file it comes from, or `None` for the sign that stands for characters no
+/// font has ([`MISSING_SIGN`]: emoji, scripts outside the fonts).
+pub fn text_fonts(text: &str) -> Vec<(char, Option<&'static str>)> {
+    let f = text::ui();
+    text::fonts_used(f, text)
+        .into_iter()
+        .map(|(c, i)| (c, i.map(|i| text::font_file(f, i))))
+        .collect()
+}
+
+/// What stands for characters no font has.
+pub const MISSING_SIGN: char = text::MISSING;
+
+/// The name as the strip of side `c` shows it: shortened with an ellipsis when too long for the
+/// room left beside the side's label (`None` when the side has no name).
+pub fn shown_name(v: &Variant, opts: &RenderOptions, c: Color) -> Option<String> {
+    strip::shown_name(&layout(v, opts), v, opts, c)
+}
+
 /// The pieces a side holds, in the variant's hand order.
 pub fn hand_of(pos: &Position, c: Color) -> Vec<(PieceKind, u8)> {
     let v = pos.variant();

@@ -223,7 +223,7 @@ fn draw_wedge(img: &mut RgbaImage, face: &Face) {
     let bottom = pts[2].1;
     let cx = size / 2.0;
     let (label, color, style) = (&face.label, face.ink, face.style);
-    let font = text::text_font();
+    let font = text::pieces();
     let chars: Vec<char> = label.chars().collect();
     if style == PieceStyle::Kanji && chars.len() >= 2 {
         // Two characters stacked, as on real pieces.
@@ -271,7 +271,7 @@ fn draw_disc(img: &mut RgbaImage, face: &Face) {
     raster::fill_circle(img, c, r, theme::DISC_FILL);
     raster::stroke_circle(img, c, r - size / 48.0, (size / 24.0).max(1.5), side);
     raster::stroke_circle(img, c, r * 0.8, (size / 64.0).max(1.0), side);
-    let font = text::text_font();
+    let font = text::pieces();
     let px = text::fit(font, r * 1.2, &face.label, r * 1.2, r * 1.15);
     text::draw_centered(img, font, px, c, &face.label, side);
 }
@@ -296,7 +296,7 @@ fn draw_figure(img: &mut RgbaImage, face: &Face) {
         None if face.color == Color::Black => theme::INK,
         None => theme::DISC_FILL,
     };
-    let font = text::figure_font();
+    let font = text::figures();
     // The solid figure in the side's colour over a dark outline grown around it; the solid
     // glyph's inner lines show the outline colour through.
     let solid = figure_char(face.kind).to_string();

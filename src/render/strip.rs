@@ -4,7 +4,7 @@
 
 use image::RgbImage;
 
-use crate::engine::{Color, Piece, Position};
+use crate::engine::{Color, Piece, Position, Variant};
 use crate::render::layout::{Layout, Rect};
 use crate::render::{hand_of, pieces, raster, text, theme, RenderOptions};
 
@@ -15,6 +15,33 @@ pub(crate) fn capitalised(s: &str) -> String {
         Some(f) => f.to_uppercase().chain(c).collect(),
         None => String::new(),
     }
+}
+
+/// The name as side `c`'s strip shows it and the side label after it: name and label share the
+/// left 60% of the row (the chip or the caption take the right), the name shortened with an
+/// ellipsis when it does not fit.
+fn fit_name(l: &Layout, v: &Variant, opts: &RenderOptions, c: Color) -> Option<(String, String)> {
+    let name = opts.names[c.index()].as_ref()?;
+    let name_r = l.name_rect(c)?;
+    let font = text::ui();
+    let h = name_r.h as f32;
+    let px = h * 0.6;
+    // Where the name starts: after the side mark (see `draw_strip`).
+    let x = name_r.x as f32 + l.coord_band() as f32 / 2.0 + h * 0.62 + h * 0.25;
+    let left_end = name_r.x as f32 + name_r.w as f32 * 0.6;
+    let label = format!("· {}", capitalised(v.side_name(c)));
+    let (lpx, gap) = (px * 0.8, px * 0.4);
+    let room = left_end - x - gap - text::width(font, lpx, &label);
+    Some((text::ellipsize(font, px, name, room), label))
+}
+
+pub(crate) fn shown_name(
+    l: &Layout,
+    v: &Variant,
+    opts: &RenderOptions,
+    c: Color,
+) -> Option<String> {
+    fit_name(l, v, opts, c).map(|(name, _)| name)
 }
 
 /// A player's strip: side mark, name, "to move", pieces in hand with counts.
@@ -46,7 +73,7 @@ pub(crate) fn draw_strip(
         );
     }
     let h = name_r.h as f32;
-    let font = text::text_font();
+    let font = text::ui();
     let px = h * 0.6;
     let (_, cy) = name_r.center();
     let baseline = cy + px * 0.36;
@@ -81,14 +108,10 @@ pub(crate) fn draw_strip(
     }
     x += m + h * 0.25;
     let side = capitalised(v.side_name(c));
-    // Name and side on the left 60% of the row; the chip or the caption on the right.
     let left_end = name_r.x as f32 + name_r.w as f32 * 0.6;
-    match &opts.names[c.index()] {
-        Some(name) => {
-            let label = format!("· {side}");
+    match fit_name(l, v, opts, c) {
+        Some((name, label)) => {
             let (lpx, gap) = (px * 0.8, px * 0.4);
-            let room = left_end - x - gap - text::width(font, lpx, &label);
-            let name = text::ellipsize(font, px, name, room);
             x += text::draw(img, font, px, (x, baseline), &name, theme::TEXT);
             text::draw(img, font, lpx, (x + gap, baseline), &label, theme::TEXT_DIM);
         }
