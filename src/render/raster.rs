@@ -15,6 +15,9 @@
 //!   needs both images in one pixel type, and turning the board into RGBA and back costs more
 //!   than the whole picture; this is an integer blend that skips the sprite's empty pixels.
 
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, OnceLock};
+
 use image::imageops;
 use image::{GrayImage, Luma, Pixel, Rgb, RgbImage, Rgba, RgbaImage};
 use imageproc::drawing::{draw_filled_circle_mut, draw_filled_rect_mut, draw_polygon_mut};
@@ -207,17 +210,47 @@ fn luma(on: bool) -> Luma<u8> {
     Luma([if on { 255 } else { 0 }])
 }
 
-/// Draws into a supersampled mask over `bounds` and paints `color` through it.
+/// A shape's identity for the cache: which function, its numbers (as bits) and the canvas size
+/// (shapes are cut to the canvas).
+type ShapeKey = (u8, Vec<u32>, (u32, u32));
+
+/// Draws into a supersampled mask over `bounds` and paints `color` through it. Masks are kept:
+/// the same shapes (the turn strip, the side marks, the count badges, every piece's outline) come
+/// back in every picture, and drawing a large one at 4× costs more than the rest of the picture.
 fn shade(
     c: &mut impl Canvas,
+    (tag, nums): (u8, &[f32]),
     bounds: (f32, f32, f32, f32),
     color: Rgb3,
     draw: impl FnOnce(&mut Supersampled),
 ) {
-    if let Some(mut s) = Supersampled::new(c.size(), bounds) {
-        draw(&mut s);
-        s.coverage().paint(c, color, 1.0);
-    }
+    type Cache = Mutex<HashMap<ShapeKey, Arc<Coverage>>>;
+    static CACHE: OnceLock<Cache> = OnceLock::new();
+    let cache = CACHE.get_or_init(Default::default);
+    let key: ShapeKey = (tag, nums.iter().map(|n| n.to_bits()).collect(), c.size());
+    let hit = cache
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .get(&key)
+        .cloned();
+    let cov = match hit {
+        Some(cov) => cov,
+        None => {
+            let Some(mut s) = Supersampled::new(c.size(), bounds) else {
+                return;
+            };
+            draw(&mut s);
+            let cov = Arc::new(s.coverage());
+            let mut cache = cache.lock().unwrap_or_else(|e| e.into_inner());
+            // Bounded: shapes depend on the layout only, so this is never reached in practice.
+            if cache.len() >= 4096 {
+                cache.clear();
+            }
+            cache.insert(key, cov.clone());
+            cov
+        }
+    };
+    cov.paint(c, color, 1.0);
 }
 
 fn bounds(pts: &[(f32, f32)]) -> (f32, f32, f32, f32) {
@@ -241,13 +274,16 @@ pub fn fill_rect(img: &mut RgbImage, r: Rect, color: Rgb3) {
 
 /// Fills a convex polygon (points in either winding order), anti-aliased.
 pub fn fill_convex(c: &mut impl Canvas, pts: &[(f32, f32)], color: Rgb3) {
-    shade(c, bounds(pts), color, |s| s.polygon(pts, true));
+    let nums: Vec<f32> = pts.iter().flat_map(|&(x, y)| [x, y]).collect();
+    shade(c, (0, &nums), bounds(pts), color, |s| s.polygon(pts, true));
 }
 
 /// Strokes a polyline (closed: back to the first point) with a line `width` pixels wide.
 pub fn stroke(c: &mut impl Canvas, pts: &[(f32, f32)], closed: bool, width: f32, color: Rgb3) {
     let hw = width / 2.0;
-    shade(c, grow(bounds(pts), hw), color, |s| {
+    let mut nums: Vec<f32> = pts.iter().flat_map(|&(x, y)| [x, y]).collect();
+    nums.extend([hw, closed as u8 as f32]);
+    shade(c, (1, &nums), grow(bounds(pts), hw), color, |s| {
         s.polyline(pts, closed, hw)
     });
 }
@@ -259,24 +295,35 @@ pub fn line(c: &mut impl Canvas, a: (f32, f32), b: (f32, f32), width: f32, color
 
 /// A filled disc.
 pub fn fill_circle(c: &mut impl Canvas, (cx, cy): (f32, f32), r: f32, color: Rgb3) {
-    shade(c, (cx - r, cy - r, cx + r, cy + r), color, |s| {
-        s.disc((cx, cy), r, true)
-    });
+    shade(
+        c,
+        (2, &[cx, cy, r]),
+        (cx - r, cy - r, cx + r, cy + r),
+        color,
+        |s| s.disc((cx, cy), r, true),
+    );
 }
 
 /// A circle's outline, `width` pixels wide, centred on radius `r`.
 pub fn stroke_circle(c: &mut impl Canvas, (cx, cy): (f32, f32), r: f32, width: f32, color: Rgb3) {
     let o = r + width / 2.0;
-    shade(c, (cx - o, cy - o, cx + o, cy + o), color, |s| {
-        s.disc((cx, cy), o, true);
-        s.disc((cx, cy), r - width / 2.0, false);
-    });
+    let nums = [cx, cy, r, width];
+    shade(
+        c,
+        (3, &nums),
+        (cx - o, cy - o, cx + o, cy + o),
+        color,
+        |s| {
+            s.disc((cx, cy), o, true);
+            s.disc((cx, cy), r - width / 2.0, false);
+        },
+    );
 }
 
 /// A filled rectangle with rounded corners (a "pill" when the radius is half the height).
 pub fn fill_rounded(c: &mut impl Canvas, (x, y, w, h): (f32, f32, f32, f32), r: f32, color: Rgb3) {
     let r = r.min(w / 2.0).min(h / 2.0);
-    shade(c, (x, y, x + w, y + h), color, |s| {
+    shade(c, (4, &[x, y, w, h, r]), (x, y, x + w, y + h), color, |s| {
         s.rect((x + r, y, w - 2.0 * r, h));
         s.rect((x, y + r, w, h - 2.0 * r));
         for (cx, cy) in [
