@@ -70,7 +70,8 @@ fn err(e: impl std::fmt::Display) -> ChartError {
 }
 
 /// Draws the chart of `evals` (one per position: `evals[i]` after `i` moves) as an image.
-/// Position `i` stands at `x = i / 2`, so the axis counts moves in pairs as move numbers do.
+/// Position `i` stands at `x = i / 2`, so the axis counts moves in pairs as move numbers do: at
+/// `x = k` both players have made `k` moves.
 pub fn eval_chart_image(evals: &[PlyEval], opts: &ChartOptions) -> Result<RgbImage, ChartError> {
     font_ready()?;
     let (w, h) = opts.size;
@@ -88,6 +89,13 @@ pub fn eval_chart_image(evals: &[PlyEval], opts: &ChartOptions) -> Result<RgbIma
             .y_label_area_size(44)
             .build_cartesian_2d(0f64..x_end, -lim..lim)
             .map_err(err)?;
+        // The first player's half, lightly tinted, under the grid.
+        chart
+            .draw_series(std::iter::once(Rectangle::new(
+                [(0.0, 0.0), (x_end, lim)],
+                RGBColor(250, 246, 236).filled(),
+            )))
+            .map_err(err)?;
         chart
             .configure_mesh()
             .light_line_style(RGBColor(235, 235, 235))
@@ -96,17 +104,18 @@ pub fn eval_chart_image(evals: &[PlyEval], opts: &ChartOptions) -> Result<RgbIma
             .y_desc("points")
             .label_style((FAMILY, 13))
             .axis_desc_style((FAMILY, 14))
-            .x_label_formatter(&|x| format!("{}", x.floor() as i64 + 1))
+            .x_label_formatter(&|x| {
+                // Whole numbers only: at x = k, move k of both players has been played.
+                if (x - x.round()).abs() < 1e-9 {
+                    format!("{}", x.round() as i64)
+                } else {
+                    String::new()
+                }
+            })
             .y_label_formatter(&|y| format!("{y:+.0}"))
             .draw()
             .map_err(err)?;
-        // The first player's half, lightly tinted, and the middle line.
-        chart
-            .draw_series(std::iter::once(Rectangle::new(
-                [(0.0, 0.0), (x_end, lim)],
-                RGBColor(250, 246, 236).filled(),
-            )))
-            .map_err(err)?;
+        // The middle line.
         chart
             .draw_series(LineSeries::new(
                 [(0.0, 0.0), (x_end, 0.0)],

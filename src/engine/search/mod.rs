@@ -355,6 +355,7 @@ impl Searcher {
             tree.limits_on = depth > 1;
             let found = root_search(&mut tree, &mut pos, &mut roots, depth as i32);
             let s = found.as_ref().map_or(0, |f| f.1);
+            let found_any = found.is_some();
             if let Some((best, score, pv)) = found {
                 result.best = Some(best);
                 result.score = Score::from_internal(score);
@@ -364,10 +365,20 @@ impl Searcher {
                 }
             }
             result.nodes = tree.nodes;
+            let elapsed = t0.elapsed();
             if tree.stopped {
+                // A move of the unfinished iteration that beat the others, searched to the end.
+                if found_any {
+                    info(&Info {
+                        depth,
+                        score: result.score,
+                        nodes: tree.nodes,
+                        elapsed,
+                        pv: result.pv.clone(),
+                    });
+                }
                 break;
             }
-            let elapsed = t0.elapsed();
             info(&Info {
                 depth,
                 score: result.score,

@@ -344,6 +344,7 @@ impl<'a> Tree<'a> {
             legal += 1;
             let gives_check = pos.in_check();
             let score = if self.entered(pos, m) {
+                self.pv[ply + 1].clear();
                 MATE - ply as i32 - 1
             } else {
                 self.hashes.push(h);
@@ -515,6 +516,7 @@ impl<'a> Tree<'a> {
             }
             legal += 1;
             let score = if self.entered(pos, m) {
+                self.pv[ply + 1].clear();
                 MATE - ply as i32 - 1
             } else {
                 -self.qsearch(pos, ply + 1, -beta, -alpha, qdepth + 1)
