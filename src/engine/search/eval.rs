@@ -230,7 +230,7 @@ pub(crate) fn evaluate_with(pos: &Position, e: &EvalTables, alpha: i32, beta: i3
     let us = pos.side.index();
     let mut pos_score = [0i32; 2];
     // Mobility of line pieces.
-    for c in 0..2 {
+    for (c, score) in pos_score.iter_mut().enumerate() {
         let mut bb = pos.occ[c];
         while bb != 0 {
             let from = Square::from_bit(bb.trailing_zeros());
@@ -239,12 +239,12 @@ pub(crate) fn evaluate_with(pos: &Position, e: &EvalTables, alpha: i32, beta: i3
             if e.line[code as usize] {
                 let mut n = 0;
                 pos.for_each_target(from, code, |_| n += 1);
-                pos_score[c] += n * MOBILITY;
+                *score += n * MOBILITY;
             }
         }
     }
     // King safety.
-    for c in 0..2 {
+    for (c, score) in pos_score.iter_mut().enumerate() {
         let Some(k) = pos.king(Color::from_index(c)) else {
             continue;
         };
@@ -274,7 +274,7 @@ pub(crate) fn evaluate_with(pos: &Position, e: &EvalTables, alpha: i32, beta: i3
                 .sum();
             threat = their.min(10) * HAND_THREAT;
         }
-        pos_score[c] += shield.min(4) * SHIELD - near * ATTACKER - threat;
+        *score += shield.min(4) * SHIELD - near * ATTACKER - threat;
     }
     // Impasse: a side short of the threshold would lose an agreed impasse.
     if let Some(rule) = pos.v.spec.end.impasse {

@@ -308,10 +308,11 @@ impl Searcher {
             .iter()
             .map(|&m| {
                 let mut g = game.clone();
-                let fixed = match g.play(m).ok().and(g.outcome()) {
-                    Some(o) => Some(outcome_score(o, side, 1)),
-                    None => None,
-                };
+                let fixed = g
+                    .play(m)
+                    .ok()
+                    .and(g.outcome())
+                    .map(|o| outcome_score(o, side, 1));
                 RootMove {
                     mv: m,
                     fixed,
@@ -353,6 +354,7 @@ impl Searcher {
         let single = roots.len() == 1;
         for depth in 1..=max_depth {
             tree.limits_on = depth > 1;
+            tree.root_depth = depth as i32;
             let found = root_search(&mut tree, &mut pos, &mut roots, depth as i32);
             let s = found.as_ref().map_or(0, |f| f.1);
             let found_any = found.is_some();
@@ -414,8 +416,8 @@ fn root_search(
 ) -> Option<(Move, i32, Vec<Move>)> {
     let (mut alpha, beta) = (-INF, INF);
     let mut best: Option<(usize, Vec<Move>)> = None;
-    for i in 0..roots.len() {
-        let rm = roots[i];
+    for (i, root) in roots.iter_mut().enumerate() {
+        let rm = *root;
         let s = match rm.fixed {
             Some(f) => {
                 tree.pv[1].clear();
@@ -449,7 +451,7 @@ fn root_search(
         if tree.stopped {
             break;
         }
-        roots[i].score = s;
+        root.score = s;
         if best.is_none() || s > alpha {
             alpha = alpha.max(s);
             let mut line = vec![rm.mv];
@@ -462,7 +464,7 @@ fn root_search(
     // The best first, then the others by score (stable: earlier ones first on ties).
     let chosen = roots[i];
     roots[i].score = INF;
-    roots.sort_by(|a, b| b.score.cmp(&a.score));
+    roots.sort_by_key(|r| std::cmp::Reverse(r.score));
     roots[0] = chosen;
     Some(found)
 }

@@ -22,8 +22,10 @@ use std::time::Instant;
 
 use crate::engine::game::entered_king;
 use crate::engine::piece::{is_piece, Piece, CODES};
+use crate::engine::position::NO_SQUARE;
 use crate::engine::square::{Square, CELLS};
 use crate::engine::variant::{RepetitionRule, Special, StalemateRule};
+use crate::engine::zobrist;
 use crate::engine::{Move, Position};
 
 use super::eval::{evaluate_with, EvalTables};
@@ -64,6 +66,11 @@ pub(crate) struct Tree<'a> {
     pub limits_on: bool,
     pub stopped: bool,
     pub pv: Vec<Vec<Move>>,
+    /// Depth of the current iteration (check extensions stop at twice this many plies).
+    pub root_depth: i32,
+    /// Index in `hashes` of the position after the latest null move on the path: repetitions
+    /// are not looked for across it.
+    null_floor: usize,
     moves: Vec<Vec<Move>>,
     scores: Vec<Vec<i32>>,
 }
@@ -99,8 +106,10 @@ impl<'a> Tree<'a> {
             limits_on: false,
             stopped: false,
             pv: vec![Vec::new(); MAX_PLY + 2],
-            moves: vec![Vec::with_capacity(256); MAX_PLY + 2],
-            scores: vec![Vec::with_capacity(256); MAX_PLY + 2],
+            root_depth: 1,
+            null_floor: 0,
+            moves: (0..MAX_PLY + 2).map(|_| Vec::with_capacity(256)).collect(),
+            scores: (0..MAX_PLY + 2).map(|_| Vec::with_capacity(256)).collect(),
         }
     }
 
@@ -111,16 +120,14 @@ impl<'a> Tree<'a> {
         if !self.limits_on {
             return false;
         }
-        if self.nodes >= self.node_limit {
-            self.stopped = true;
-        } else if self.nodes & 1023 == 0 {
-            if self.deadline.is_some_and(|d| Instant::now() >= d)
+        let out_of_time = || {
+            self.deadline.is_some_and(|d| Instant::now() >= d)
                 || self
                     .stop_flag
                     .is_some_and(|f| f.load(std::sync::atomic::Ordering::Relaxed))
-            {
-                self.stopped = true;
-            }
+        };
+        if self.nodes >= self.node_limit || (self.nodes & 1023 == 0 && out_of_time()) {
+            self.stopped = true;
         }
         self.stopped
     }
@@ -144,6 +151,9 @@ impl<'a> Tree<'a> {
         let h = self.hashes[n - 1];
         let mut i = n.checked_sub(5)?;
         let first = loop {
+            if i < self.null_floor {
+                return None;
+            }
             if self.hashes[i] == h {
                 break i;
             }
@@ -316,6 +326,57 @@ impl<'a> Tree<'a> {
         }
         let ctx = pos.legal_ctx();
         let in_check = pos.in_check();
+        let static_eval = if in_check {
+            -INF
+        } else {
+            evaluate_with(pos, self.e, -INF, INF)
+        };
+        // Null move: if passing still holds beta, a real move will (zugzwang is rare in games
+        // with drops and many pieces). Not twice in a row, not in check, not near mate.
+        let after_null = self.null_floor == self.hashes.len() - 1;
+        if !pv_node
+            && !in_check
+            && !after_null
+            && depth >= 3
+            && static_eval >= beta
+            && beta.abs() < MATE_BOUND
+        {
+            let r = 2 + depth / 4;
+            let ep = pos.ep;
+            if ep != NO_SQUARE {
+                pos.set_ep(NO_SQUARE);
+            }
+            pos.side = !pos.side;
+            pos.hash ^= zobrist::SIDE;
+            let floor = self.null_floor;
+            self.hashes.push(pos.hash);
+            self.checks.push(false);
+            self.null_floor = self.hashes.len() - 1;
+            let s = -self.search(pos, depth - 1 - r, ply + 1, -beta, -beta + 1);
+            self.null_floor = floor;
+            self.hashes.pop();
+            self.checks.pop();
+            pos.side = !pos.side;
+            pos.hash ^= zobrist::SIDE;
+            if ep != NO_SQUARE {
+                pos.set_ep(ep);
+            }
+            if self.stopped {
+                return 0;
+            }
+            if s >= beta {
+                return if s >= MATE_BOUND { beta } else { s };
+            }
+        }
+        // Near the leaves, quiet moves that cannot lift a bad position to alpha are skipped
+        // (futility), and so are late quiet moves (move-count pruning).
+        let futile = !pv_node && !in_check && depth <= 2 && static_eval + 150 * depth <= alpha;
+        let late_limit = if !pv_node && !in_check && depth <= 3 {
+            (6 + 3 * depth * depth) as usize
+        } else {
+            usize::MAX
+        };
+        let mut quiets = 0usize;
         {
             let moves = &mut self.moves[ply];
             moves.clear();
@@ -343,19 +404,27 @@ impl<'a> Tree<'a> {
             }
             legal += 1;
             let gives_check = pos.in_check();
+            if quiet && !gives_check && best > -MATE_BOUND {
+                quiets += 1;
+                if futile || quiets > late_limit {
+                    pos.unmake(m, u);
+                    continue;
+                }
+            }
             let score = if self.entered(pos, m) {
                 self.pv[ply + 1].clear();
                 MATE - ply as i32 - 1
             } else {
                 self.hashes.push(h);
                 self.checks.push(gives_check);
-                let ext = i32::from(gives_check && ply < MAX_PLY / 2);
+                let ext = i32::from(gives_check && (ply as i32) < 2 * self.root_depth);
                 let new_depth = depth - 1 + ext;
                 let s = if legal == 1 {
                     -self.search(pos, new_depth, ply + 1, -beta, -alpha)
                 } else {
                     let r = if depth >= 3 && legal > 3 && quiet && !in_check && !gives_check {
-                        (1 + i32::from(legal > 10) + i32::from(depth > 6)).min(new_depth - 1)
+                        (1 + i32::from(legal > 8) + i32::from(legal > 24) + i32::from(depth > 6))
+                            .min(new_depth - 1)
                     } else {
                         0
                     };
