@@ -65,7 +65,7 @@
 use std::sync::{Arc, OnceLock};
 
 use crate::engine::piece::{code_color, Piece, PieceKind, CODES, NUM_KINDS};
-use crate::engine::square::{Square, DIRS8};
+use crate::engine::square::Square;
 use crate::engine::variant::NOT_HELD;
 use crate::engine::{impasse, Color, Position, VariantId};
 
@@ -197,6 +197,28 @@ impl EvalTables {
     }
 }
 
+/// Per square (bit index): the squares one step away, and the squares within two steps.
+fn near_masks() -> &'static [[u128; 81]; 2] {
+    static MASKS: OnceLock<[[u128; 81]; 2]> = OnceLock::new();
+    MASKS.get_or_init(|| {
+        let mut m = [[0u128; 81]; 2];
+        for a in 0..81u32 {
+            let (ac, ar) = ((a % 9) as i32, (a / 9) as i32);
+            for b in 0..81u32 {
+                let (bc, br) = ((b % 9) as i32, (b / 9) as i32);
+                let d = (ac - bc).abs().max((ar - br).abs());
+                if d == 1 {
+                    m[0][a as usize] |= 1 << b;
+                }
+                if (1..=2).contains(&d) {
+                    m[1][a as usize] |= 1 << b;
+                }
+            }
+        }
+        m
+    })
+}
+
 /// The material balance from the side to move's view (board and hands).
 #[inline]
 pub(crate) fn material(pos: &Position, e: &EvalTables) -> i32 {
@@ -244,27 +266,14 @@ pub(crate) fn evaluate_with(pos: &Position, e: &EvalTables, alpha: i32, beta: i3
         }
     }
     // King safety.
+    let near = near_masks();
     for (c, score) in pos_score.iter_mut().enumerate() {
         let Some(k) = pos.king(Color::from_index(c)) else {
             continue;
         };
-        let mut shield = 0;
-        for d in DIRS8 {
-            let code = pos.board[k.offset(d).index()];
-            if code >= 2 && code_color(code) == c {
-                shield += 1;
-            }
-        }
-        let (kc, kr) = (k.col() as i32, k.row() as i32);
-        let mut near = 0;
-        let mut bb = pos.occ[c ^ 1];
-        while bb != 0 {
-            let s = Square::from_bit(bb.trailing_zeros());
-            bb &= bb - 1;
-            if (s.col() as i32 - kc).abs() <= 2 && (s.row() as i32 - kr).abs() <= 2 {
-                near += 1;
-            }
-        }
+        let kb = k.bit() as usize;
+        let shield = (pos.occ[c] & near[0][kb]).count_ones().min(4) as i32;
+        let attackers = (pos.occ[c ^ 1] & near[1][kb]).count_ones() as i32;
         let mut threat = 0;
         if e.drops {
             let their: i32 = e
@@ -274,7 +283,7 @@ pub(crate) fn evaluate_with(pos: &Position, e: &EvalTables, alpha: i32, beta: i3
                 .sum();
             threat = their.min(10) * HAND_THREAT;
         }
-        *score += shield.min(4) * SHIELD - near * ATTACKER - threat;
+        *score += shield * SHIELD - attackers * ATTACKER - threat;
     }
     // Impasse: a side short of the threshold would lose an agreed impasse.
     if let Some(rule) = pos.v.spec.end.impasse {

@@ -432,11 +432,11 @@ fn root_search(
                 let a = (alpha - rm.bonus).clamp(-INF, INF);
                 let b = (beta - rm.bonus).clamp(-INF, INF);
                 let mut s = if best.is_none() {
-                    -tree.search(pos, d, 1, -b, -a)
+                    -tree.search(pos, d, 1, -b, -a, gives_check)
                 } else {
-                    let s = -tree.search(pos, d, 1, -a - 1, -a);
+                    let s = -tree.search(pos, d, 1, -a - 1, -a, gives_check);
                     if s > a && s < b && !tree.stopped {
-                        -tree.search(pos, d, 1, -b, -a)
+                        -tree.search(pos, d, 1, -b, -a, gives_check)
                     } else {
                         s
                     }

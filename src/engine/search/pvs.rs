@@ -72,8 +72,12 @@ pub(crate) struct Tree<'a> {
     /// are not looked for across it.
     null_floor: usize,
     moves: Vec<Vec<Move>>,
-    scores: Vec<Vec<i32>>,
+    /// The moves of each ply with their ordering scores.
+    scored: Vec<Vec<(i32, Move)>>,
 }
+
+/// Moves after this many are sorted once instead of picked one by one.
+const PICK_FIRST: usize = 6;
 
 impl<'a> Tree<'a> {
     #[allow(clippy::too_many_arguments)]
@@ -109,7 +113,7 @@ impl<'a> Tree<'a> {
             root_depth: 1,
             null_floor: 0,
             moves: (0..MAX_PLY + 2).map(|_| Vec::with_capacity(256)).collect(),
-            scores: (0..MAX_PLY + 2).map(|_| Vec::with_capacity(256)).collect(),
+            scored: (0..MAX_PLY + 2).map(|_| Vec::with_capacity(256)).collect(),
         }
     }
 
@@ -219,15 +223,23 @@ impl<'a> Tree<'a> {
         code as usize * CELLS + to.index()
     }
 
-    /// Orders the moves of `ply` (already in `self.moves[ply]`): scores into `self.scores[ply]`.
+    /// Orders the moves of `ply` (already in `self.moves[ply]`): with their scores into
+    /// `self.scored[ply]`.
     fn score_moves(&mut self, pos: &Position, ply: usize, tt_move: Option<Move>) {
         let moves = std::mem::take(&mut self.moves[ply]);
-        let mut scores = std::mem::take(&mut self.scores[ply]);
-        scores.clear();
+        let mut scored = std::mem::take(&mut self.scored[ply]);
+        scored.clear();
         let [k1, k2] = self.killers[ply];
         for &m in &moves {
             let s = if Some(m) == tt_move {
                 4_000_000
+            } else if Some(m) == k1 {
+                1_400_000
+            } else if Some(m) == k2 {
+                1_300_000
+            } else if let Move::Drop { kind, to } = m {
+                let code = Piece::new(kind, pos.side).code();
+                self.history[Self::history_index(code, to)].min(1_000_000)
             } else {
                 let gain = self.capture_gain(pos, m);
                 let code = Self::mover(pos, m);
@@ -235,33 +247,35 @@ impl<'a> Tree<'a> {
                     2_000_000 + gain * 16 - self.e.board[code as usize] / 16
                 } else if m.promotes() {
                     1_500_000
-                } else if Some(m) == k1 {
-                    1_400_000
-                } else if Some(m) == k2 {
-                    1_300_000
                 } else {
                     self.history[Self::history_index(code, m.to())].min(1_000_000)
                 }
             };
-            scores.push(s);
+            scored.push((s, m));
         }
         self.moves[ply] = moves;
-        self.scores[ply] = scores;
+        self.scored[ply] = scored;
     }
 
-    /// Swaps the best-scored move at or after `i` into place `i` and returns it.
+    /// The move to try `i`-th: the best-scored of those left (the first few picked one by
+    /// one, since a cut often comes early; the rest sorted once).
     #[inline]
     fn pick(&mut self, ply: usize, i: usize) -> Move {
-        let scores = &mut self.scores[ply];
+        let scored = &mut self.scored[ply];
+        if i >= PICK_FIRST {
+            if i == PICK_FIRST {
+                scored[i..].sort_unstable_by_key(|e| std::cmp::Reverse(e.0));
+            }
+            return scored[i].1;
+        }
         let mut best = i;
-        for j in i + 1..scores.len() {
-            if scores[j] > scores[best] {
+        for j in i + 1..scored.len() {
+            if scored[j].0 > scored[best].0 {
                 best = j;
             }
         }
-        scores.swap(i, best);
-        self.moves[ply].swap(i, best);
-        self.moves[ply][i]
+        scored.swap(i, best);
+        scored[i].1
     }
 
     fn update_pv(&mut self, ply: usize, m: Move) {
@@ -290,6 +304,7 @@ impl<'a> Tree<'a> {
         ply: usize,
         mut alpha: i32,
         beta: i32,
+        in_check: bool,
     ) -> i32 {
         self.pv[ply].clear();
         if let Some(s) = self.repetition(ply) {
@@ -302,7 +317,7 @@ impl<'a> Tree<'a> {
             return alpha;
         }
         if depth <= 0 || ply >= MAX_PLY {
-            return self.qsearch(pos, ply, alpha, beta, 0);
+            return self.qsearch(pos, ply, alpha, beta, 0, Some(in_check));
         }
         if self.tick() {
             return 0;
@@ -324,12 +339,10 @@ impl<'a> Tree<'a> {
                 }
             }
         }
-        let ctx = pos.legal_ctx();
-        let in_check = pos.in_check();
         let static_eval = if in_check {
             -INF
         } else {
-            evaluate_with(pos, self.e, -INF, INF)
+            evaluate_with(pos, self.e, alpha, beta)
         };
         // Null move: if passing still holds beta, a real move will (zugzwang is rare in games
         // with drops and many pieces). Not twice in a row, not in check, not near mate.
@@ -352,7 +365,7 @@ impl<'a> Tree<'a> {
             self.hashes.push(pos.hash);
             self.checks.push(false);
             self.null_floor = self.hashes.len() - 1;
-            let s = -self.search(pos, depth - 1 - r, ply + 1, -beta, -beta + 1);
+            let s = -self.search(pos, depth - 1 - r, ply + 1, -beta, -beta + 1, false);
             self.null_floor = floor;
             self.hashes.pop();
             self.checks.pop();
@@ -377,13 +390,14 @@ impl<'a> Tree<'a> {
             usize::MAX
         };
         let mut quiets = 0usize;
+        let ctx = pos.legal_ctx();
         {
             let moves = &mut self.moves[ply];
             moves.clear();
             pos.pseudo_moves(moves);
         }
         self.score_moves(pos, ply, tt_move);
-        let n = self.moves[ply].len();
+        let n = self.scored[ply].len();
         let alpha0 = alpha;
         let mut best = -INF;
         let mut best_move = None;
@@ -420,7 +434,7 @@ impl<'a> Tree<'a> {
                 let ext = i32::from(gives_check && (ply as i32) < 2 * self.root_depth);
                 let new_depth = depth - 1 + ext;
                 let s = if legal == 1 {
-                    -self.search(pos, new_depth, ply + 1, -beta, -alpha)
+                    -self.search(pos, new_depth, ply + 1, -beta, -alpha, gives_check)
                 } else {
                     let r = if depth >= 3 && legal > 3 && quiet && !in_check && !gives_check {
                         (1 + i32::from(legal > 8) + i32::from(legal > 24) + i32::from(depth > 6))
@@ -428,12 +442,13 @@ impl<'a> Tree<'a> {
                     } else {
                         0
                     };
-                    let mut s = -self.search(pos, new_depth - r, ply + 1, -alpha - 1, -alpha);
+                    let mut s =
+                        -self.search(pos, new_depth - r, ply + 1, -alpha - 1, -alpha, gives_check);
                     if s > alpha && r > 0 {
-                        s = -self.search(pos, new_depth, ply + 1, -alpha - 1, -alpha);
+                        s = -self.search(pos, new_depth, ply + 1, -alpha - 1, -alpha, gives_check);
                     }
                     if s > alpha && s < beta {
-                        s = -self.search(pos, new_depth, ply + 1, -beta, -alpha);
+                        s = -self.search(pos, new_depth, ply + 1, -beta, -alpha, gives_check);
                     }
                     s
                 };
@@ -536,6 +551,7 @@ impl<'a> Tree<'a> {
         mut alpha: i32,
         beta: i32,
         qdepth: i32,
+        in_check: Option<bool>,
     ) -> i32 {
         self.pv[ply].clear();
         if self.tick() {
@@ -544,8 +560,7 @@ impl<'a> Tree<'a> {
         if ply >= MAX_PLY {
             return evaluate_with(pos, self.e, alpha, beta);
         }
-        let ctx = pos.legal_ctx();
-        let in_check = pos.in_check();
+        let in_check = in_check.unwrap_or_else(|| pos.in_check());
         let evasions = in_check && qdepth < QS_CHECK_DEPTH;
         let mut best = -INF;
         if !evasions {
@@ -565,8 +580,12 @@ impl<'a> Tree<'a> {
                 Self::captures(pos, moves);
             }
         }
+        if self.moves[ply].is_empty() && !evasions {
+            return best;
+        }
+        let ctx = pos.legal_ctx();
         self.score_moves(pos, ply, None);
-        let n = self.moves[ply].len();
+        let n = self.scored[ply].len();
         let mut legal = 0;
         for i in 0..n {
             let m = self.pick(ply, i);
@@ -588,7 +607,7 @@ impl<'a> Tree<'a> {
                 self.pv[ply + 1].clear();
                 MATE - ply as i32 - 1
             } else {
-                -self.qsearch(pos, ply + 1, -beta, -alpha, qdepth + 1)
+                -self.qsearch(pos, ply + 1, -beta, -alpha, qdepth + 1, None)
             };
             pos.unmake(m, u);
             if self.stopped {
