@@ -510,6 +510,9 @@ fn bestmove(
             pv.join(" ")
         );
     });
+    if result.declare {
+        outln!("info string declare wins: the entering-king declaration holds");
+    }
     match result.best {
         Some(m) => outln!("bestmove {}", code::write(v, m)),
         None => outln!("bestmove none"),

@@ -246,6 +246,18 @@ fn entering_the_enemy_palace_wins_at_once() {
 }
 
 #[test]
+fn a_winning_declaration_is_pointed_out() {
+    // Black's king and ten pieces in the zone, 28 points: Black may declare and win.
+    let g = game(VariantId::Shogi, "+R+B7/PPPPKPPPP/9/9/9/9/9/9/4k4 b R5P 1");
+    let r = search::think(&g, &Limits::depth(2), 4);
+    assert!(r.declare);
+    assert!(g.legal_moves().contains(&r.best.expect("a move")));
+    // One pawn fewer in hand: 27 points, not enough for Black.
+    let g = game(VariantId::Shogi, "+R+B7/PPPPKPPPP/9/9/9/9/9/9/4k4 b R4P 1");
+    assert!(!search::think(&g, &Limits::depth(2), 4).declare);
+}
+
+#[test]
 fn a_finished_game_has_no_best_move() {
     let g = play_codes(
         game(VariantId::Shogi, "4k4/9/4P4/9/9/9/9/9/4K4 b G 1"),

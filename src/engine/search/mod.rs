@@ -220,6 +220,10 @@ pub struct SearchResult {
     pub nodes: u64,
     /// The expected line, `best` first.
     pub pv: Vec<Move>,
+    /// The side to move wins at once by declaring the entering king (Shogi's 27-point rule):
+    /// a caller that can declare should, rather than play `best`. (A declaration is not a move,
+    /// so `best` is still a legal move.)
+    pub declare: bool,
 }
 
 /// One completed iteration, for `info` lines.
@@ -295,6 +299,7 @@ impl Searcher {
             depth: 0,
             nodes: 0,
             pv: Vec::new(),
+            declare: false,
         };
         let legal = game.legal_moves();
         if legal.is_empty() {
@@ -350,6 +355,7 @@ impl Searcher {
             depth: 0,
             nodes: 0,
             pv: vec![roots[0].mv],
+            declare: crate::engine::declaration::declare(game.position()).is_ok(),
         };
         let single = roots.len() == 1;
         for depth in 1..=max_depth {
