@@ -31,7 +31,7 @@ pub struct Swing {
     pub played: Move,
     /// Points lost, from the mover's view (after clamping).
     pub loss: f64,
-    /// What the search preferred, if it is another move.
+    /// What the search preferred (always another move in [`Analysis::biggest_swings`]).
     pub better: Option<Move>,
 }
 
@@ -129,8 +129,9 @@ impl Analysis {
         }
     }
 
-    /// The `n` moves that lost the most points for their player, biggest first (only moves
-    /// that lost something).
+    /// The `n` moves that lost the most points for their player, biggest first: only moves
+    /// that lost something and that the search would not have played (a loss the search could
+    /// not avoid either is the position's fault, not the move's).
     pub fn biggest_swings(&self, n: usize) -> Vec<Swing> {
         let mut swings: Vec<Swing> = self
             .moves
@@ -145,11 +146,12 @@ impl Analysis {
                 let before = sign * self.evals[ply].points;
                 let after = sign * self.evals[ply + 1].points;
                 let loss = before - after;
-                (loss > 0.05).then(|| Swing {
+                let better = self.best[ply].filter(|&b| b != played);
+                (loss > 0.05 && better.is_some()).then_some(Swing {
                     ply,
                     played,
                     loss,
-                    better: self.best[ply].filter(|&b| b != played),
+                    better,
                 })
             })
             .collect();
