@@ -92,6 +92,41 @@ enum Command {
         #[arg(long, default_value = "tegami-images")]
         out: std::path::PathBuf,
     },
+    /// The computer player's move: UCI-style `info` lines, then `bestmove CODE` (`bestmove
+    /// none` when the game is over).
+    Bestmove {
+        #[command(flatten)]
+        game: GameArgs,
+        /// Strength, 1 (beginner) to 5 (full search, 1 s a move; the default).
+        #[arg(long)]
+        level: Option<u8>,
+        /// Search this many plies deep (drops the level's clock).
+        #[arg(long)]
+        depth: Option<u32>,
+        /// Search this many nodes (drops the level's clock).
+        #[arg(long)]
+        nodes: Option<u64>,
+        /// Think this many milliseconds.
+        #[arg(long)]
+        movetime: Option<u64>,
+        /// Seed of the lower levels' noise: the same seed gives the same move.
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        /// Transposition table size in MiB.
+        #[arg(long, default_value_t = tegami::engine::search::DEFAULT_TT_MB)]
+        hash: usize,
+    },
+    /// Writes the evaluation chart of a game (PNG) and prints the three biggest swings.
+    Analyse {
+        #[command(flatten)]
+        game: GameArgs,
+        /// Nodes searched in each position.
+        #[arg(long, default_value_t = 20_000)]
+        nodes: u64,
+        /// The PNG file to write.
+        #[arg(long)]
+        out: std::path::PathBuf,
+    },
     /// A game's pieces, their letters and the notation.
     Rules {
         /// Variant id: shogi, judkins, cannon, palace, shanghai.
@@ -303,6 +338,16 @@ fn run(cli: Cli) -> Result<(), UserError> {
             let g = build_game(&a)?;
             outln!("{}", fen::write(g.position()));
         }
+        Command::Bestmove {
+            game,
+            level,
+            depth,
+            nodes,
+            movetime,
+            seed,
+            hash,
+        } => bestmove(&game, level, depth, nodes, movetime, seed, hash)?,
+        Command::Analyse { game, nodes, out } => analyse(&game, nodes, &out)?,
         Command::Run { config, db } => run_bot(config.as_deref(), db.as_deref())?,
         Command::Console { db, out } => {
             let store = tegami::store::SqliteStore::open(&db).map_err(|e| {
@@ -415,6 +460,112 @@ fn run(cli: Cli) -> Result<(), UserError> {
                 .map_err(|e| UserError(format!("cannot draw the replay: {e}")))?;
             write_file(&out, &gif)?;
         }
+    }
+    Ok(())
+}
+
+/// `tegami bestmove`: one `info` line per completed iteration, then `bestmove`.
+fn bestmove(
+    game: &GameArgs,
+    level: Option<u8>,
+    depth: Option<u32>,
+    nodes: Option<u64>,
+    movetime: Option<u64>,
+    seed: u64,
+    hash: usize,
+) -> Result<(), UserError> {
+    use tegami::engine::search::{Limits, Searcher, LEVELS};
+    if let Some(l) = level {
+        if !LEVELS.contains(&l) {
+            return Err(UserError(format!(
+                "--level {l}: levels go from {} to {}",
+                LEVELS.start(),
+                LEVELS.end()
+            )));
+        }
+    }
+    if depth == Some(0) {
+        return Err(UserError("--depth must be at least 1".into()));
+    }
+    if nodes == Some(0) {
+        return Err(UserError("--nodes must be at least 1".into()));
+    }
+    if movetime == Some(0) {
+        return Err(UserError(
+            "--movetime must be at least 1 (milliseconds)".into(),
+        ));
+    }
+    if hash == 0 || hash > 4096 {
+        return Err(UserError("--hash must be between 1 and 4096 (MiB)".into()));
+    }
+    let g = build_game(game)?;
+    let v = g.variant();
+    let limits = Limits {
+        level,
+        depth,
+        nodes,
+        movetime: movetime.map(std::time::Duration::from_millis),
+        seed,
+        stop: None,
+    };
+    let result = Searcher::new(hash).think(&g, &limits, |info| {
+        let pv: Vec<String> = info.pv.iter().map(|&m| code::write(v, m)).collect();
+        outln!(
+            "info depth {} score {} nodes {} nps {} pv {}",
+            info.depth,
+            info.score.uci(),
+            info.nodes,
+            info.nps(),
+            pv.join(" ")
+        );
+    });
+    if result.declare {
+        outln!("info string declare wins: the entering-king declaration holds");
+    }
+    match result.best {
+        Some(m) => outln!("bestmove {}", code::write(v, m)),
+        None => outln!("bestmove none"),
+    }
+    Ok(())
+}
+
+/// `tegami analyse`: the chart to a file, the biggest swings on standard output.
+fn analyse(game: &GameArgs, nodes: u64, out: &std::path::Path) -> Result<(), UserError> {
+    use tegami::engine::notation::{human, move_number};
+    use tegami::render::chart::{eval_chart_png, ChartOptions};
+    if nodes == 0 {
+        return Err(UserError("--nodes must be at least 1".into()));
+    }
+    let g = build_game(game)?;
+    let v = g.variant();
+    let a = tegami::engine::search::analyse(&g, nodes);
+    let side = |c| {
+        let s = v.side_name(c);
+        let mut cs = s.chars();
+        cs.next()
+            .map(|f| f.to_uppercase().chain(cs).collect::<String>())
+            .unwrap_or_default()
+    };
+    let opts = ChartOptions {
+        title: format!("{}: evaluation", v.spec.name),
+        first: side(tegami::engine::Color::Black),
+        second: side(tegami::engine::Color::White),
+        ..ChartOptions::default()
+    };
+    let png = eval_chart_png(&a.evals, &opts).map_err(|e| UserError(e.to_string()))?;
+    write_file(out, &png)?;
+    for s in a.biggest_swings(3) {
+        let pos = g.position_at(s.ply);
+        let number = move_number(s.ply, a.first);
+        let better = s
+            .better
+            .map(|b| format!("; better was {number} {}", human(&pos, b)))
+            .unwrap_or_default();
+        outln!(
+            "{number} {} lost {:.1} points{better}",
+            human(&pos, s.played),
+            s.loss
+        );
     }
     Ok(())
 }

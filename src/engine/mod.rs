@@ -15,6 +15,7 @@ pub mod notation;
 mod palace;
 mod piece;
 mod position;
+pub mod search;
 mod square;
 mod variant;
 pub mod variants;

@@ -10,6 +10,7 @@
 //! callers and tests can find them.
 
 mod board;
+pub mod chart;
 mod diagram;
 mod gif;
 mod layout;

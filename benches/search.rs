@@ -1,0 +1,330 @@
+//! The computer player's figures: nodes per second per game, and a strength table from
+//! self-play matches.
+//!
+//! `cargo bench --bench search` runs the quick mode: the speed, and matches of 4 games per
+//! pairing. `TEGAMI_BENCH_FULL=1 cargo bench --bench search` plays 20 games per pairing (or
+//! `TEGAMI_BENCH_GAMES=N`). `TEGAMI_TUNE=1` instead plays the piece-value tuning matches
+//! described in `src/engine/search/eval.rs`. `TEGAMI_BENCH_ONLY=shogi,palace` limits the games.
+//!
+//! In the matches level 5 thinks on a node budget (`L5_NODES`, about a tenth of a second on
+//! this machine) instead of its one second a move, so that a full table takes minutes, not
+//! hours, and is the same on every run. Each pairing alternates colours; the lower levels'
+//! noise and the random and greedy players are seeded by the game number. A game still going
+//! after `MAX_PLIES` plies is scored a draw.
+//!
+//! Every bench asserts what it measures: every move played is legal (`Game::play` refuses the
+//! others), and the speed run's searches return a legal move.
+
+use std::time::{Duration, Instant};
+
+use tegami::engine::search::{self, players, Limits, Searcher};
+use tegami::engine::{Color, Game, Outcome, PieceKind, Position, VariantId};
+
+/// Level 5's node budget in the matches.
+const L5_NODES: u64 = 150_000;
+/// A game longer than this is a draw.
+const MAX_PLIES: usize = 300;
+/// Nodes per position in the speed run.
+const SPEED_NODES: u64 = 1_500_000;
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Player {
+    Random,
+    Greedy,
+    Level(u8),
+    /// Level 5 on the match budget.
+    Full,
+    /// The tuning candidate: fixed nodes, light noise, piece values changed.
+    Tuned {
+        kind: PieceKind,
+        percent: i32,
+    },
+    /// The tuning reference: the same with the documented values.
+    Reference,
+}
+
+impl Player {
+    fn name(self) -> String {
+        match self {
+            Player::Random => "random".into(),
+            Player::Greedy => "greedy".into(),
+            Player::Level(n) => format!("L{n}"),
+            Player::Full => "L5".into(),
+            Player::Tuned { kind, percent } => format!("{} x{percent}%", kind.name()),
+            Player::Reference => "table".into(),
+        }
+    }
+}
+
+fn tuning_limits(seed: u64) -> Limits {
+    Limits {
+        level: Some(3),
+        depth: Some(64),
+        nodes: Some(20_000),
+        seed,
+        ..Limits::default()
+    }
+}
+
+fn choose(p: Player, g: &Game, seed: u64) -> Option<tegami::engine::Move> {
+    match p {
+        Player::Random => players::random_move(g, seed),
+        Player::Greedy => players::greedy_move(g, seed),
+        Player::Level(n) => search::think(g, &Limits::level(n, seed), 16).best,
+        Player::Full => {
+            let limits = Limits {
+                level: Some(5),
+                nodes: Some(L5_NODES),
+                seed,
+                ..Limits::default()
+            };
+            search::think(g, &limits, 16).best
+        }
+        Player::Reference => search::think(g, &tuning_limits(seed), 16).best,
+        Player::Tuned { kind, percent } => {
+            let id = g.variant().id();
+            let mut s = Searcher::new(16).with_values(id, move |k| {
+                let v = search::eval::value(k);
+                if k == kind {
+                    v * percent / 100
+                } else {
+                    v
+                }
+            });
+            s.think(g, &tuning_limits(seed), |_| {}).best
+        }
+    }
+}
+
+/// Plays one game; returns `a`'s points (1, 0.5 or 0) and the number of plies.
+fn play(id: VariantId, a: Player, b: Player, a_first: bool, seed: u64) -> (f64, usize) {
+    let mut g = Game::new(Position::start(id));
+    let a_side = if a_first { Color::Black } else { Color::White };
+    for ply in 0..MAX_PLIES {
+        if g.is_over() {
+            break;
+        }
+        let who = if g.position().side_to_move() == a_side {
+            a
+        } else {
+            b
+        };
+        let s = seed.wrapping_mul(1_000_003).wrapping_add(ply as u64);
+        let m = choose(who, &g, s).expect("a move while the game goes on");
+        g.play(m).expect("the players only play legal moves");
+    }
+    let points = match g.outcome() {
+        Some(Outcome::Win { winner, .. }) if winner == a_side => 1.0,
+        Some(Outcome::Win { .. }) => 0.0,
+        _ => 0.5,
+    };
+    (points, g.moves().len())
+}
+
+struct MatchResult {
+    wins: u32,
+    draws: u32,
+    losses: u32,
+    plies: usize,
+}
+
+impl MatchResult {
+    fn score(&self) -> f64 {
+        let n = (self.wins + self.draws + self.losses) as f64;
+        (self.wins as f64 + self.draws as f64 / 2.0) / n.max(1.0)
+    }
+
+    fn cell(&self) -> String {
+        format!(
+            "{:>5.1}% (+{} ={} -{})",
+            self.score() * 100.0,
+            self.wins,
+            self.draws,
+            self.losses
+        )
+    }
+}
+
+/// A match of `games` games, two at a time (colours alternate).
+fn run_match(id: VariantId, a: Player, b: Player, games: u32) -> MatchResult {
+    let results: Vec<(f64, usize)> = std::thread::scope(|scope| {
+        let chunks: Vec<Vec<u32>> = vec![
+            (0..games).filter(|i| i % 2 == 0).collect(),
+            (0..games).filter(|i| i % 2 == 1).collect(),
+        ];
+        let handles: Vec<_> = chunks
+            .into_iter()
+            .map(|chunk| {
+                scope.spawn(move || {
+                    chunk
+                        .into_iter()
+                        .map(|i| play(id, a, b, i % 2 == 0, i as u64 + 1))
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().expect("a match thread"))
+            .collect()
+    });
+    let mut r = MatchResult {
+        wins: 0,
+        draws: 0,
+        losses: 0,
+        plies: 0,
+    };
+    for (p, plies) in results {
+        r.plies += plies;
+        if p == 1.0 {
+            r.wins += 1;
+        } else if p == 0.0 {
+            r.losses += 1;
+        } else {
+            r.draws += 1;
+        }
+    }
+    r
+}
+
+fn games_selected() -> Vec<VariantId> {
+    match std::env::var("TEGAMI_BENCH_ONLY") {
+        Ok(list) if !list.is_empty() => list.split(',').filter_map(VariantId::parse).collect(),
+        _ => VariantId::ALL.to_vec(),
+    }
+}
+
+/// Positions for the speed run: the start, and two positions of a level-2 game with itself
+/// (seeded: the same every run), a third and two thirds of the way through it (some games end
+/// in a few dozen plies).
+fn speed_positions(id: VariantId) -> Vec<Game> {
+    let mut seen = vec![Game::new(Position::start(id))];
+    let mut g = Game::new(Position::start(id));
+    for ply in 0..60u64 {
+        let Some(m) = search::think(&g, &Limits::level(2, ply), 4).best else {
+            break;
+        };
+        g.play(m).expect("legal");
+        if !g.is_over() {
+            seen.push(g.clone());
+        }
+    }
+    let n = seen.len();
+    vec![
+        seen[0].clone(),
+        seen[n / 3].clone(),
+        seen[2 * n / 3].clone(),
+    ]
+}
+
+fn speed() {
+    println!("Nodes per second (one thread, {SPEED_NODES} nodes from each of 3 positions, 16 MiB table):");
+    println!(
+        "{:<10} {:>12} {:>10} {:>12}",
+        "game", "nodes", "seconds", "nps"
+    );
+    for id in games_selected() {
+        let positions = speed_positions(id);
+        let (mut nodes, mut time) = (0u64, Duration::ZERO);
+        for g in &positions {
+            let t0 = Instant::now();
+            let r = Searcher::new(16).think(g, &Limits::nodes(SPEED_NODES), |_| {});
+            time += t0.elapsed();
+            nodes += r.nodes;
+            let best = r.best.expect("a move");
+            assert!(g.legal_moves().contains(&best));
+        }
+        println!(
+            "{:<10} {:>12} {:>10.2} {:>12.0}",
+            id.as_str(),
+            nodes,
+            time.as_secs_f64(),
+            nodes as f64 / time.as_secs_f64()
+        );
+    }
+    println!();
+}
+
+fn strength(games: u32) {
+    let pairings = [
+        (Player::Full, Player::Random),
+        (Player::Full, Player::Greedy),
+        (Player::Full, Player::Level(3)),
+        (Player::Level(3), Player::Level(1)),
+    ];
+    println!(
+        "Strength: {games} games per pairing, score of the first named (level 5 at {L5_NODES} nodes a move; a game past {MAX_PLIES} plies is a draw):"
+    );
+    let head: Vec<String> = pairings
+        .iter()
+        .map(|(a, b)| format!("{} vs {}", a.name(), b.name()))
+        .collect();
+    println!(
+        "{:<10} {}",
+        "game",
+        head.iter().map(|h| format!("{h:<22}")).collect::<String>()
+    );
+    for id in games_selected() {
+        let t0 = Instant::now();
+        let mut cells = Vec::new();
+        let mut plies = 0;
+        for &(a, b) in &pairings {
+            let r = run_match(id, a, b, games);
+            plies += r.plies;
+            cells.push(format!("{:<22}", r.cell()));
+        }
+        println!(
+            "{:<10} {}  ({:.0} s, {:.0} plies a game)",
+            id.as_str(),
+            cells.concat(),
+            t0.elapsed().as_secs_f64(),
+            plies as f64 / (games as f64 * pairings.len() as f64)
+        );
+    }
+    println!();
+}
+
+/// The tuning matches: each changed value against the table, from the first player's view.
+fn tune(games: u32) {
+    let trials: &[(VariantId, PieceKind)] = &[
+        (VariantId::Palace, PieceKind::Lion),
+        (VariantId::Palace, PieceKind::Queen),
+        (VariantId::Cannon, PieceKind::GoldCannon),
+        (VariantId::Cannon, PieceKind::SilverCannon),
+        (VariantId::Shanghai, PieceKind::Queen),
+        (VariantId::Shanghai, PieceKind::XiangqiCannon),
+        (VariantId::Shanghai, PieceKind::ChessKnight),
+    ];
+    println!("Tuning: {games} games each, score of the changed value against the table:");
+    let only = games_selected();
+    for &(id, kind) in trials.iter().filter(|t| only.contains(&t.0)) {
+        for percent in [75, 125] {
+            let r = run_match(
+                id,
+                Player::Tuned { kind, percent },
+                Player::Reference,
+                games,
+            );
+            println!(
+                "{:<10} {:<22} {}",
+                id.as_str(),
+                Player::Tuned { kind, percent }.name(),
+                r.cell()
+            );
+        }
+    }
+}
+
+fn main() {
+    let env_games = std::env::var("TEGAMI_BENCH_GAMES")
+        .ok()
+        .and_then(|n| n.parse::<u32>().ok());
+    if std::env::var("TEGAMI_TUNE").is_ok_and(|v| v == "1") {
+        tune(env_games.unwrap_or(20));
+        return;
+    }
+    let full = std::env::var("TEGAMI_BENCH_FULL").is_ok_and(|v| v == "1");
+    let games = env_games.unwrap_or(if full { 20 } else { 4 });
+    speed();
+    strength(games);
+}

@@ -1,0 +1,162 @@
+//! The analysis of a game: an evaluation of every position from the first player's view (for
+//! the chart) and the moves that lost the most (the "swings").
+//!
+//! Every position is searched on a fixed node budget, so an analysis takes about the same time
+//! for every game of a length and gives the same figures on every run. The searcher's table is
+//! kept from one position to the next, which makes the budget go further.
+
+use crate::engine::{Color, Game, Move, Outcome};
+
+use super::{Limits, Score, Searcher, DEFAULT_TT_MB};
+
+/// Evaluations are clamped to this many points (a pawn is one point); mates sit at the edge.
+pub const CLAMP_POINTS: f64 = 20.0;
+
+/// The evaluation of one position of a game, from the first player's view (Black, Red).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PlyEval {
+    /// Points (a pawn is 1.0), clamped to `±CLAMP_POINTS`.
+    pub points: f64,
+    /// Mate (or a game already won) ahead: the number of moves to it, positive when the first
+    /// player mates, negative when it is mated; `Some(0)` for a game over with a winner (then
+    /// `points` says who).
+    pub mate: Option<i32>,
+}
+
+/// A move that lost points.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Swing {
+    /// Index of the move in the game (0 for the first move).
+    pub ply: usize,
+    pub played: Move,
+    /// Points lost, from the mover's view (after clamping).
+    pub loss: f64,
+    /// What the search preferred (always another move in [`Analysis::biggest_swings`]).
+    pub better: Option<Move>,
+}
+
+/// A game's evaluations.
+#[derive(Clone, Debug)]
+pub struct Analysis {
+    /// One per position: `evals[i]` after the first `i` moves.
+    pub evals: Vec<PlyEval>,
+    /// The search's choice in each position (`None` once the game is over).
+    pub best: Vec<Option<Move>>,
+    /// The moves of the game.
+    pub moves: Vec<Move>,
+    /// The side that made the first move.
+    pub first: Color,
+}
+
+/// Evaluates every position of `game` with `nodes` nodes each.
+pub fn analyse(game: &Game, nodes: u64) -> Analysis {
+    let mut searcher = Searcher::new(DEFAULT_TT_MB);
+    let mut g = Game::new(game.start().clone());
+    let first = game.start().side_to_move();
+    let mut evals = Vec::with_capacity(game.moves().len() + 1);
+    let mut best = Vec::with_capacity(game.moves().len() + 1);
+    let limits = Limits::nodes(nodes);
+    let mut i = 0;
+    loop {
+        let side = g.position().side_to_move();
+        // From the side to move's view, then turned to the first player's.
+        let sign = if side == Color::Black { 1.0 } else { -1.0 };
+        let (e, b) = match g.outcome() {
+            Some(Outcome::Win { winner, .. }) => {
+                let s = if winner == Color::Black { 1.0 } else { -1.0 };
+                (
+                    PlyEval {
+                        points: s * CLAMP_POINTS,
+                        mate: Some(0),
+                    },
+                    None,
+                )
+            }
+            Some(Outcome::Draw { .. }) => (
+                PlyEval {
+                    points: 0.0,
+                    mate: None,
+                },
+                None,
+            ),
+            None => {
+                let r = searcher_think(&mut searcher, &g, &limits);
+                let cp = r.score.clamped_cp((CLAMP_POINTS * 100.0) as i32);
+                let mate = match r.score {
+                    Score::Mate(n) => Some(if side == Color::Black { n } else { -n }),
+                    Score::Cp(_) => None,
+                };
+                (
+                    PlyEval {
+                        points: sign * cp as f64 / 100.0,
+                        mate,
+                    },
+                    r.best,
+                )
+            }
+        };
+        evals.push(e);
+        best.push(b);
+        let Some(&m) = game.moves().get(i) else {
+            break;
+        };
+        if g.play(m).is_err() {
+            // The moves came from a game: they are legal. Stop here if not.
+            break;
+        }
+        i += 1;
+    }
+    let moves = game.moves()[..evals.len() - 1].to_vec();
+    Analysis {
+        evals,
+        best,
+        moves,
+        first,
+    }
+}
+
+fn searcher_think(s: &mut Searcher, g: &Game, limits: &Limits) -> super::SearchResult {
+    s.think(g, limits, |_| {})
+}
+
+impl Analysis {
+    /// The side that made move `ply`.
+    pub fn mover(&self, ply: usize) -> Color {
+        if ply % 2 == 0 {
+            self.first
+        } else {
+            !self.first
+        }
+    }
+
+    /// The `n` moves that lost the most points for their player, biggest first: only moves
+    /// that lost something and that the search would not have played (a loss the search could
+    /// not avoid either is the position's fault, not the move's).
+    pub fn biggest_swings(&self, n: usize) -> Vec<Swing> {
+        let mut swings: Vec<Swing> = self
+            .moves
+            .iter()
+            .enumerate()
+            .filter_map(|(ply, &played)| {
+                let sign = if self.mover(ply) == Color::Black {
+                    1.0
+                } else {
+                    -1.0
+                };
+                let before = sign * self.evals[ply].points;
+                let after = sign * self.evals[ply + 1].points;
+                let loss = before - after;
+                let better = self.best[ply].filter(|&b| b != played);
+                (loss > 0.05 && better.is_some()).then_some(Swing {
+                    ply,
+                    played,
+                    loss,
+                    better,
+                })
+            })
+            .collect();
+        swings.sort_by(|a, b| b.loss.total_cmp(&a.loss).then(a.ply.cmp(&b.ply)));
+        swings.truncate(n);
+        swings
+    }
+}

@@ -1,0 +1,658 @@
+//! The tree search: principal variation search with iterative deepening (driven from
+//! `mod.rs`), a quiescence search over captures, the transposition table, move ordering (hash
+//! move, MVV-LVA, killers, history), check extensions and late-move reductions.
+//!
+//! The games' rules inside the tree:
+//!
+//! - **Repetition** (Shogi, Judkins, Cannon Shogi: sennichite; Palace Shogi: fourfold draw): a
+//!   position already seen on the path or in the game, with the same side to move, is scored as
+//!   the end the rule gives if the cycle is played out: a draw, or under sennichite a loss for
+//!   the side that gave check with every move of the cycle (perpetual check).
+//! - **Shanghai's threefold refusal**: a move that makes a position for the third time (game
+//!   and path together) is not played, as the rules make it illegal; a side left with no other
+//!   move is stalemated, which loses.
+//! - **Entering king** (Palace Shogi): a king move into the enemy palace wins at once.
+//! - **Stalemate**: a loss, or a draw in Palace Shogi, as the variant says.
+//! - Pawn-drop mate and every other legality rule come from the move generator.
+//!
+//! The root's moves are also checked against the game itself (`Game::play`) in `mod.rs`, so a
+//! move that ends the game there gets the exact result.
+
+use std::time::Instant;
+
+use crate::engine::game::entered_king;
+use crate::engine::piece::{is_piece, Piece, CODES};
+use crate::engine::position::NO_SQUARE;
+use crate::engine::square::{Square, CELLS};
+use crate::engine::variant::{RepetitionRule, Special, StalemateRule};
+use crate::engine::zobrist;
+use crate::engine::{Move, Position};
+
+use super::eval::{evaluate_with, EvalTables};
+use super::tt::{Bound, Tt};
+
+/// Larger than any score.
+pub(crate) const INF: i32 = 32_000;
+/// The score of mating now; mate in `n` plies scores `MATE - n`.
+pub(crate) const MATE: i32 = 31_000;
+/// Scores beyond this (in absolute value) are mates (or wins by rule).
+pub(crate) const MATE_BOUND: i32 = MATE - 1_000;
+/// Deepest ply the search reaches.
+pub(crate) const MAX_PLY: usize = 120;
+
+/// Quiescence search follows check evasions this many captures deep, then stops at the
+/// evaluation.
+const QS_CHECK_DEPTH: i32 = 2;
+
+/// The state of one search: what `think` sets up, the tree walk reads and updates.
+pub(crate) struct Tree<'a> {
+    pub tt: &'a mut Tt,
+    pub history: &'a mut [i32],
+    pub e: &'a EvalTables,
+    pub killers: Vec<[Option<Move>; 2]>,
+    /// Hashes of every position of the game and of the current path, the root last at the
+    /// start.
+    pub hashes: Vec<u64>,
+    /// For every entry of `hashes`: whether the side to move there was in check.
+    pub checks: Vec<bool>,
+    pub rule: RepetitionRule,
+    pub stalemate_loses: bool,
+    pub palace: bool,
+    pub nodes: u64,
+    pub node_limit: u64,
+    pub deadline: Option<Instant>,
+    pub stop_flag: Option<&'a std::sync::atomic::AtomicBool>,
+    /// Limits apply (off during the first iteration, which always completes).
+    pub limits_on: bool,
+    pub stopped: bool,
+    pub pv: Vec<Vec<Move>>,
+    /// Depth of the current iteration (check extensions stop at twice this many plies).
+    pub root_depth: i32,
+    /// Index in `hashes` of the position after the latest null move on the path: repetitions
+    /// are not looked for across it.
+    null_floor: usize,
+    moves: Vec<Vec<Move>>,
+    /// The moves of each ply with their ordering scores.
+    scored: Vec<Vec<(i32, Move)>>,
+}
+
+/// Moves after this many are sorted once instead of picked one by one.
+const PICK_FIRST: usize = 6;
+
+impl<'a> Tree<'a> {
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn new(
+        tt: &'a mut Tt,
+        history: &'a mut [i32],
+        e: &'a EvalTables,
+        pos: &Position,
+        hashes: Vec<u64>,
+        checks: Vec<bool>,
+        node_limit: u64,
+        deadline: Option<Instant>,
+        stop_flag: Option<&'a std::sync::atomic::AtomicBool>,
+    ) -> Tree<'a> {
+        let spec = &pos.v.spec;
+        Tree {
+            tt,
+            history,
+            e,
+            killers: vec![[None; 2]; MAX_PLY + 2],
+            hashes,
+            checks,
+            rule: spec.end.repetition,
+            stalemate_loses: spec.end.stalemate == StalemateRule::Loss,
+            palace: pos.v.t.palace.is_some(),
+            nodes: 0,
+            node_limit,
+            deadline,
+            stop_flag,
+            limits_on: false,
+            stopped: false,
+            pv: vec![Vec::new(); MAX_PLY + 2],
+            root_depth: 1,
+            null_floor: 0,
+            moves: (0..MAX_PLY + 2).map(|_| Vec::with_capacity(256)).collect(),
+            scored: (0..MAX_PLY + 2).map(|_| Vec::with_capacity(256)).collect(),
+        }
+    }
+
+    /// Counts a node and tells whether the search must stop.
+    #[inline]
+    fn tick(&mut self) -> bool {
+        self.nodes += 1;
+        if !self.limits_on {
+            return false;
+        }
+        let out_of_time = || {
+            self.deadline.is_some_and(|d| Instant::now() >= d)
+                || self
+                    .stop_flag
+                    .is_some_and(|f| f.load(std::sync::atomic::Ordering::Relaxed))
+        };
+        if self.nodes >= self.node_limit || (self.nodes & 1023 == 0 && out_of_time()) {
+            self.stopped = true;
+        }
+        self.stopped
+    }
+
+    /// Whether a position with this hash has occurred twice already (game and path): a move
+    /// to it is refused where the third occurrence is forbidden.
+    #[inline]
+    pub(crate) fn third_time(&self, h: u64) -> bool {
+        self.rule == RepetitionRule::ThirdForbidden
+            && self.hashes.len() >= 8
+            && self.hashes.iter().filter(|&&x| x == h).count() >= 2
+    }
+
+    /// The score of the current position (the last of `hashes`) if it repeats an earlier one
+    /// with the same side to move, from the side to move's view.
+    fn repetition(&self, ply: usize) -> Option<i32> {
+        if self.rule == RepetitionRule::ThirdForbidden {
+            return None;
+        }
+        let n = self.hashes.len();
+        let h = self.hashes[n - 1];
+        let mut i = n.checked_sub(5)?;
+        let first = loop {
+            if i < self.null_floor {
+                return None;
+            }
+            if self.hashes[i] == h {
+                break i;
+            }
+            if i < 2 {
+                return None;
+            }
+            i -= 2;
+        };
+        if self.rule == RepetitionRule::FourfoldDraw {
+            return Some(0);
+        }
+        // Position k arose from a move of the side not to move at k. Moves into positions
+        // n-1, n-3, ... were the opponent's ("them"), into n-2, n-4, ... ours.
+        let (mut them_all, mut us_all) = (true, true);
+        for k in first + 1..n {
+            if !self.checks[k] {
+                if (n - 1 - k) % 2 == 0 {
+                    them_all = false;
+                } else {
+                    us_all = false;
+                }
+            }
+        }
+        Some(match (us_all, them_all) {
+            (false, true) => MATE - ply as i32,
+            (true, false) => -(MATE - ply as i32),
+            _ => 0,
+        })
+    }
+
+    /// The piece code that makes `m`.
+    #[inline]
+    fn mover(pos: &Position, m: Move) -> u8 {
+        match m {
+            Move::Drop { kind, .. } => Piece::new(kind, pos.side).code(),
+            _ => m.from().map_or(0, |f| pos.board[f.index()]),
+        }
+    }
+
+    /// What `m` captures: the gain of its victims (0 if none).
+    #[inline]
+    fn capture_gain(&self, pos: &Position, m: Move) -> i32 {
+        let b = &pos.board;
+        let at = |s: Square| -> i32 {
+            let c = b[s.index()];
+            if is_piece(c) {
+                self.e.gain[c as usize]
+            } else {
+                0
+            }
+        };
+        match m {
+            Move::Board { from, to, .. } if from != to => at(to),
+            Move::PromoteTo { to, .. } => at(to),
+            Move::Lion { from, via, to } => at(via) + if to != from { at(to) } else { 0 },
+            Move::EnPassant { from, to } => at(Square::new(to.col(), from.row())),
+            _ => 0,
+        }
+    }
+
+    #[inline]
+    fn history_index(code: u8, to: Square) -> usize {
+        code as usize * CELLS + to.index()
+    }
+
+    /// Orders the moves of `ply` (already in `self.moves[ply]`): with their scores into
+    /// `self.scored[ply]`.
+    fn score_moves(&mut self, pos: &Position, ply: usize, tt_move: Option<Move>) {
+        let moves = std::mem::take(&mut self.moves[ply]);
+        let mut scored = std::mem::take(&mut self.scored[ply]);
+        scored.clear();
+        let [k1, k2] = self.killers[ply];
+        for &m in &moves {
+            let s = if Some(m) == tt_move {
+                4_000_000
+            } else if Some(m) == k1 {
+                1_400_000
+            } else if Some(m) == k2 {
+                1_300_000
+            } else if let Move::Drop { kind, to } = m {
+                let code = Piece::new(kind, pos.side).code();
+                self.history[Self::history_index(code, to)].min(1_000_000)
+            } else {
+                let gain = self.capture_gain(pos, m);
+                let code = Self::mover(pos, m);
+                if gain > 0 {
+                    2_000_000 + gain * 16 - self.e.board[code as usize] / 16
+                } else if m.promotes() {
+                    1_500_000
+                } else {
+                    self.history[Self::history_index(code, m.to())].min(1_000_000)
+                }
+            };
+            scored.push((s, m));
+        }
+        self.moves[ply] = moves;
+        self.scored[ply] = scored;
+    }
+
+    /// The move to try `i`-th: the best-scored of those left (the first few picked one by
+    /// one, since a cut often comes early; the rest sorted once).
+    #[inline]
+    fn pick(&mut self, ply: usize, i: usize) -> Move {
+        let scored = &mut self.scored[ply];
+        if i >= PICK_FIRST {
+            if i == PICK_FIRST {
+                scored[i..].sort_unstable_by_key(|e| std::cmp::Reverse(e.0));
+            }
+            return scored[i].1;
+        }
+        let mut best = i;
+        for j in i + 1..scored.len() {
+            if scored[j].0 > scored[best].0 {
+                best = j;
+            }
+        }
+        scored.swap(i, best);
+        scored[i].1
+    }
+
+    fn update_pv(&mut self, ply: usize, m: Move) {
+        let (head, tail) = self.pv.split_at_mut(ply + 1);
+        let line = &mut head[ply];
+        line.clear();
+        line.push(m);
+        line.extend_from_slice(&tail[0]);
+    }
+
+    /// Whether the move just made (by the side not to move now) won by entering the king.
+    #[inline]
+    fn entered(&self, pos: &Position, m: Move) -> bool {
+        self.palace
+            && m.from().is_some_and(|_| {
+                let k = pos.kings[(!pos.side).index()];
+                k == m.to() && entered_king(pos).is_some()
+            })
+    }
+
+    /// The alpha-beta search of a non-root node, from the side to move's view.
+    pub(crate) fn search(
+        &mut self,
+        pos: &mut Position,
+        depth: i32,
+        ply: usize,
+        mut alpha: i32,
+        beta: i32,
+        in_check: bool,
+    ) -> i32 {
+        self.pv[ply].clear();
+        if let Some(s) = self.repetition(ply) {
+            return s;
+        }
+        // Mate distance pruning.
+        alpha = alpha.max(-(MATE - ply as i32));
+        let beta = beta.min(MATE - ply as i32 - 1);
+        if alpha >= beta {
+            return alpha;
+        }
+        if depth <= 0 || ply >= MAX_PLY {
+            return self.qsearch(pos, ply, alpha, beta, 0, Some(in_check));
+        }
+        if self.tick() {
+            return 0;
+        }
+        let pv_node = beta - alpha > 1;
+        let key = pos.hash;
+        let mut tt_move = None;
+        if let Some(en) = self.tt.probe(key) {
+            tt_move = en.mv;
+            if !pv_node && en.depth as i32 >= depth {
+                let s = from_tt(en.score as i32, ply);
+                let cut = match en.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => s >= beta,
+                    Bound::Upper => s <= alpha,
+                };
+                if cut {
+                    return s;
+                }
+            }
+        }
+        let static_eval = if in_check {
+            -INF
+        } else {
+            evaluate_with(pos, self.e, alpha, beta)
+        };
+        // Null move: if passing still holds beta, a real move will (zugzwang is rare in games
+        // with drops and many pieces). Not twice in a row, not in check, not near mate.
+        let after_null = self.null_floor == self.hashes.len() - 1;
+        if !pv_node
+            && !in_check
+            && !after_null
+            && depth >= 3
+            && static_eval >= beta
+            && beta.abs() < MATE_BOUND
+        {
+            let r = 2 + depth / 4;
+            let ep = pos.ep;
+            if ep != NO_SQUARE {
+                pos.set_ep(NO_SQUARE);
+            }
+            pos.side = !pos.side;
+            pos.hash ^= zobrist::SIDE;
+            let floor = self.null_floor;
+            self.hashes.push(pos.hash);
+            self.checks.push(false);
+            self.null_floor = self.hashes.len() - 1;
+            let s = -self.search(pos, depth - 1 - r, ply + 1, -beta, -beta + 1, false);
+            self.null_floor = floor;
+            self.hashes.pop();
+            self.checks.pop();
+            pos.side = !pos.side;
+            pos.hash ^= zobrist::SIDE;
+            if ep != NO_SQUARE {
+                pos.set_ep(ep);
+            }
+            if self.stopped {
+                return 0;
+            }
+            if s >= beta {
+                return if s >= MATE_BOUND { beta } else { s };
+            }
+        }
+        // Near the leaves, quiet moves that cannot lift a bad position to alpha are skipped
+        // (futility), and so are late quiet moves (move-count pruning).
+        let futile = !pv_node && !in_check && depth <= 2 && static_eval + 150 * depth <= alpha;
+        let late_limit = if !pv_node && !in_check && depth <= 3 {
+            (6 + 3 * depth * depth) as usize
+        } else {
+            usize::MAX
+        };
+        let mut quiets = 0usize;
+        let ctx = pos.legal_ctx();
+        {
+            let moves = &mut self.moves[ply];
+            moves.clear();
+            pos.pseudo_moves(moves);
+        }
+        self.score_moves(pos, ply, tt_move);
+        let n = self.scored[ply].len();
+        let alpha0 = alpha;
+        let mut best = -INF;
+        let mut best_move = None;
+        let mut legal = 0;
+        for i in 0..n {
+            let m = self.pick(ply, i);
+            if !pos.is_legal(m, &ctx) {
+                continue;
+            }
+            let gain = self.capture_gain(pos, m);
+            let quiet = gain == 0 && !m.promotes();
+            let code = Self::mover(pos, m);
+            let u = pos.make(m);
+            let h = pos.hash;
+            if self.third_time(h) {
+                pos.unmake(m, u);
+                continue;
+            }
+            legal += 1;
+            let gives_check = pos.in_check();
+            if quiet && !gives_check && best > -MATE_BOUND {
+                quiets += 1;
+                if futile || quiets > late_limit {
+                    pos.unmake(m, u);
+                    continue;
+                }
+            }
+            let score = if self.entered(pos, m) {
+                self.pv[ply + 1].clear();
+                MATE - ply as i32 - 1
+            } else {
+                self.hashes.push(h);
+                self.checks.push(gives_check);
+                let ext = i32::from(gives_check && (ply as i32) < 2 * self.root_depth);
+                let new_depth = depth - 1 + ext;
+                let s = if legal == 1 {
+                    -self.search(pos, new_depth, ply + 1, -beta, -alpha, gives_check)
+                } else {
+                    let r = if depth >= 3 && legal > 3 && quiet && !in_check && !gives_check {
+                        (1 + i32::from(legal > 8) + i32::from(legal > 24) + i32::from(depth > 6))
+                            .min(new_depth - 1)
+                    } else {
+                        0
+                    };
+                    let mut s =
+                        -self.search(pos, new_depth - r, ply + 1, -alpha - 1, -alpha, gives_check);
+                    if s > alpha && r > 0 {
+                        s = -self.search(pos, new_depth, ply + 1, -alpha - 1, -alpha, gives_check);
+                    }
+                    if s > alpha && s < beta {
+                        s = -self.search(pos, new_depth, ply + 1, -beta, -alpha, gives_check);
+                    }
+                    s
+                };
+                self.hashes.pop();
+                self.checks.pop();
+                s
+            };
+            pos.unmake(m, u);
+            if self.stopped {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                best_move = Some(m);
+                if score > alpha {
+                    alpha = score;
+                    self.update_pv(ply, m);
+                    if score >= beta {
+                        if quiet {
+                            let k = &mut self.killers[ply];
+                            if k[0] != Some(m) {
+                                k[1] = k[0];
+                                k[0] = Some(m);
+                            }
+                            let hi = Self::history_index(code, m.to());
+                            self.history[hi] = (self.history[hi] + depth * depth).min(1 << 20);
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+        if legal == 0 {
+            return if in_check || self.stalemate_loses {
+                -(MATE - ply as i32)
+            } else {
+                0
+            };
+        }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if alpha > alpha0 {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.tt
+            .store(key, best_move, to_tt(best, ply), depth, bound);
+        best
+    }
+
+    /// Appends the captures of the side to move (pseudo-legal).
+    fn captures(pos: &Position, out: &mut Vec<Move>) {
+        let t = &pos.v.t;
+        let us = pos.side.index();
+        let unique_present =
+            !pos.v.spec.promotion.unique.is_empty() && pos.unique_present(pos.side);
+        let them = pos.occ[us ^ 1];
+        let mut bb = pos.occ[us];
+        while bb != 0 {
+            let from = Square::from_bit(bb.trailing_zeros());
+            bb &= bb - 1;
+            let code = pos.board[from.index()];
+            let special = t.special[code as usize];
+            if special != Special::Replace {
+                pos.for_each_target(from, code, |to| {
+                    if them & (1u128 << to.bit()) != 0 {
+                        pos.push_board(out, from, to, code, unique_present)
+                    }
+                });
+            }
+            if special != Special::None {
+                let start = out.len();
+                pos.extra_moves(from, code, unique_present, out);
+                let mut i = start;
+                while i < out.len() {
+                    let m = out[i];
+                    let capture = match m {
+                        Move::Lion { .. } | Move::EnPassant { .. } => true,
+                        Move::Board { from, to, .. } | Move::PromoteTo { from, to, .. } => {
+                            from != to && them & (1u128 << to.bit()) != 0
+                        }
+                        _ => false,
+                    };
+                    if capture {
+                        i += 1;
+                    } else {
+                        out.swap_remove(i);
+                    }
+                }
+            }
+        }
+    }
+
+    /// The quiescence search: captures only (all evasions when in check, a few levels deep).
+    pub(crate) fn qsearch(
+        &mut self,
+        pos: &mut Position,
+        ply: usize,
+        mut alpha: i32,
+        beta: i32,
+        qdepth: i32,
+        in_check: Option<bool>,
+    ) -> i32 {
+        self.pv[ply].clear();
+        if self.tick() {
+            return 0;
+        }
+        if ply >= MAX_PLY {
+            return evaluate_with(pos, self.e, alpha, beta);
+        }
+        let in_check = in_check.unwrap_or_else(|| pos.in_check());
+        let evasions = in_check && qdepth < QS_CHECK_DEPTH;
+        let mut best = -INF;
+        if !evasions {
+            let stand = evaluate_with(pos, self.e, alpha, beta);
+            if stand >= beta || in_check {
+                return stand;
+            }
+            best = stand;
+            alpha = alpha.max(stand);
+        }
+        {
+            let moves = &mut self.moves[ply];
+            moves.clear();
+            if evasions {
+                pos.pseudo_moves(moves);
+            } else {
+                Self::captures(pos, moves);
+            }
+        }
+        if self.moves[ply].is_empty() && !evasions {
+            return best;
+        }
+        let ctx = pos.legal_ctx();
+        self.score_moves(pos, ply, None);
+        let n = self.scored[ply].len();
+        let mut legal = 0;
+        for i in 0..n {
+            let m = self.pick(ply, i);
+            let gain = self.capture_gain(pos, m);
+            if !evasions && best + gain + 200 <= alpha && !m.promotes() {
+                // Even winning the piece cannot reach alpha (delta pruning).
+                continue;
+            }
+            if !pos.is_legal(m, &ctx) {
+                continue;
+            }
+            let u = pos.make(m);
+            if self.third_time(pos.hash) {
+                pos.unmake(m, u);
+                continue;
+            }
+            legal += 1;
+            let score = if self.entered(pos, m) {
+                self.pv[ply + 1].clear();
+                MATE - ply as i32 - 1
+            } else {
+                -self.qsearch(pos, ply + 1, -beta, -alpha, qdepth + 1, None)
+            };
+            pos.unmake(m, u);
+            if self.stopped {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    self.update_pv(ply, m);
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        if evasions && legal == 0 {
+            return -(MATE - ply as i32);
+        }
+        best
+    }
+}
+
+/// A score as stored in the table: mates counted from the node, not the root.
+#[inline]
+fn to_tt(s: i32, ply: usize) -> i32 {
+    if s > MATE_BOUND {
+        s + ply as i32
+    } else if s < -MATE_BOUND {
+        s - ply as i32
+    } else {
+        s
+    }
+}
+
+#[inline]
+fn from_tt(s: i32, ply: usize) -> i32 {
+    if s > MATE_BOUND {
+        s - ply as i32
+    } else if s < -MATE_BOUND {
+        s + ply as i32
+    } else {
+        s
+    }
+}
+
+/// Size of the history table.
+pub(crate) const HISTORY_SIZE: usize = CODES * CELLS;
