@@ -11,6 +11,9 @@ use std::sync::Arc;
 
 use crate::service::{self, Clock, Place, Reply, Request, Service, User, Via};
 
+/// The computer's name at the console: `@alice challenge @tegami palace level=3`.
+pub const COMPUTER: &str = "tegami";
+
 /// The system clock moved by `tick`: what the console says "now" is.
 pub struct ConsoleClock {
     offset: AtomicI64,
@@ -58,6 +61,7 @@ const BANNER: &str = "Tegami console: play offline as several users. Type lines 
 
 impl Console {
     pub fn new(service: Service, clock: Arc<ConsoleClock>, out: impl AsRef<Path>) -> Console {
+        service.set_computer(User::new(COMPUTER, COMPUTER));
         Console {
             service,
             clock,
@@ -75,6 +79,17 @@ impl Console {
     ) -> std::io::Result<()> {
         if interactive {
             writeln!(output, "{BANNER}")?;
+        }
+        // Moves of the computer that a stop interrupted.
+        match self.service.computer_games_due() {
+            Ok(games) => {
+                for g in games {
+                    writeln!(output, "{}", self.computer_turn(g))?;
+                }
+            }
+            Err(e) => writeln!(output, "✗ cannot read the computer's games: {e}")?,
+        }
+        if interactive {
             write!(output, "> ")?;
             output.flush()?;
         }
@@ -147,7 +162,23 @@ impl Console {
             command,
         };
         let reply = self.service.handle(&req);
-        self.reply_text(reply)
+        let think = reply.think;
+        let mut text = self.reply_text(reply);
+        // The computer answers at once (the bot does it on its worker threads).
+        if let Some(game) = think {
+            text.push('\n');
+            text.push_str(&self.computer_turn(game));
+        }
+        text
+    }
+
+    /// The computer's move in a game, as `@tegami` would have typed it.
+    fn computer_turn(&mut self, game: i64) -> String {
+        match self.service.computer_move(game) {
+            Ok(Some(reply)) => format!("@{COMPUTER}: {}", self.reply_text(reply)),
+            Ok(None) => String::new(),
+            Err(e) => format!("✗ the computer could not move in game #{game}: {e}"),
+        }
     }
 
     fn tick(&mut self, rest: &str) -> String {

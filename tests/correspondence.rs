@@ -859,6 +859,17 @@ impl Store for CrashingStore {
     ) -> Result<GameRow, StoreError> {
         self.inner.accept_challenge(id, game, notices, now)
     }
+    fn start_game(
+        &self,
+        game: &NewGame,
+        notices: &[NewNotice],
+        now: i64,
+    ) -> Result<GameRow, StoreError> {
+        self.inner.start_game(game, notices, now)
+    }
+    fn computer_games(&self, computer: &str) -> Result<Vec<GameRow>, StoreError> {
+        self.inner.computer_games(computer)
+    }
     fn close_challenge(
         &self,
         id: i64,

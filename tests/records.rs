@@ -102,6 +102,7 @@ fn game_from(env: &Env, start: &str) -> i64 {
                 days_per_move: 3,
                 deadline: Some(T0 + 3 * 86_400),
                 to_move: first.into(),
+                computer_level: None,
             },
             &[],
             T0,

@@ -1624,3 +1624,239 @@ fn suggestions_and_lists_stay_readable_when_a_repetition_is_forbidden() {
     let r = env.ok("alice", &format!("move {game} {written}"));
     assert!(r.text.contains(&written), "{}", r.text);
 }
+
+// ---------------------------------------------------------------------------------------------
+// Games against the computer (issue 13).
+
+/// An environment where `tegami` is the computer.
+fn with_computer() -> Env {
+    let env = Env::new();
+    env.service.set_computer(User::new("tegami", "Tegami"));
+    env
+}
+
+/// The computer's move in `game`, which must come.
+fn computer_moves(env: &Env, game: i64) -> Reply {
+    let r = env
+        .service
+        .computer_move(game)
+        .expect("the computer moves")
+        .expect("it was the computer's turn");
+    assert!(!r.error, "{}", r.text);
+    assert!(r.think.is_none(), "the computer does not move twice");
+    r
+}
+
+#[test]
+fn a_whole_game_against_the_computer_in_every_variant() {
+    for (i, &id) in VariantId::ALL.iter().enumerate() {
+        let env = with_computer();
+        let v = Variant::get(id);
+        let r = env.ok(
+            "alice",
+            &format!("challenge @tegami {} level=1 first", id.as_str()),
+        );
+        let game = number_after(&r.text, "Game #").expect("the game starts at once");
+        assert!(
+            r.text.contains("level 1") && r.text.contains("casual"),
+            "{}",
+            r.text
+        );
+        let row = env.game(game);
+        assert_eq!(row.players, ["alice".to_string(), "tegami".to_string()]);
+        assert_eq!(row.computer_level, Some(1));
+        assert!(!row.rated, "computer games are never rated");
+        // No challenge waits for an answer.
+        assert!(env.store.open_challenges("alice", T0).unwrap().is_empty());
+
+        let mut rng = Rng::new(7 + i as u64);
+        let mut engine = Game::new(start_of(&row));
+        let mut replies = vec![r];
+        while !engine.is_over() && engine.moves().len() < 160 {
+            let m = mate_seeking(&engine, &mut rng);
+            let r = env.play(game, "alice", &mut engine, m);
+            if engine.is_over() {
+                assert_eq!(r.think, None);
+                replies.push(r);
+                break;
+            }
+            assert_eq!(
+                r.think,
+                Some(game),
+                "{}: the computer is to move",
+                v.spec.name
+            );
+            replies.push(r);
+            let r = computer_moves(&env, game);
+            assert!(r.text.contains("Tegami plays"), "{}", r.text);
+            // The stored log grew by one legal move: replay it.
+            engine = env.replay(game);
+            replies.push(r);
+        }
+        if !engine.is_over() {
+            replies.push(env.ok("alice", &format!("resign {game}")));
+        }
+        let row = env.game(game);
+        assert_eq!(row.status, GameStatus::Finished, "{}", v.spec.name);
+        assert!(row.result.is_some());
+        // Nobody writes to the computer: no notice, no outbox row for it.
+        for r in &replies {
+            assert!(r.notify.iter().all(|n| n.user == "alice"), "{:?}", r.notify);
+        }
+        assert!(env.snapshot_outbox_users().iter().all(|u| u != "tegami"));
+        // The computer has no rating either.
+        assert!(env
+            .store
+            .ratings_of("tegami", "console")
+            .unwrap()
+            .is_empty());
+        assert!(env.store.ratings_of("alice", "console").unwrap().is_empty());
+    }
+}
+
+impl Env {
+    fn snapshot_outbox_users(&self) -> Vec<String> {
+        outbox(&self.path).into_iter().map(|e| e.user).collect()
+    }
+}
+
+#[test]
+fn challenging_the_computer_is_checked_and_its_offers_refused() {
+    let env = with_computer();
+    assert!(env
+        .refused("alice", "challenge @tegami shogi level=9")
+        .contains("level 9"));
+    assert!(env
+        .refused("alice", "challenge @tegami shogi level=0")
+        .contains("level 0"));
+    assert!(env
+        .refused("alice", "challenge @tegami shogi rated")
+        .contains("casual"));
+    assert!(env
+        .refused("alice", "challenge @bob shogi level=2")
+        .contains("Tegami"));
+    assert!(env
+        .refused("alice", "challenge @tegami chess")
+        .contains("unknown game"));
+    // Nothing was stored by the refusals.
+    assert!(env
+        .store
+        .games_of("alice", GameStatus::Active, None, 10)
+        .unwrap()
+        .is_empty());
+
+    // No level: the default.
+    let r = env.ok("alice", "challenge @tegami judkins first");
+    let game = number_after(&r.text, "Game #").unwrap();
+    assert_eq!(
+        env.game(game).computer_level,
+        Some(tegami::service::DEFAULT_LEVEL)
+    );
+    for offer in ["draw", "takeback", "impasse"] {
+        let msg = env.refused("alice", &format!("{offer} {game}"));
+        assert!(msg.contains("does not answer offers"), "{offer}: {msg}");
+    }
+    // Only the computer moves for the computer.
+    let mut engine = env.replay(game);
+    let m = engine.legal_moves()[0];
+    env.play(game, "alice", &mut engine, m);
+    let msg = env.refused(
+        "alice",
+        &format!(
+            "move {game} {}",
+            code::write(engine.variant(), engine.legal_moves()[0])
+        ),
+    );
+    assert!(msg.contains("not your turn"), "{msg}");
+}
+
+#[test]
+fn the_computer_has_no_clock_and_a_restart_resumes_its_move() {
+    let env = with_computer();
+    // The computer moves first: the game waits for it, with no deadline.
+    let r = env.ok("alice", "challenge @tegami shogi level=2 second");
+    let game = number_after(&r.text, "Game #").unwrap();
+    assert_eq!(r.think, Some(game));
+    let row = env.game(game);
+    assert_eq!(row.to_move.as_deref(), Some("tegami"));
+    assert_eq!(row.deadline, None);
+    // Weeks later (the bot was down), the sweep forfeits nothing.
+    env.clock.advance(30 * 86_400);
+    let s = env.service.sweep(env.clock.now()).unwrap();
+    assert!(s.timeouts.is_empty());
+    assert_eq!(env.game(game).status, GameStatus::Active);
+
+    // A new process on the same file: the computer's move is found and played.
+    let store = Arc::new(SqliteStore::open(&env.path).unwrap());
+    let again = Service::new(store, env.clock.clone(), config());
+    assert_eq!(
+        again.computer_games_due().unwrap(),
+        Vec::<i64>::new(),
+        "not before it knows who it is"
+    );
+    again.set_computer(User::new("tegami", "Tegami"));
+    assert_eq!(again.computer_games_due().unwrap(), vec![game]);
+    let r = again.computer_move(game).unwrap().expect("its move");
+    assert!(r.text.contains("Tegami plays 1."), "{}", r.text);
+    assert_eq!(r.notify.len(), 1);
+    assert_eq!(r.notify[0].user, "alice");
+    let row = env.game(game);
+    assert_eq!(row.ply, 1);
+    assert_eq!(row.to_move.as_deref(), Some("alice"));
+    assert!(row.deadline.is_some(), "the player's clock runs");
+    // Asked again (a duplicate queue entry), it does nothing.
+    assert!(again.computer_move(game).unwrap().is_none());
+    assert!(again.computer_games_due().unwrap().is_empty());
+}
+
+#[test]
+fn the_same_game_gets_the_same_computer_move() {
+    let first_move = |level: u8| {
+        let env = with_computer();
+        let r = env.ok(
+            "alice",
+            &format!("challenge @tegami palace level={level} second"),
+        );
+        let game = number_after(&r.text, "Game #").unwrap();
+        computer_moves(&env, game);
+        env.replay(game).moves()[0]
+    };
+    for level in 1..=4 {
+        assert_eq!(first_move(level), first_move(level), "level {level}");
+    }
+}
+
+#[test]
+fn analysis_of_a_finished_game() {
+    let env = with_computer();
+    let game = env.start_game("alice", "bob", "shogi");
+    let mut engine = env.replay(game);
+    for c in ["7g7f", "3c3d", "8h2b+", "3a2b", "B*4e"] {
+        let m = tegami::engine::notation::code::parse(engine.position(), c).unwrap();
+        env.play(
+            game,
+            if engine.position().side_to_move() == Color::Black {
+                "alice"
+            } else {
+                "bob"
+            },
+            &mut engine,
+            m,
+        );
+    }
+    let msg = env.refused("alice", &format!("analysis {game}"));
+    assert!(msg.contains("still being played"), "{msg}");
+    env.ok("bob", &format!("resign {game}"));
+    let r = env.ok("carol", &format!("analysis {game}"));
+    assert!(
+        r.text.contains("biggest swings") || r.text.contains("No move lost much"),
+        "{}",
+        r.text
+    );
+    let png = r.image().expect("the chart");
+    let img = image::load_from_memory(&png.data).expect("a PNG").to_rgb8();
+    assert_eq!(img.dimensions(), (800, 400));
+    // Of another server, it is not there.
+    let msg = env.refused_cmd_in(&in_guild("elsewhere"), "alice", Command::Analysis { game });
+    assert!(msg.contains("no game"), "{msg}");
+}

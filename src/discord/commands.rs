@@ -32,6 +32,7 @@ pub fn all() -> Vec<poise::Command<Data, Error>> {
         history(),
         stats(),
         record(),
+        analysis(),
         replay(),
         export(),
         rules(),
@@ -168,11 +169,27 @@ pub async fn challenge(
         String,
     >,
     #[description = "A named setup (Shanghai: original or smith)"] setup: Option<String>,
+    #[description = "When you challenge Tegami itself: its strength, 1 (beginner) to 5"]
+    #[min = 1]
+    #[max = 5]
+    level: Option<i64>,
 ) -> Result<(), Error> {
+    let me = ctx.framework().bot_id();
     let command = (|| {
-        if opponent.bot {
-            return Err("bots do not play: challenge a person".to_string());
+        if opponent.bot && opponent.id != me {
+            return Err("bots do not play: challenge a person, or Tegami itself".to_string());
         }
+        let level = match level {
+            None => None,
+            Some(l) => Some(
+                u8::try_from(l)
+                    .ok()
+                    .filter(|l| (1..=5).contains(l))
+                    .ok_or_else(|| {
+                        format!("level {l}: choose 1 (a beginner) to 5 (the strongest)")
+                    })?,
+            ),
+        };
         let game = pick(game, GAMES, "game")?.unwrap_or_else(|| "shogi".into());
         let color = match pick(color, COLORS, "color")?.as_deref() {
             None | Some("random") => ColorChoice::Random,
@@ -204,6 +221,7 @@ pub async fn challenge(
             handicap: handicap.map(|h| h.trim().to_ascii_lowercase()),
             setup: setup.map(|s| s.trim().to_ascii_lowercase()),
             rated,
+            level,
         })
     })();
     run(ctx, command).await
@@ -449,6 +467,15 @@ pub async fn record(
     run(ctx, Ok(Command::Record { game })).await
 }
 
+/// A finished game's evaluation chart and its biggest swings.
+#[poise::command(slash_command, prefix_command)]
+pub async fn analysis(
+    ctx: Ctx<'_>,
+    #[description = "The finished game's number"] game: i64,
+) -> Result<(), Error> {
+    run(ctx, Ok(Command::Analysis { game })).await
+}
+
 /// A game as an animated picture.
 #[poise::command(slash_command, prefix_command)]
 pub async fn replay(
@@ -595,7 +622,7 @@ mod tests {
             (
                 "challenge",
                 &[
-                    "color", "days", "game", "handicap", "opponent", "rated", "setup",
+                    "color", "days", "game", "handicap", "level", "opponent", "rated", "setup",
                 ],
             ),
             ("accept", &["challenge"]),
@@ -614,6 +641,7 @@ mod tests {
             ("history", &["user"]),
             ("stats", &["user"]),
             ("record", &["game"]),
+            ("analysis", &["game"]),
             ("replay", &["game"]),
             ("export", &["format", "game"]),
             ("rules", &["game", "piece"]),

@@ -30,7 +30,7 @@ use tracing::{error, info, warn};
 
 pub use config::{BotConfig, ConfigError, Env, ProcessEnv};
 
-use crate::service::Service;
+use crate::service::{Reply, Service, User, Worker};
 
 /// The error type of commands and handlers.
 pub type Error = Box<dyn std::error::Error + Send + Sync>;
@@ -44,6 +44,8 @@ pub struct Data {
     pub(crate) limiter: guard::RateLimiter,
     pub(crate) outbox: Arc<outbox::Outbox>,
     pub(crate) prefix: String,
+    /// The computer's worker: games where it is to move.
+    pub(crate) computer: Arc<crate::service::Worker>,
 }
 
 /// Why the bot stopped or could not start.
@@ -79,13 +81,52 @@ pub async fn run(config: BotConfig, service: Arc<Service>) -> Result<(), RunErro
 
     let gate = Arc::new(guard::Gate::new());
     let outbox = Arc::new(outbox::Outbox::new());
-    let data = Data {
-        service: service.clone(),
-        gate: gate.clone(),
-        limiter: guard::RateLimiter::new(8, Duration::from_secs(10)),
-        outbox: outbox.clone(),
-        prefix: config.prefix.clone(),
+    // The computer's moves: thought on its own threads, announced from this runtime.
+    let (moves_tx, mut moves_rx) = tokio::sync::mpsc::unbounded_channel::<Reply>();
+    let computer = Arc::new(Worker::start(Worker::threads(), {
+        let service = service.clone();
+        let outbox = outbox.clone();
+        Arc::new(move |game| {
+            let reply = {
+                let _claiming = outbox.commands.read();
+                let reply = service.computer_move(game);
+                if let Ok(Some(r)) = &reply {
+                    outbox.claim(&r.notify);
+                }
+                reply
+            };
+            match reply {
+                Ok(Some(r)) => {
+                    if moves_tx.send(r).is_err() {
+                        warn!(
+                            game,
+                            "stopping: the computer's move is stored, not announced"
+                        );
+                    }
+                }
+                Ok(None) => {}
+                Err(e) => error!(game, "the computer could not move: {e}"),
+            }
+        })
+    }));
+    let new_data = {
+        let (service, gate, outbox, prefix, computer) = (
+            service.clone(),
+            gate.clone(),
+            outbox.clone(),
+            config.prefix.clone(),
+            computer.clone(),
+        );
+        move || Data {
+            service: service.clone(),
+            gate: gate.clone(),
+            limiter: guard::RateLimiter::new(8, Duration::from_secs(10)),
+            outbox: outbox.clone(),
+            prefix: prefix.clone(),
+            computer: computer.clone(),
+        }
     };
+    let data = new_data();
     let dev_guild = config.dev_guild;
     let options = poise::FrameworkOptions {
         commands: commands::all(),
@@ -111,6 +152,27 @@ pub async fn run(config: BotConfig, service: Arc<Service>) -> Result<(), RunErro
         .setup(move |ctx, ready, framework| {
             Box::pin(async move {
                 info!(user = %ready.user.name, guilds = ready.guilds.len(), "connected to Discord");
+                // Challenging the bot itself is playing the computer; moves a stop interrupted
+                // are taken up again.
+                let me = User::new(ready.user.id.to_string(), ready.user.name.clone());
+                let s = data.service.clone();
+                let due = tokio::task::spawn_blocking(move || {
+                    s.set_computer(me);
+                    s.computer_games_due()
+                })
+                .await;
+                match due {
+                    Ok(Ok(games)) => {
+                        if !games.is_empty() {
+                            info!(count = games.len(), "the computer resumes its moves");
+                        }
+                        for g in games {
+                            data.computer.queue(g);
+                        }
+                    }
+                    Ok(Err(e)) => error!("cannot read the computer's games: {e}"),
+                    Err(e) => error!("cannot read the computer's games: {e}"),
+                }
                 let commands = &framework.options().commands;
                 match dev_guild {
                     Some(g) => {
@@ -148,6 +210,17 @@ pub async fn run(config: BotConfig, service: Arc<Service>) -> Result<(), RunErro
         }
     }
 
+    // The computer's moves, announced as they come.
+    let announcer = tokio::spawn({
+        let http = client.http.clone();
+        let data = new_data();
+        async move {
+            while let Some(reply) = moves_rx.recv().await {
+                respond::announce_computer_move(&http, &data, reply).await;
+            }
+        }
+    });
+
     // Background work: notices waiting in the outbox, and the correspondence sweep.
     let http = client.http.clone();
     let background = tokio::spawn(outbox::run_loops(
@@ -184,6 +257,7 @@ pub async fn run(config: BotConfig, service: Arc<Service>) -> Result<(), RunErro
     };
     stopper.abort();
     background.abort();
+    announcer.abort();
     gate.close();
     gate.drained(DRAIN).await;
     match result {

@@ -155,7 +155,13 @@ pub async fn run_core(data: &Data, req: Request) -> Reply {
     })
     .await
     {
-        Ok(reply) => reply,
+        Ok(reply) => {
+            // The computer is to move: its worker thinks, then announces the move.
+            if let Some(game) = reply.think {
+                data.computer.queue(game);
+            }
+            reply
+        }
         Err(e) => {
             error!(%command, "the command panicked: {e}");
             Reply::error("Sorry, something went wrong on our side. Please try again.")
@@ -173,6 +179,8 @@ pub enum Target {
         channel: ChannelId,
         message: MessageId,
     },
+    /// Nobody to answer: the computer's move, announced in the game's home only.
+    Nobody,
 }
 
 /// A button's `custom_id`: `tg:GAME:PLY:COMMAND` (`-` for no game), or `tgc:GAME:PLY:USER:COMMAND`
@@ -565,6 +573,7 @@ pub async fn answer(
         Target::Interaction { .. } => true,
         // A prefix command elsewhere gets a short reply saying where the game went on.
         Target::Message { channel: c, .. } => *c != channel,
+        Target::Nobody => false,
     };
     if let (true, Some(p)) = (pointer_needed, pointer) {
         let out = Outgoing {
@@ -594,6 +603,51 @@ pub async fn answer(
         Err(_) => data.outbox.release(&folded_ids),
     }
     deliver_separately(http, data, separate);
+}
+
+/// Announces the computer's move in the game's home (thread or channel), with the board and a
+/// mention of the player, like a person's move.
+pub async fn announce_computer_move(http: &Arc<Http>, data: &Data, reply: Reply) {
+    let Some(game) = reply.game.as_ref().map(|g| g.id) else {
+        return;
+    };
+    let s = data.service.clone();
+    let facts = tokio::task::spawn_blocking(move || {
+        let row = s.store().game(game).ok().flatten()?;
+        Some((s.computer()?, row))
+    })
+    .await
+    .ok()
+    .flatten();
+    let Some((me, row)) = facts else {
+        warn!(
+            game,
+            "cannot announce the computer's move: the game or the bot is unknown"
+        );
+        return;
+    };
+    let (Some(user), Some(channel)) = (
+        user_id(me.id.as_str()),
+        row.channel
+            .as_deref()
+            .and_then(|c| c.parse::<u64>().ok())
+            .map(ChannelId::new),
+    ) else {
+        warn!(game, "cannot announce the computer's move: no channel");
+        return;
+    };
+    let origin = Origin {
+        user,
+        name: me.name,
+        guild: row
+            .guild
+            .as_deref()
+            .and_then(|g| g.parse::<u64>().ok())
+            .map(serenity::GuildId::new),
+        channel,
+        admin: false,
+    };
+    answer(http, data, Target::Nobody, &origin, true, reply).await;
 }
 
 /// Delivers notices on their own, in the background (direct messages, other channels).
@@ -626,6 +680,7 @@ async fn send(
                 .allowed_mentions(mention_only(&out.ping));
             f.execute(http, (None, token.as_str())).await
         }
+        Target::Nobody => Err(serenity::Error::Other("nobody to answer")),
         Target::Message { channel, message } => {
             let m = CreateMessage::new()
                 .content(out.content)

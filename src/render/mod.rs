@@ -32,6 +32,7 @@ pub use diagram::{render_diagram, render_diagram_image, Diagram};
 pub use gif::{describe_outcome, render_gif, render_gif_moves, GifOptions};
 pub use layout::{default_square, HandSlot, Layout, Rect};
 pub use pieces::{label, look, Look};
+pub use strip::capitalised;
 
 /// What is written on shogi pieces (and Xiangqi discs).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]

@@ -9,7 +9,7 @@ use crate::render::layout::{Layout, Rect};
 use crate::render::{hand_of, pieces, raster, text, theme, RenderOptions};
 
 /// `black` → `Black`.
-pub(crate) fn capitalised(s: &str) -> String {
+pub fn capitalised(s: &str) -> String {
     let mut c = s.chars();
     match c.next() {
         Some(f) => f.to_uppercase().chain(c).collect(),

@@ -77,6 +77,10 @@ impl Service {
                     let Some(loser) = row.to_move.clone() else {
                         continue;
                     };
+                    // The computer has no clock: its move waits for its worker.
+                    if self.computer_to_move(row) {
+                        continue;
+                    }
                     let loser_side = if row.players[0] == loser {
                         Color::Black
                     } else {

@@ -36,6 +36,8 @@ pub enum Command {
         handicap: Option<String>,
         setup: Option<String>,
         rated: Option<bool>,
+        /// The computer's level (1-5), when challenging the computer.
+        level: Option<u8>,
     },
     Accept {
         challenge: Option<i64>,
@@ -94,6 +96,10 @@ pub enum Command {
         ply: Option<u32>,
     },
     Record {
+        game: i64,
+    },
+    /// A finished game's evaluation chart and biggest swings.
+    Analysis {
         game: i64,
     },
     /// The game as an animated GIF.
@@ -312,6 +318,12 @@ pub fn parse(line: &str) -> Result<Command, CommandError> {
             },
             _ => return Err(usage("game GAME_ID [PLY]")),
         },
+        "analysis" | "analyse" | "analyze" => match args {
+            [id] => Command::Analysis {
+                game: parse_id(id).ok_or_else(|| usage("analysis GAME_ID"))?,
+            },
+            _ => return Err(usage("analysis GAME_ID")),
+        },
         "record" => match args {
             [id] => Command::Record {
                 game: parse_id(id).ok_or_else(|| usage("record GAME_ID"))?,
@@ -445,7 +457,7 @@ fn user_arg(s: &str) -> UserRef {
 
 const CHALLENGE_USAGE: &str =
     "challenge @USER|open VARIANT [black|white|red|blue|random] [days=N] \
-    [handicap=NAME] [setup=NAME] [rated|casual]";
+    [handicap=NAME] [setup=NAME] [rated|casual] [level=1-5 (against the computer)]";
 
 fn parse_challenge(args: &[&str]) -> Result<Command, CommandError> {
     let [who, variant, rest @ ..] = args else {
@@ -466,6 +478,7 @@ fn parse_challenge(args: &[&str]) -> Result<Command, CommandError> {
     let mut handicap = None;
     let mut setup = None;
     let mut rated = None;
+    let mut level = None;
     for a in rest {
         let low = a.to_ascii_lowercase();
         match low.split_once('=') {
@@ -475,6 +488,13 @@ fn parse_challenge(args: &[&str]) -> Result<Command, CommandError> {
                 })?)
             }
             Some(("handicap", h)) => handicap = Some(h.to_string()),
+            Some(("level", n)) => {
+                level = Some(n.parse().map_err(|_| {
+                    CommandError::Usage(format!(
+                        "level={n}: the computer's level is a number from 1 to 5"
+                    ))
+                })?)
+            }
             Some(("setup", s)) => setup = Some(s.to_string()),
             Some(_) => return Err(usage(CHALLENGE_USAGE)),
             None => match low.as_str() {
@@ -495,6 +515,7 @@ fn parse_challenge(args: &[&str]) -> Result<Command, CommandError> {
         handicap,
         setup,
         rated,
+        level,
     })
 }
 
@@ -515,7 +536,15 @@ mod tests {
                 handicap: Some("rook".into()),
                 setup: None,
                 rated: Some(true),
+                level: None,
             }
+        );
+        let c = parse("challenge @tegami judkins level=2").unwrap();
+        assert!(matches!(c, Command::Challenge { level: Some(2), .. }));
+        assert!(parse("challenge @tegami judkins level=hard").is_err());
+        assert_eq!(
+            parse("analysis 12").unwrap(),
+            Command::Analysis { game: 12 }
         );
     }
 

@@ -7,6 +7,7 @@
 
 mod clock;
 mod command;
+mod computer;
 pub mod export;
 mod play;
 pub mod ratings;
@@ -17,11 +18,12 @@ pub use clock::Sweep;
 pub use command::{
     parse as parse_command, parse_mention, ColorChoice, Command, CommandError, OfferAction,
 };
+pub use computer::{swing_lines, Worker, ANALYSIS_NODES, DEFAULT_LEVEL};
 pub use suggest::Suggestion;
 pub use views::{find_kind, piece_diagram};
 
 use std::sync::atomic::{AtomicI64, AtomicU64, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, RwLock};
 
 use thiserror::Error;
 use tracing::error;
@@ -299,6 +301,9 @@ pub struct Reply {
     pub game: Option<GameRef>,
     /// The command was refused (bad input, not allowed, not now): shown to the sender only.
     pub error: bool,
+    /// The computer is now to move in this game: the transport queues it on the computer's
+    /// [`Worker`].
+    pub think: Option<i64>,
 }
 
 /// The game a reply is about, as it stands after the command.
@@ -417,6 +422,10 @@ pub struct Service {
     pub(crate) config: Config,
     /// Legal moves in human notation per game version, for autocomplete.
     pub(crate) suggestions: suggest::Cache,
+    /// The computer (the bot's own user), once the transport has said.
+    pub(crate) computer: RwLock<Option<User>>,
+    /// Analyses of finished games.
+    pub(crate) analyses: computer::Analyses,
 }
 
 impl Service {
@@ -426,6 +435,8 @@ impl Service {
             clock,
             config,
             suggestions: suggest::Cache::default(),
+            computer: RwLock::new(None),
+            analyses: Mutex::default(),
         }
     }
 
@@ -471,6 +482,7 @@ impl Service {
                 handicap,
                 setup,
                 rated,
+                level,
             } => self.challenge(
                 u,
                 &req.place,
@@ -482,6 +494,7 @@ impl Service {
                     handicap: handicap.clone(),
                     setup: setup.clone(),
                     rated: *rated,
+                    level: *level,
                 },
             ),
             Command::Accept { challenge } => self.accept(u, place, *challenge),
@@ -515,6 +528,7 @@ impl Service {
             Command::History { user } => self.history(u, place, user.as_ref()),
             Command::Game { game, ply } => self.show_game(u, place, *game, *ply, None),
             Command::Record { game } => self.record(u, place, *game),
+            Command::Analysis { game } => self.analysis(u, place, *game),
             Command::Replay { game } => self.replay(u, place, *game),
             Command::Export { game, format } => self.export(u, place, *game, format),
             Command::Rules { variant, piece } => self.rules(u, variant, piece.as_deref()),
@@ -737,6 +751,10 @@ impl Service {
         channel: Option<&String>,
         text: String,
     ) -> Option<Notice> {
+        // The computer reads no notices.
+        if self.is_computer(user) {
+            return None;
+        }
         let via = match self.store.user(user) {
             Ok(Some(u)) if u.notify == "dm" => Via::Dm,
             Ok(Some(u)) if u.notify == "digest" => return None,

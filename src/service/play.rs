@@ -20,6 +20,8 @@ pub(crate) struct ChallengeArgs {
     pub handicap: Option<String>,
     pub setup: Option<String>,
     pub rated: Option<bool>,
+    /// The computer's level, when the opponent is the computer.
+    pub level: Option<u8>,
 }
 
 fn color_word(c: ColorChoice) -> &'static str {
@@ -76,7 +78,7 @@ impl Service {
     }
 
     /// The start position a challenge asks for, checked.
-    fn start_of(
+    pub(crate) fn start_of(
         &self,
         v: &'static Variant,
         handicap: Option<&str>,
@@ -127,6 +129,20 @@ impl Service {
                 known.join(", ")
             ))
         })?;
+        if let Some(computer) = self.computer() {
+            if a.opponent.as_ref().is_some_and(|o| o.id == computer.id) {
+                return self.challenge_computer(user, place, &computer, a);
+            }
+        }
+        if a.level.is_some() {
+            return user_err(match self.computer() {
+                Some(c) => format!(
+                    "`level` is for games against {}: challenge it to use it",
+                    c.name
+                ),
+                None => "`level` is for games against the computer".to_string(),
+            });
+        }
         let v = Variant::get(id);
         if a.opponent.as_ref().is_some_and(|o| o.id == user.id) {
             return user_err(
@@ -358,6 +374,7 @@ impl Service {
                 days_per_move: c.days_per_move,
                 deadline: Some(self.deadline_for(&first_mover, c.days_per_move)?),
                 to_move: first_mover.clone(),
+                computer_level: None,
             },
             &to_store(&notify),
             now,
@@ -534,12 +551,21 @@ impl Service {
                 if g.game.position().in_check() {
                     text.push_str(" Check!");
                 }
-                text.push_str(&format!(
-                    " {} ({}) to move, by {}.",
-                    self.name_of(&opponent),
-                    v.side_name(!side),
-                    format_time(deadline)
-                ));
+                if self.is_computer(&opponent) {
+                    // The computer has no clock: it answers within seconds.
+                    text.push_str(&format!(
+                        " {} ({}) to move.",
+                        self.name_of(&opponent),
+                        v.side_name(!side)
+                    ));
+                } else {
+                    text.push_str(&format!(
+                        " {} ({}) to move, by {}.",
+                        self.name_of(&opponent),
+                        v.side_name(!side),
+                        format_time(deadline)
+                    ));
+                }
                 notify.extend(self.notice_about(
                     Some(g.row.id),
                     &opponent,
@@ -569,7 +595,8 @@ impl Service {
             &stored,
         )?;
         g.row = row;
-        let viewer = if outcome.is_some() {
+        let think = (outcome.is_none() && self.is_computer(&opponent)).then_some(g.row.id);
+        let viewer = if outcome.is_some() || think.is_some() {
             user.id.to_string()
         } else {
             opponent
@@ -587,6 +614,7 @@ impl Service {
                 Vec::new()
             },
             notify,
+            think,
             ..Reply::default()
         })
     }
@@ -769,6 +797,7 @@ impl Service {
     ) -> Result<Reply, CoreError> {
         let g = self.pick_game(user, place, game)?;
         let side = self.my_side(&g, user)?;
+        self.refuse_offer_to_computer(&g, user)?;
         let id = g.row.id;
         let opponent = g.player(!side).to_string();
         let pending = self.store.offer(id, kind)?.filter(|o| o.ply == g.row.ply);

@@ -101,6 +101,8 @@ pub struct GameRow {
     pub created_at: i64,
     pub updated_at: i64,
     pub finished_at: Option<i64>,
+    /// The computer's level in a game against it (the player whose id is the bot's own).
+    pub computer_level: Option<u8>,
 }
 
 impl GameRow {
@@ -128,6 +130,8 @@ pub struct NewGame {
     pub deadline: Option<i64>,
     /// The user who moves first.
     pub to_move: String,
+    /// The computer's level, in a game against it.
+    pub computer_level: Option<u8>,
 }
 
 /// A move of the log.
@@ -364,6 +368,10 @@ pub trait Store: Send + Sync {
     ) -> Result<GameRow>;
     /// Closes an open challenge (declined, cancelled, expired) and queues `notices`.
     /// `Conflict` if it is not open.
+    /// Starts a game that needs no challenge (against the computer), with its notices.
+    fn start_game(&self, game: &NewGame, notices: &[NewNotice], now: i64) -> Result<GameRow>;
+    /// Active games against the computer where it is the computer's turn.
+    fn computer_games(&self, computer: &str) -> Result<Vec<GameRow>>;
     fn close_challenge(
         &self,
         id: i64,

@@ -30,6 +30,10 @@ pub const MIGRATIONS: &[(&str, &str)] = &[
         "0004_notices_of_commands.sql",
         include_str!("../../migrations/0004_notices_of_commands.sql"),
     ),
+    (
+        "0005_computer_games.sql",
+        include_str!("../../migrations/0005_computer_games.sql"),
+    ),
 ];
 
 /// How hard SQLite works to keep a commit across a crash of the machine.
@@ -61,7 +65,7 @@ struct Pool {
 
 const GAME_COLUMNS: &str = "id, variant, setup, start_position, first_player, second_player, \
     guild, channel, thread, status, result, reason, rated, days_per_move, deadline, position, \
-    ply, version, created_at, updated_at, finished_at, to_move, reminded";
+    ply, version, created_at, updated_at, finished_at, to_move, reminded, computer_level";
 
 const USER_COLUMNS: &str = "id, name, style, notify, vacation_until, last_digest_at";
 
@@ -70,6 +74,32 @@ const RATING_COLUMNS: &str =
 
 const CHALLENGE_COLUMNS: &str = "id, challenger, challenged, variant, color, days_per_move, \
     handicap, setup, rated, guild, channel, status, game_id, created_at, expires_at";
+
+/// Inserts a new game; its id.
+fn insert_game(tx: &rusqlite::Transaction, game: &NewGame, now: i64) -> Result<i64> {
+    tx.execute(
+        "INSERT INTO games (variant, setup, start_position, first_player, second_player,
+            guild, channel, status, rated, days_per_move, deadline, position, ply,
+            version, created_at, updated_at, to_move, computer_level)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, 'active', ?8, ?9, ?10, ?3, 0, 0, ?11, ?11, ?12, ?13)",
+        params![
+            game.variant,
+            game.setup,
+            game.start_position,
+            game.players[0],
+            game.players[1],
+            game.guild,
+            game.channel,
+            game.rated,
+            game.days_per_move,
+            game.deadline,
+            now,
+            game.to_move,
+            game.computer_level
+        ],
+    )?;
+    Ok(tx.last_insert_rowid())
+}
 
 fn game_row(r: &Row) -> rusqlite::Result<GameRow> {
     let status: String = r.get(9)?;
@@ -101,6 +131,7 @@ fn game_row(r: &Row) -> rusqlite::Result<GameRow> {
         finished_at: r.get(20)?,
         to_move: r.get(21)?,
         reminded: r.get(22)?,
+        computer_level: r.get(23)?,
     })
 }
 
@@ -522,27 +553,7 @@ impl Store for SqliteStore {
         now: i64,
     ) -> Result<GameRow> {
         self.write(|tx| {
-            tx.execute(
-                "INSERT INTO games (variant, setup, start_position, first_player, second_player,
-                    guild, channel, status, rated, days_per_move, deadline, position, ply,
-                    version, created_at, updated_at, to_move)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, 'active', ?8, ?9, ?10, ?3, 0, 0, ?11, ?11, ?12)",
-                params![
-                    game.variant,
-                    game.setup,
-                    game.start_position,
-                    game.players[0],
-                    game.players[1],
-                    game.guild,
-                    game.channel,
-                    game.rated,
-                    game.days_per_move,
-                    game.deadline,
-                    now,
-                    game.to_move
-                ],
-            )?;
-            let game_id = tx.last_insert_rowid();
+            let game_id = insert_game(tx, game, now)?;
             let n = tx.execute(
                 "UPDATE challenges SET status = 'accepted', game_id = ?2
                  WHERE id = ?1 AND status = 'open'",
@@ -554,6 +565,26 @@ impl Store for SqliteStore {
             }
             queue_with(tx, notices, Some(game_id), &[("{game}", game_id)], now)?;
             get_game(tx, game_id)?.ok_or(StoreError::NotFound)
+        })
+    }
+
+    fn start_game(&self, game: &NewGame, notices: &[NewNotice], now: i64) -> Result<GameRow> {
+        self.write(|tx| {
+            let game_id = insert_game(tx, game, now)?;
+            queue_with(tx, notices, Some(game_id), &[("{game}", game_id)], now)?;
+            get_game(tx, game_id)?.ok_or(StoreError::NotFound)
+        })
+    }
+
+    fn computer_games(&self, computer: &str) -> Result<Vec<GameRow>> {
+        self.with(|c| {
+            let mut st = c.prepare_cached(&format!(
+                "SELECT {GAME_COLUMNS} FROM games
+                 WHERE to_move = ?1 AND computer_level IS NOT NULL AND status = 'active'
+                 ORDER BY id"
+            ))?;
+            let rows = st.query_map(params![computer], game_row)?;
+            Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
         })
     }
 
