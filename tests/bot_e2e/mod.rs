@@ -13,6 +13,7 @@ use crate::fake_discord::{
     opt_focused, opt_int, opt_str, opt_user, FakeDiscord, FakeUser, Recorded, APP_ID, CHANNEL_ID,
 };
 
+mod computer;
 mod startup;
 
 /// How long any one step may take before the test fails.
