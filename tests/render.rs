@@ -735,3 +735,36 @@ fn a_long_name_in_any_script_is_shortened_with_an_ellipsis_and_stays_in_its_stri
         }
     }
 }
+
+#[test]
+fn the_analysis_chart_writes_names_in_any_script() {
+    use tegami::engine::search::PlyEval;
+    use tegami::render::chart::{eval_chart_image, ChartOptions};
+    let evals: Vec<PlyEval> = (0..20)
+        .map(|i| PlyEval {
+            points: (i as f64 - 10.0) / 2.0,
+            mate: None,
+        })
+        .collect();
+    let chart = |first: &str| {
+        eval_chart_image(
+            &evals,
+            &ChartOptions {
+                first: first.to_string(),
+                second: "김민준".to_string(),
+                ..ChartOptions::default()
+            },
+        )
+        .expect("a chart")
+    };
+    let named = chart("藤井聡太");
+    let signs = chart("◇◇◇◇");
+    let whole = Rect::new(0, 0, named.width(), named.height());
+    assert!(
+        differing(&named, &signs, whole) > 100,
+        "the kanji are drawn, not missing signs"
+    );
+    assert!(render::text_fonts("김민준 better")
+        .iter()
+        .all(|(_, f)| f.is_some()));
+}

@@ -76,6 +76,7 @@ pub fn eval_chart_image(evals: &[PlyEval], opts: &ChartOptions) -> Result<RgbIma
     font_ready()?;
     let (w, h) = opts.size;
     let mut buf = vec![255u8; w as usize * h as usize * 3];
+    let mut labels: Vec<(String, (i32, i32))> = Vec::new();
     {
         let root = BitMapBackend::with_buffer(&mut buf, (w, h)).into_drawing_area();
         root.fill(&WHITE).map_err(err)?;
@@ -142,22 +143,31 @@ pub fn eval_chart_image(evals: &[PlyEval], opts: &ChartOptions) -> Result<RgbIma
                 })
             }))
             .map_err(err)?;
-        let label = |text: &str, y: f64| {
-            Text::new(
-                text.to_string(),
-                (x_end * 0.01, y),
-                (FAMILY, 13).into_font().color(&RGBColor(90, 90, 90)),
-            )
-        };
-        chart
-            .draw_series([
-                label(&format!("{} better", opts.first), lim * 0.97),
-                label(&format!("{} better", opts.second), -lim * 0.80),
-            ])
-            .map_err(err)?;
+        // The players' names are drawn after plotters, through the renderer's font chain
+        // (plotters takes one font, and names come in every script): here, where they go.
+        for (name, y) in [(&opts.first, lim * 0.97), (&opts.second, -lim * 0.80)] {
+            labels.push((
+                format!("{name} better"),
+                chart.backend_coord(&(x_end * 0.01, y)),
+            ));
+        }
         root.present().map_err(err)?;
     }
-    RgbImage::from_raw(w, h, buf).ok_or_else(|| err("buffer size"))
+    let mut img = RgbImage::from_raw(w, h, buf).ok_or_else(|| err("buffer size"))?;
+    let fonts = super::text::ui();
+    for (text, (x, y)) in labels {
+        let px = 14.0;
+        let text = super::text::ellipsize(fonts, px, &text, w as f32 * 0.6);
+        super::text::draw(
+            &mut img,
+            fonts,
+            px,
+            (x as f32, y as f32 + px),
+            &text,
+            [90, 90, 90],
+        );
+    }
+    Ok(img)
 }
 
 /// [`eval_chart_image`] encoded as PNG.
