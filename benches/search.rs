@@ -84,7 +84,7 @@ fn choose(p: Player, g: &Game, seed: u64) -> Option<tegami::engine::Move> {
         Player::Tuned { kind, percent } => {
             let id = g.variant().id();
             let mut s = Searcher::new(16).with_values(id, move |k| {
-                let v = search::eval::value(k);
+                let v = search::eval::value_in(id, k);
                 if k == kind {
                     v * percent / 100
                 } else {
