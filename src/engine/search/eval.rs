@@ -20,7 +20,7 @@
 //! - **Tempo**: 10 for the side to move.
 //!
 //! The positional terms are skipped when material alone is far outside the search window
-//! ("lazy" evaluation): they never add up to [`LAZY_MARGIN`].
+//! ("lazy" evaluation): they are clamped to the lazy margin (400).
 //!
 //! # Piece values (a documented decision)
 //!
