@@ -3,8 +3,9 @@
 //!
 //! `cargo bench --bench search` runs the quick mode: the speed, and matches of 4 games per
 //! pairing. `TEGAMI_BENCH_FULL=1 cargo bench --bench search` plays 20 games per pairing (or
-//! `TEGAMI_BENCH_GAMES=N`). `TEGAMI_TUNE=1` instead plays the piece-value tuning matches
-//! described in `src/engine/search/eval.rs`. `TEGAMI_BENCH_ONLY=shogi,palace` limits the games.
+//! `TEGAMI_BENCH_GAMES=N`; 0 measures the speed only). `TEGAMI_TUNE=1` instead plays the
+//! piece-value tuning matches described in `src/engine/search/eval.rs`.
+//! `TEGAMI_BENCH_ONLY=shogi,palace` limits the games.
 //!
 //! In the matches level 5 thinks on a node budget (`L5_NODES`, about a tenth of a second on
 //! this machine) instead of its one second a move, so that a full table takes minutes, not
@@ -84,7 +85,7 @@ fn choose(p: Player, g: &Game, seed: u64) -> Option<tegami::engine::Move> {
         Player::Tuned { kind, percent } => {
             let id = g.variant().id();
             let mut s = Searcher::new(16).with_values(id, move |k| {
-                let v = search::eval::value(k);
+                let v = search::eval::value_in(id, k);
                 if k == kind {
                     v * percent / 100
                 } else {
@@ -326,5 +327,7 @@ fn main() {
     let full = std::env::var("TEGAMI_BENCH_FULL").is_ok_and(|v| v == "1");
     let games = env_games.unwrap_or(if full { 20 } else { 4 });
     speed();
-    strength(games);
+    if games > 0 {
+        strength(games);
+    }
 }

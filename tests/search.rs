@@ -290,6 +290,25 @@ fn the_same_seed_gives_the_same_move() {
 }
 
 #[test]
+fn a_raised_stop_flag_ends_the_search_within_a_few_thousand_nodes() {
+    use std::sync::atomic::AtomicBool;
+    use std::sync::Arc;
+    let g = Game::new(tegami::engine::Position::start(VariantId::Palace));
+    let limits = Limits {
+        nodes: Some(5_000_000),
+        stop: Some(Arc::new(AtomicBool::new(true))),
+        ..Limits::default()
+    };
+    let mut depths = Vec::new();
+    let r = Searcher::new(4).think(&g, &limits, |info| depths.push(info.depth));
+    assert!(g.legal_moves().contains(&r.best.expect("a move")));
+    // The flag is read every 1,024 nodes once the first iteration is done.
+    assert!(r.nodes < 5_000, "{} nodes", r.nodes);
+    assert!(r.depth >= 1);
+    assert_eq!(depths[0], 1);
+}
+
+#[test]
 fn the_beginner_level_varies_with_the_seed() {
     let g = Game::new(tegami::engine::Position::start(VariantId::Shogi));
     let mut moves: Vec<Move> = (0..12)

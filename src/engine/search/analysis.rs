@@ -1,9 +1,9 @@
 //! The analysis of a game: an evaluation of every position from the first player's view (for
 //! the chart) and the moves that lost the most (the "swings").
 //!
-//! Every position is searched on a fixed node budget, so an analysis takes about the same time
-//! for every game of a length and gives the same figures on every run. The searcher's table is
-//! kept from one position to the next, which makes the budget go further.
+//! Every position is searched on a fixed node budget, from a cleared table, so an analysis
+//! takes about the same time for every game of a length and gives the same figures on every
+//! run and machine.
 
 use crate::engine::{Color, Game, Move, Outcome};
 

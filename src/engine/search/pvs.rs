@@ -339,7 +339,8 @@ impl<'a> Tree<'a> {
                 }
             }
         }
-        let static_eval = if in_check {
+        // Only the null move and futility pruning read it, and only off the principal line.
+        let static_eval = if in_check || pv_node {
             -INF
         } else {
             evaluate_with(pos, self.e, alpha, beta)
