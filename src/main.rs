@@ -531,7 +531,6 @@ fn bestmove(
 
 /// `tegami analyse`: the chart to a file, the biggest swings on standard output.
 fn analyse(game: &GameArgs, nodes: u64, out: &std::path::Path) -> Result<(), UserError> {
-    use tegami::engine::notation::{human, move_number};
     use tegami::render::chart::{eval_chart_png, ChartOptions};
     if nodes == 0 {
         return Err(UserError("--nodes must be at least 1".into()));
@@ -554,18 +553,8 @@ fn analyse(game: &GameArgs, nodes: u64, out: &std::path::Path) -> Result<(), Use
     };
     let png = eval_chart_png(&a.evals, &opts).map_err(|e| UserError(e.to_string()))?;
     write_file(out, &png)?;
-    for s in a.biggest_swings(3) {
-        let pos = g.position_at(s.ply);
-        let number = move_number(s.ply, a.first);
-        let better = s
-            .better
-            .map(|b| format!("; better was {number} {}", human(&pos, b)))
-            .unwrap_or_default();
-        outln!(
-            "{number} {} lost {:.1} points{better}",
-            human(&pos, s.played),
-            s.loss
-        );
+    for line in tegami::service::swing_lines(&g, &a, 3) {
+        outln!("{line}");
     }
     Ok(())
 }

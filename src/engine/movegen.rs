@@ -317,10 +317,15 @@ impl Position {
     }
 
     pub(crate) fn legal_ctx(&self) -> LegalCtx {
-        let ksq = self.kings[self.side.index()];
+        self.legal_ctx_checked(self.in_check())
+    }
+
+    /// `legal_ctx` when the caller already knows whether the side to move is in check (the
+    /// search does: it saves one attack test per node).
+    pub(crate) fn legal_ctx_checked(&self, in_check: bool) -> LegalCtx {
         LegalCtx {
-            ksq,
-            in_check: ksq != NO_SQUARE && self.attacked(ksq, !self.side),
+            ksq: self.kings[self.side.index()],
+            in_check,
         }
     }
 

@@ -391,7 +391,7 @@ impl<'a> Tree<'a> {
             usize::MAX
         };
         let mut quiets = 0usize;
-        let ctx = pos.legal_ctx();
+        let ctx = pos.legal_ctx_checked(in_check);
         {
             let moves = &mut self.moves[ply];
             moves.clear();
@@ -584,7 +584,7 @@ impl<'a> Tree<'a> {
         if self.moves[ply].is_empty() && !evasions {
             return best;
         }
-        let ctx = pos.legal_ctx();
+        let ctx = pos.legal_ctx_checked(in_check);
         self.score_moves(pos, ply, None);
         let n = self.scored[ply].len();
         let mut legal = 0;
