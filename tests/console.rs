@@ -269,3 +269,62 @@ fn an_empty_session_ends_cleanly_and_a_bad_database_path_fails() {
     let stderr = String::from_utf8_lossy(&o.stderr);
     assert!(stderr.contains("cannot open the database"), "{stderr}");
 }
+
+#[test]
+fn a_whole_game_against_the_computer_at_the_console() {
+    // The console adapter itself (line in, text out), with the player choosing each move from
+    // the stored game: the computer answers every move on the same line's output, until the
+    // game ends on the board (or, past 200 plies, the player resigns).
+    use std::sync::Arc;
+    use tegami::console::{Console, ConsoleClock, COMPUTER};
+    use tegami::engine::notation::code;
+    use tegami::service::Service;
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("console.db");
+    let store = Arc::new(SqliteStore::open(&db).unwrap());
+    let clock = Arc::new(ConsoleClock::new());
+    let service = Service::new(store.clone(), clock.clone(), config());
+    let mut console = Console::new(service, clock, dir.path().join("out"));
+
+    let out = console.line("@alice challenge @tegami judkins black level=1");
+    assert!(
+        out.contains("Game #1 begins") && out.contains("level 1"),
+        "{out}"
+    );
+    let mut rng = Rng::new(11);
+    let mut answered = 0;
+    loop {
+        let game = replay(store.as_ref(), 1);
+        if game.is_over() {
+            break;
+        }
+        if game.moves().len() >= 200 {
+            let out = console.line("@alice resign");
+            assert!(out.contains("resigns"), "{out}");
+            break;
+        }
+        let m = mate_seeking(&game, &mut rng);
+        let out = console.line(&format!("@alice move {}", code::write(game.variant(), m)));
+        assert!(!out.contains('✗'), "refused: {out}");
+        let after = replay(store.as_ref(), 1);
+        if !after.is_over() {
+            // The computer answered on the same turn of the console.
+            let n = after.moves().len();
+            assert_eq!(n % 2, 0, "the computer moved after alice: {out}");
+            assert!(
+                out.contains(&format!("@{COMPUTER}: Game #1: {COMPUTER} plays")),
+                "{out}"
+            );
+            answered += 1;
+        }
+    }
+    assert!(answered > 0);
+    let row = store.game(1).unwrap().unwrap();
+    assert_eq!(row.status, GameStatus::Finished);
+    assert!(row.result.is_some());
+    assert!(!row.rated);
+    let out = console.line("@alice history");
+    assert!(out.contains("#1"), "{out}");
+    let out = console.line("@alice analysis 1");
+    assert!(out.contains("evaluation"), "{out}");
+}
