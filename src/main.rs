@@ -82,6 +82,13 @@ enum Command {
         /// The SQLite database file (wins over the config's `database`; default tegami.db).
         #[arg(long)]
         db: Option<std::path::PathBuf>,
+        /// Run only these gateway shards, both ends included (`0-3`, or one: `2`); with
+        /// `--total-shards`. Several processes with disjoint ranges serve one bot.
+        #[arg(long, value_name = "A-B")]
+        shards: Option<String>,
+        /// How many shards the bot has in all.
+        #[arg(long, value_name = "N")]
+        total_shards: Option<u32>,
     },
     /// An offline session in the terminal: lines like `@alice challenge @bob palace`.
     Console {
@@ -348,7 +355,16 @@ fn run(cli: Cli) -> Result<(), UserError> {
             hash,
         } => bestmove(&game, level, depth, nodes, movetime, seed, hash)?,
         Command::Analyse { game, nodes, out } => analyse(&game, nodes, &out)?,
-        Command::Run { config, db } => run_bot(config.as_deref(), db.as_deref())?,
+        Command::Run {
+            config,
+            db,
+            shards,
+            total_shards,
+        } => {
+            let shards = tegami::discord::Shards::parse(shards.as_deref(), total_shards)
+                .map_err(UserError)?;
+            run_bot(config.as_deref(), db.as_deref(), shards)?
+        }
         Command::Console { db, out } => {
             let store = tegami::store::SqliteStore::open(&db).map_err(|e| {
                 UserError(format!("cannot open the database {}: {e}", db.display()))
@@ -564,11 +580,13 @@ fn analyse(game: &GameArgs, nodes: u64, out: &std::path::Path) -> Result<(), Use
 fn run_bot(
     config: Option<&std::path::Path>,
     db: Option<&std::path::Path>,
+    shards: Option<tegami::discord::Shards>,
 ) -> Result<(), UserError> {
     use std::sync::Arc;
     use tegami::discord::{BotConfig, ProcessEnv};
 
-    let cfg = BotConfig::load(config, db, &ProcessEnv).map_err(|e| UserError(e.to_string()))?;
+    let mut cfg = BotConfig::load(config, db, &ProcessEnv).map_err(|e| UserError(e.to_string()))?;
+    cfg.shards = shards;
     let filter = match std::env::var("RUST_LOG") {
         Ok(f) if !f.is_empty() => tracing_subscriber::EnvFilter::try_new(&f)
             .map_err(|e| UserError(format!("RUST_LOG '{f}' is not a log filter: {e}")))?,

@@ -41,6 +41,51 @@ pub struct BotConfig {
     pub log: String,
     /// Where REST calls go (`https://discord.com`, a proxy, or a test's fake Discord).
     pub api_base: String,
+    /// The gateway shards this process runs (`--shards A-B --total-shards N`); `None`: one
+    /// process, one shard.
+    pub shards: Option<Shards>,
+}
+
+/// A range of gateway shards, both ends included, out of `total`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shards {
+    pub first: u32,
+    pub last: u32,
+    pub total: u32,
+}
+
+impl Shards {
+    /// Reads `--shards A-B` (or a single `A`) with `--total-shards N`; both or neither.
+    pub fn parse(range: Option<&str>, total: Option<u32>) -> Result<Option<Shards>, String> {
+        let (range, total) = match (range, total) {
+            (None, None) => return Ok(None),
+            (Some(r), Some(t)) => (r, t),
+            (Some(_), None) => return Err("--shards needs --total-shards N".into()),
+            (None, Some(_)) => return Err("--total-shards needs --shards A-B".into()),
+        };
+        let number = |s: &str| {
+            s.trim().parse::<u32>().map_err(|_| {
+                format!("--shards {range}: write a range of shard numbers such as 0-3")
+            })
+        };
+        let (first, last) = match range.split_once('-') {
+            Some((a, b)) => (number(a)?, number(b)?),
+            None => {
+                let a = number(range)?;
+                (a, a)
+            }
+        };
+        if total == 0 {
+            return Err("--total-shards must be at least 1".into());
+        }
+        if first > last || last >= total {
+            return Err(format!(
+                "--shards {range} with --total-shards {total}: shards are numbered 0 to {}, first to last",
+                total - 1
+            ));
+        }
+        Ok(Some(Shards { first, last, total }))
+    }
 }
 
 impl std::fmt::Debug for BotConfig {
@@ -54,6 +99,7 @@ impl std::fmt::Debug for BotConfig {
             .field("sweep_interval_secs", &self.sweep_interval_secs)
             .field("log", &self.log)
             .field("api_base", &self.api_base)
+            .field("shards", &self.shards)
             .finish()
     }
 }
@@ -158,6 +204,7 @@ impl BotConfig {
             sweep_interval_secs,
             log: file.log.unwrap_or_else(|| "info".to_string()),
             api_base,
+            shards: None,
         })
     }
 }
@@ -311,5 +358,41 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(e.contains("api_base 'http://'"), "{e}");
+    }
+}
+
+#[cfg(test)]
+mod shard_tests {
+    use super::Shards;
+
+    #[test]
+    fn shard_ranges_are_read_and_checked() {
+        assert_eq!(Shards::parse(None, None), Ok(None));
+        assert_eq!(
+            Shards::parse(Some("0-1"), Some(4)),
+            Ok(Some(Shards {
+                first: 0,
+                last: 1,
+                total: 4
+            }))
+        );
+        assert_eq!(
+            Shards::parse(Some("3"), Some(4)),
+            Ok(Some(Shards {
+                first: 3,
+                last: 3,
+                total: 4
+            }))
+        );
+        for (r, t) in [
+            (Some("0-4"), Some(4)),
+            (Some("2-1"), Some(4)),
+            (Some("a-b"), Some(4)),
+            (Some("0-1"), Some(0)),
+            (Some("0-1"), None),
+            (None, Some(2)),
+        ] {
+            assert!(Shards::parse(r, t).is_err(), "{r:?} {t:?}");
+        }
     }
 }

@@ -28,7 +28,7 @@ use std::time::Duration;
 use poise::serenity_prelude as serenity;
 use tracing::{error, info, warn};
 
-pub use config::{BotConfig, ConfigError, Env, ProcessEnv};
+pub use config::{BotConfig, ConfigError, Env, ProcessEnv, Shards};
 
 use crate::service::{Reply, Service, User, Worker};
 
@@ -248,8 +248,18 @@ pub async fn run(config: BotConfig, service: Arc<Service>) -> Result<(), RunErro
     // serenity's `shutdown_all` does nothing while no shard runs (the gateway unreachable, a
     // reconnection under way): once the stopper is done, `client.start()` is given a moment
     // to return, then stopped here.
+    let shard_range = config.shards;
     let result = tokio::select! {
-        r = client.start() => r,
+        r = async {
+            match shard_range {
+                None => client.start().await,
+                Some(s) => {
+                    info!(first = s.first, last = s.last, total = s.total, "running a range of shards");
+                    // serenity's range is read with its end included (`4..7` starts 4 to 7).
+                    client.start_shard_range(s.first..s.last, s.total).await
+                }
+            }
+        } => r,
         _ = async {
             let _ = (&mut stopper).await;
             tokio::time::sleep(Duration::from_secs(5)).await;

@@ -997,3 +997,74 @@ fn a_rest_base_without_a_gateway_address_stops_the_bot_instead_of_reaching_disco
     );
     assert!(!stderr.contains(TOKEN), "the token is never printed");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_process_runs_the_shard_range_it_is_given() {
+    bounded(async {
+        let config = example_path();
+        // One shard of two: it identifies as shard 1 of 2, and no other.
+        let dir = tempfile::tempdir().expect("temp dir");
+        let fake = FakeDiscord::start().await;
+        let mut bot = start(
+            &fake,
+            dir.path(),
+            "shard1",
+            &[
+                "--config".as_ref(),
+                config.as_os_str(),
+                "--shards".as_ref(),
+                "1".as_ref(),
+                "--total-shards".as_ref(),
+                "2".as_ref(),
+            ],
+            None,
+        );
+        ready(&fake).await;
+        let shards: Vec<serde_json::Value> = fake
+            .identify_payloads()
+            .iter()
+            .map(|p| p["shard"].clone())
+            .collect();
+        assert_eq!(shards, vec![serde_json::json!([1, 2])]);
+        let log = stop(&mut bot, dir.path(), "shard1");
+        assert!(log.contains("running a range of shards"), "{log}");
+
+        // Both ends of the range are included: `0-1` of 4 is shards 0 and 1.
+        let dir = tempfile::tempdir().expect("temp dir");
+        let fake = FakeDiscord::start().await;
+        let mut bot = start(
+            &fake,
+            dir.path(),
+            "shards01",
+            &[
+                "--config".as_ref(),
+                config.as_os_str(),
+                "--shards".as_ref(),
+                "0-1".as_ref(),
+                "--total-shards".as_ref(),
+                "4".as_ref(),
+            ],
+            None,
+        );
+        let deadline = std::time::Instant::now() + STEP;
+        loop {
+            let mut shards: Vec<String> = fake
+                .identify_payloads()
+                .iter()
+                .map(|p| p["shard"].to_string())
+                .collect();
+            shards.sort();
+            if shards.len() >= 2 {
+                assert_eq!(shards, ["[0,4]", "[1,4]"]);
+                break;
+            }
+            assert!(
+                std::time::Instant::now() < deadline,
+                "two shards identify: {shards:?}"
+            );
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        stop(&mut bot, dir.path(), "shards01");
+    })
+    .await;
+}
