@@ -768,3 +768,37 @@ fn the_analysis_chart_writes_names_in_any_script() {
         .iter()
         .all(|(_, f)| f.is_some()));
 }
+
+#[test]
+fn replays_write_names_in_any_script_too() {
+    let mut g = Game::new(Position::start(VariantId::Judkins));
+    let m = g.legal_moves()[0];
+    g.play(m).unwrap();
+    let first_frame = |first: &str, second: &str| {
+        let opts = GifOptions {
+            board: RenderOptions {
+                names: [Some(first.into()), Some(second.into())],
+                ..RenderOptions::default()
+            },
+            ..GifOptions::default()
+        };
+        let gif = render_gif(&g, &opts).unwrap();
+        let decoder = image::codecs::gif::GifDecoder::new(std::io::Cursor::new(&gif)).unwrap();
+        let frames = decoder.into_frames().collect_frames().unwrap();
+        let f = frames[0].buffer();
+        let rgb = RgbImage::from_fn(f.width(), f.height(), |x, y| {
+            let p = f.get_pixel(x, y).0;
+            image::Rgb([p[0], p[1], p[2]])
+        });
+        (rgb, layout(g.variant(), &opts.board))
+    };
+    let (named, l) = first_frame("さくら", "김민준");
+    let (signs, _) = first_frame("◇◇◇", "◇◇◇");
+    for c in Color::ALL {
+        let r = l.name_rect(c).unwrap();
+        assert!(
+            differing(&named, &signs, r) > 100,
+            "{c:?}'s name is drawn in the replay"
+        );
+    }
+}
