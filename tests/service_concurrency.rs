@@ -18,7 +18,7 @@ use service_common::*;
 use tegami::engine::notation::code;
 use tegami::engine::{Color, Game};
 use tegami::service::{Command, CoreError};
-use tegami::store::{GameStatus, Store};
+use tegami::store::{GameStatus, GameStore};
 
 const THREADS: usize = 32;
 const PLIES: usize = 40;

@@ -358,7 +358,7 @@ pub enum CoreError {
 impl From<StoreError> for CoreError {
     fn from(e: StoreError) -> CoreError {
         match e {
-            StoreError::Conflict => CoreError::User(
+            StoreError::Conflict | StoreError::Stale => CoreError::User(
                 "the game changed while you were answering (a move or another answer came first): \
                  look at the board again"
                     .into(),
