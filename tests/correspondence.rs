@@ -17,9 +17,10 @@ use tegami::service::{
     DAY,
 };
 use tegami::store::{
-    ChallengeRow, ChallengeStatus, ChallengeStore, ClockStore, DeadlineShift, Finish, GameResult,
-    GameRow, GameStatus, GameStore, MoveRow, NewChallenge, NewGame, NewNotice, OfferKind, OfferRow,
-    OutboxRow, RatingRow, RatingStore, ServerRow, SqliteStore, StoreError, UserRow, UserStore,
+    ChallengeRow, ChallengeStatus, ChallengeStore, ClockStore, DeadlineShift, Ending, Finish,
+    GameResult, GameRow, GameStatus, GameStore, MoveRow, NewChallenge, NewGame, NewNotice,
+    OfferKind, OfferRow, OutboxRow, RatingRow, RatingStore, RatingUpdate, ServerRow, SqliteStore,
+    StoreError, UserRow, UserStore,
 };
 
 /// The sweep benchmark (benches/sweep.rs), run from here by ignored tests.
@@ -1608,6 +1609,134 @@ fn a_rated_loss_on_time_updates_both_ratings() {
     // A second sweep does not rate the game again.
     env.sweep(T0 + 3 * DAY);
     assert_eq!(env.rating("alice", "shogi", "g1").unwrap().games, 1);
+}
+
+#[test]
+fn one_sweep_forfeiting_two_rated_games_of_a_player_rates_them_in_turn() {
+    let env = Env::new();
+    let place = in_guild("g1", false);
+    // Alice moves first in both and never does: one sweep, one batch, two losses on time.
+    let g1 = env.start_in(&place, "alice", "bob", "shogi rated days=1");
+    env.set(T0 + HOUR);
+    let g2 = env.start_in(&place, "alice", "carol", "shogi rated days=1");
+    let mut s = env.sweep(T0 + 2 * DAY).timeouts;
+    s.sort();
+    assert_eq!(s, vec![g1, g2]);
+    let a = env.rating("alice", "shogi", "g1").expect("alice rated");
+    assert_eq!((a.games, a.wins, a.losses), (2, 0, 2), "{a:?}");
+    // The second loss starts from the first's rating (both opponents are new players).
+    let once = glicko2::update(glicko2::NEW, &[(glicko2::NEW, 0.0)]);
+    let twice = glicko2::update(once, &[(glicko2::NEW, 0.0)]);
+    assert_rating(
+        &env,
+        "alice",
+        "shogi",
+        "g1",
+        twice,
+        "two losses in one sweep",
+    );
+    // Bob beat her first (the earlier deadline), Carol after that loss.
+    let w = glicko2::update(glicko2::NEW, &[(glicko2::NEW, 1.0)]);
+    assert_rating(&env, "bob", "shogi", "g1", w, "the first win of that sweep");
+    let w = glicko2::update(glicko2::NEW, &[(once, 1.0)]);
+    assert_rating(
+        &env,
+        "carol",
+        "shogi",
+        "g1",
+        w,
+        "the second win of that sweep",
+    );
+}
+
+#[test]
+fn the_store_writes_a_rating_only_if_it_is_still_as_read() {
+    let env = Env::new();
+    let g = env.start("alice", "bob", "shogi rated");
+    let row = env.game(g);
+    let ending = Ending {
+        result: GameResult::First,
+        reason: "resignation".into(),
+    };
+    let new = |user: &str, games: u32| RatingRow {
+        games,
+        wins: games,
+        ..tegami::service::ratings::starting(user, "shogi", "")
+    };
+    let finish = |read_games: u32| Finish {
+        ending: &ending,
+        notices: &[],
+        ratings: vec![RatingUpdate {
+            read_games,
+            row: new("alice", read_games + 1),
+        }],
+    };
+    // Computed from a row that is not there: nothing is written, the game goes on.
+    let err = env
+        .store
+        .finish_game(g, row.version, &finish(3), T0 + HOUR)
+        .expect_err("a stale rating");
+    assert!(matches!(err, StoreError::Stale), "{err:?}");
+    assert_eq!(env.game(g), row, "the game is untouched");
+    assert!(env.rating("alice", "shogi", "").is_none());
+    // From the row as it is (none yet): written with the end.
+    let done = env
+        .store
+        .finish_game(g, row.version, &finish(0), T0 + HOUR)
+        .expect("ends");
+    assert_eq!(done.status, GameStatus::Finished);
+    assert_eq!(env.rating("alice", "shogi", "").map(|r| r.games), Some(1));
+    // A second game computed as if alice had none: refused, she has one now.
+    let g2 = env.start("alice", "bob", "shogi rated");
+    let row2 = env.game(g2);
+    let err = env
+        .store
+        .finish_game(g2, row2.version, &finish(0), T0 + HOUR)
+        .expect_err("a stale rating");
+    assert!(matches!(err, StoreError::Stale), "{err:?}");
+    assert_eq!(env.game(g2), row2, "the game is untouched");
+    assert_eq!(env.rating("alice", "shogi", "").map(|r| r.games), Some(1));
+}
+
+#[test]
+fn the_store_moves_vacation_deadlines_only_of_games_as_read() {
+    let env = Env::new();
+    let g = env.start("alice", "bob", "shogi days=3");
+    let row = env.game(g);
+    let deadline = row.deadline.expect("a deadline");
+    let shift = |version: i64| DeadlineShift {
+        game: g,
+        version,
+        deadline: deadline + 2 * DAY,
+    };
+    // A game that moved on since: nothing of the vacation is written.
+    let err = env
+        .store
+        .start_vacation("alice", T0, T0 + 2 * DAY, &[shift(row.version - 1)])
+        .expect_err("a stale game");
+    assert!(matches!(err, StoreError::Stale), "{err:?}");
+    assert_eq!(env.game(g), row);
+    assert_eq!(
+        env.store.user("alice").unwrap().unwrap().vacation_until,
+        None
+    );
+    assert_eq!(env.store.vacation_used("alice", 0).unwrap(), 0);
+    // As read: the vacation and the new deadline, together.
+    env.store
+        .start_vacation("alice", T0, T0 + 2 * DAY, &[shift(row.version)])
+        .expect("starts");
+    assert_eq!(env.game(g).deadline, Some(deadline + 2 * DAY));
+    assert_eq!(env.game(g).version, row.version + 1);
+    // Ending a vacation that is not the one read: refused, nothing moves back.
+    let err = env
+        .store
+        .end_vacation("alice", T0 + DAY, T0 + HOUR, &[])
+        .expect_err("not that vacation");
+    assert!(matches!(err, StoreError::Stale), "{err:?}");
+    assert_eq!(
+        env.store.user("alice").unwrap().unwrap().vacation_until,
+        Some(T0 + 2 * DAY)
+    );
 }
 
 /// How a game of the series ends.

@@ -17,9 +17,10 @@ pub const START_RATING: f64 = 1500.0;
 pub const START_DEVIATION: f64 = 350.0;
 pub const START_VOLATILITY: f64 = 0.06;
 
-/// How many times a change computed from rows that moved on meanwhile is computed again before
-/// giving up (each retry reads fresh rows; two in a row need a very busy player).
-pub(crate) const RETRIES: usize = 5;
+/// At most this many attempts at a change computed from rows that may move on meanwhile (each
+/// attempt reads them afresh; every failed one means another change of the same rows
+/// committed, so only a player with that many games ending at once could run out).
+pub(crate) const RETRIES: usize = 10;
 
 /// A player's rating before their first rated game of this game on this server.
 pub fn starting(user: &str, variant: &str, guild: &str) -> RatingRow {

@@ -238,32 +238,49 @@ fn end_game(tx: &Connection, game: i64, f: &Finish, now: i64) -> Result<()> {
     tx.execute("DELETE FROM offers WHERE game_id = ?1", [game])?;
     queue(tx, f.notices, now)?;
     for r in &f.ratings {
-        let r_ = &r.row;
-        // `games` is the row's version: written only if still as read (absent: 0).
-        let n = tx.execute(
-            "INSERT INTO ratings (user_id, variant, guild, rating, deviation, volatility, games,
-                wins, losses, draws, updated_at)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)
-             ON CONFLICT (user_id, variant, guild) DO UPDATE SET rating = excluded.rating,
-                deviation = excluded.deviation, volatility = excluded.volatility,
-                games = excluded.games, wins = excluded.wins, losses = excluded.losses,
-                draws = excluded.draws, updated_at = excluded.updated_at
-             WHERE ratings.games = ?12",
-            params![
-                r_.user,
-                r_.variant,
-                r_.guild,
-                r_.rating,
-                r_.deviation,
-                r_.volatility,
-                r_.games,
-                r_.wins,
-                r_.losses,
-                r_.draws,
+        let row = &r.row;
+        // `games` is the row's version: written only if still as read (0: no row yet).
+        let n = if r.read_games == 0 {
+            tx.prepare_cached(
+                "INSERT INTO ratings (user_id, variant, guild, rating, deviation, volatility,
+                    games, wins, losses, draws, updated_at)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)
+                 ON CONFLICT (user_id, variant, guild) DO NOTHING",
+            )?
+            .execute(params![
+                row.user,
+                row.variant,
+                row.guild,
+                row.rating,
+                row.deviation,
+                row.volatility,
+                row.games,
+                row.wins,
+                row.losses,
+                row.draws,
+                now
+            ])?
+        } else {
+            tx.prepare_cached(
+                "UPDATE ratings SET rating = ?4, deviation = ?5, volatility = ?6, games = ?7,
+                    wins = ?8, losses = ?9, draws = ?10, updated_at = ?11
+                 WHERE user_id = ?1 AND variant = ?2 AND guild = ?3 AND games = ?12",
+            )?
+            .execute(params![
+                row.user,
+                row.variant,
+                row.guild,
+                row.rating,
+                row.deviation,
+                row.volatility,
+                row.games,
+                row.wins,
+                row.losses,
+                row.draws,
                 now,
                 r.read_games
-            ],
-        )?;
+            ])?
+        };
         if n != 1 {
             return Err(StoreError::Stale);
         }
