@@ -17,10 +17,9 @@ use tegami::service::{
     DAY,
 };
 use tegami::store::{
-    ChallengeRow, ChallengeStatus, ChallengeStore, ClockStore, DeadlineShift, Ending, Finish,
-    GameResult, GameRow, GameStatus, GameStore, MoveRow, NewChallenge, NewGame, NewNotice,
-    OfferKind, OfferRow, OutboxRow, RatingRow, RatingStore, RatingUpdate, ServerRow, SqliteStore,
-    StoreError, UserRow, UserStore,
+    ChallengeRow, ChallengeStatus, ChallengeStore, ClockStore, DeadlineShift, Finish, GameResult,
+    GameRow, GameStatus, GameStore, MoveRow, NewChallenge, NewGame, NewNotice, OfferKind, OfferRow,
+    OutboxRow, RatingRow, RatingStore, ServerRow, SqliteStore, StoreError, UserRow, UserStore,
 };
 
 /// The sweep benchmark (benches/sweep.rs), run from here by ignored tests.
@@ -1646,96 +1645,6 @@ fn one_sweep_forfeiting_two_rated_games_of_a_player_rates_them_in_turn() {
         "g1",
         w,
         "the second win of that sweep",
-    );
-}
-
-#[test]
-fn the_store_writes_a_rating_only_if_it_is_still_as_read() {
-    let env = Env::new();
-    let g = env.start("alice", "bob", "shogi rated");
-    let row = env.game(g);
-    let ending = Ending {
-        result: GameResult::First,
-        reason: "resignation".into(),
-    };
-    let new = |user: &str, games: u32| RatingRow {
-        games,
-        wins: games,
-        ..tegami::service::ratings::starting(user, "shogi", "")
-    };
-    let finish = |read_games: u32| Finish {
-        ending: &ending,
-        notices: &[],
-        ratings: vec![RatingUpdate {
-            read_games,
-            row: new("alice", read_games + 1),
-        }],
-    };
-    // Computed from a row that is not there: nothing is written, the game goes on.
-    let err = env
-        .store
-        .finish_game(g, row.version, &finish(3), T0 + HOUR)
-        .expect_err("a stale rating");
-    assert!(matches!(err, StoreError::Stale), "{err:?}");
-    assert_eq!(env.game(g), row, "the game is untouched");
-    assert!(env.rating("alice", "shogi", "").is_none());
-    // From the row as it is (none yet): written with the end.
-    let done = env
-        .store
-        .finish_game(g, row.version, &finish(0), T0 + HOUR)
-        .expect("ends");
-    assert_eq!(done.status, GameStatus::Finished);
-    assert_eq!(env.rating("alice", "shogi", "").map(|r| r.games), Some(1));
-    // A second game computed as if alice had none: refused, she has one now.
-    let g2 = env.start("alice", "bob", "shogi rated");
-    let row2 = env.game(g2);
-    let err = env
-        .store
-        .finish_game(g2, row2.version, &finish(0), T0 + HOUR)
-        .expect_err("a stale rating");
-    assert!(matches!(err, StoreError::Stale), "{err:?}");
-    assert_eq!(env.game(g2), row2, "the game is untouched");
-    assert_eq!(env.rating("alice", "shogi", "").map(|r| r.games), Some(1));
-}
-
-#[test]
-fn the_store_moves_vacation_deadlines_only_of_games_as_read() {
-    let env = Env::new();
-    let g = env.start("alice", "bob", "shogi days=3");
-    let row = env.game(g);
-    let deadline = row.deadline.expect("a deadline");
-    let shift = |version: i64| DeadlineShift {
-        game: g,
-        version,
-        deadline: deadline + 2 * DAY,
-    };
-    // A game that moved on since: nothing of the vacation is written.
-    let err = env
-        .store
-        .start_vacation("alice", T0, T0 + 2 * DAY, &[shift(row.version - 1)])
-        .expect_err("a stale game");
-    assert!(matches!(err, StoreError::Stale), "{err:?}");
-    assert_eq!(env.game(g), row);
-    assert_eq!(
-        env.store.user("alice").unwrap().unwrap().vacation_until,
-        None
-    );
-    assert_eq!(env.store.vacation_used("alice", 0).unwrap(), 0);
-    // As read: the vacation and the new deadline, together.
-    env.store
-        .start_vacation("alice", T0, T0 + 2 * DAY, &[shift(row.version)])
-        .expect("starts");
-    assert_eq!(env.game(g).deadline, Some(deadline + 2 * DAY));
-    assert_eq!(env.game(g).version, row.version + 1);
-    // Ending a vacation that is not the one read: refused, nothing moves back.
-    let err = env
-        .store
-        .end_vacation("alice", T0 + DAY, T0 + HOUR, &[])
-        .expect_err("not that vacation");
-    assert!(matches!(err, StoreError::Stale), "{err:?}");
-    assert_eq!(
-        env.store.user("alice").unwrap().unwrap().vacation_until,
-        Some(T0 + 2 * DAY)
     );
 }
 

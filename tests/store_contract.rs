@@ -1,0 +1,289 @@
+//! What every store backend must do, checked through the store's traits alone (no command
+//! core): rows written and read back, a game's version guarding its changes, a rating or a
+//! vacation deadline written only from the row the core read (`Stale` otherwise, with nothing
+//! written), a batch of endings leaving alone the games that moved on, the outbox. Each test
+//! runs against every backend `backends()` opens: SQLite in a temporary folder today; a second
+//! backend is one more entry there.
+
+use tegami::store::{
+    DeadlineShift, Ending, Finish, GameResult, GameStatus, MoveRow, NewGame, NewNotice, RatingRow,
+    RatingUpdate, SqliteStore, Store, StoreError,
+};
+
+/// 2026-01-01T00:00:00Z.
+const T0: i64 = 1_767_225_600;
+const DAY: i64 = 86_400;
+const START: &str = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1";
+
+/// A fresh, empty store of each backend, with its name (and what keeps it alive).
+fn backends() -> Vec<(&'static str, Box<dyn Store>, tempfile::TempDir)> {
+    let dir = tempfile::tempdir().expect("temporary folder");
+    let sqlite = SqliteStore::open(dir.path().join("tegami.db")).expect("open SQLite");
+    vec![("sqlite", Box::new(sqlite), dir)]
+}
+
+/// A rated game between `a` and `b` (a to move, deadline three days on).
+fn new_game(store: &dyn Store, a: &str, b: &str) -> tegami::store::GameRow {
+    for u in [a, b] {
+        store.touch_user(u, u, T0).expect("user");
+    }
+    store
+        .start_game(
+            &NewGame {
+                variant: "shogi".into(),
+                setup: None,
+                start_position: START.into(),
+                players: [a.into(), b.into()],
+                guild: None,
+                channel: Some("chan".into()),
+                rated: true,
+                days_per_move: 3,
+                deadline: Some(T0 + 3 * DAY),
+                to_move: a.into(),
+                computer_level: None,
+            },
+            &[],
+            T0,
+        )
+        .expect("start a game")
+}
+
+fn resignation() -> Ending {
+    Ending {
+        result: GameResult::First,
+        reason: "resignation".into(),
+    }
+}
+
+/// `user`'s new rating after `games` games, all won.
+fn won(user: &str, games: u32) -> RatingRow {
+    RatingRow {
+        games,
+        wins: games,
+        rating: 1500.0 + games as f64,
+        ..tegami::service::ratings::starting(user, "shogi", "")
+    }
+}
+
+fn finish<'a>(ending: &'a Ending, updates: Vec<RatingUpdate>) -> Finish<'a> {
+    Finish {
+        ending,
+        notices: &[],
+        ratings: updates,
+    }
+}
+
+#[test]
+fn a_rating_is_written_only_if_it_is_still_as_read() {
+    for (name, store, _keep) in backends() {
+        let store = store.as_ref();
+        let ending = resignation();
+        let update = |read_games| RatingUpdate {
+            read_games,
+            row: won("alice", read_games + 1),
+        };
+        let g = new_game(store, "alice", "bob");
+        // Computed from a row that is not there: nothing is written, the game goes on.
+        let err = store
+            .finish_game(g.id, g.version, &finish(&ending, vec![update(3)]), T0 + 1)
+            .expect_err("a stale rating");
+        assert!(matches!(err, StoreError::Stale), "{name}: {err:?}");
+        assert_eq!(store.game(g.id).unwrap(), Some(g.clone()), "{name}");
+        assert_eq!(store.rating("alice", "shogi", "").unwrap(), None, "{name}");
+        // From the row as it is (none yet): written with the end, exactly as given.
+        let done = store
+            .finish_game(g.id, g.version, &finish(&ending, vec![update(0)]), T0 + 1)
+            .expect("ends");
+        assert_eq!(done.status, GameStatus::Finished, "{name}");
+        assert_eq!(done.result, Some(GameResult::First), "{name}");
+        assert_eq!(
+            store.rating("alice", "shogi", "").unwrap(),
+            Some(won("alice", 1)),
+            "{name}"
+        );
+        // A second game computed as if alice had no rating: refused, she has one now.
+        let g2 = new_game(store, "alice", "bob");
+        let err = store
+            .finish_game(g2.id, g2.version, &finish(&ending, vec![update(0)]), T0 + 2)
+            .expect_err("a stale rating");
+        assert!(matches!(err, StoreError::Stale), "{name}: {err:?}");
+        assert_eq!(store.game(g2.id).unwrap(), Some(g2.clone()), "{name}");
+        // From her row as it is: written.
+        store
+            .finish_game(g2.id, g2.version, &finish(&ending, vec![update(1)]), T0 + 2)
+            .expect("ends");
+        assert_eq!(
+            store.rating("alice", "shogi", "").unwrap(),
+            Some(won("alice", 2)),
+            "{name}"
+        );
+    }
+}
+
+#[test]
+fn a_game_changed_since_it_was_read_is_a_conflict() {
+    for (name, store, _keep) in backends() {
+        let store = store.as_ref();
+        let g = new_game(store, "alice", "bob");
+        let mv = MoveRow {
+            ply: 1,
+            code: "7g7f".into(),
+            notation: "P-7f".into(),
+            position: START.into(),
+            user: "alice".into(),
+            played_at: T0 + 5,
+        };
+        let moved = store
+            .append_move(g.id, g.version, &mv, ("bob", T0 + 4 * DAY), None, &[])
+            .expect("a move");
+        assert_eq!((moved.ply, moved.version), (1, g.version + 1), "{name}");
+        assert_eq!(moved.to_move.as_deref(), Some("bob"), "{name}");
+        // The same version again: refused, nothing written.
+        let err = store
+            .append_move(g.id, g.version, &mv, ("bob", T0 + 4 * DAY), None, &[])
+            .expect_err("a stale version");
+        assert!(matches!(err, StoreError::Conflict), "{name}: {err:?}");
+        let ending = resignation();
+        let err = store
+            .finish_game(g.id, g.version, &finish(&ending, vec![]), T0 + 6)
+            .expect_err("a stale version");
+        assert!(matches!(err, StoreError::Conflict), "{name}: {err:?}");
+        assert_eq!(store.moves(g.id).unwrap().len(), 1, "{name}");
+        assert_eq!(store.game(g.id).unwrap(), Some(moved), "{name}");
+    }
+}
+
+#[test]
+fn a_batch_of_endings_leaves_alone_the_games_that_moved_on() {
+    for (name, store, _keep) in backends() {
+        let store = store.as_ref();
+        let ending = resignation();
+        let (g1, g2, g3) = (
+            new_game(store, "ann", "ben"),
+            new_game(store, "cat", "dan"),
+            new_game(store, "eve", "fay"),
+        );
+        let batch = vec![
+            (g1.id, g1.version, finish(&ending, vec![])),
+            // Moved on since it was read.
+            (g2.id, g2.version - 1, finish(&ending, vec![])),
+            // A rating computed from a row that is not there.
+            (
+                g3.id,
+                g3.version,
+                finish(
+                    &ending,
+                    vec![RatingUpdate {
+                        read_games: 7,
+                        row: won("eve", 8),
+                    }],
+                ),
+            ),
+        ];
+        let done = store.finish_games(&batch, T0 + 9).expect("a batch");
+        assert_eq!(done, vec![true, false, false], "{name}");
+        let status = |id| store.game(id).unwrap().map(|g| g.status);
+        assert_eq!(status(g1.id), Some(GameStatus::Finished), "{name}");
+        assert_eq!(store.game(g2.id).unwrap(), Some(g2), "{name}");
+        assert_eq!(store.game(g3.id).unwrap(), Some(g3), "{name}");
+        assert_eq!(store.rating("eve", "shogi", "").unwrap(), None, "{name}");
+    }
+}
+
+#[test]
+fn vacation_deadlines_move_only_in_games_as_read() {
+    for (name, store, _keep) in backends() {
+        let store = store.as_ref();
+        let g = new_game(store, "alice", "bob");
+        let deadline = g.deadline.expect("a deadline");
+        let shift = |version| DeadlineShift {
+            game: g.id,
+            version,
+            deadline: deadline + 2 * DAY,
+        };
+        // A game that moved on since: nothing of the vacation is written.
+        let err = store
+            .start_vacation("alice", T0, T0 + 2 * DAY, &[shift(g.version - 1)])
+            .expect_err("a stale game");
+        assert!(matches!(err, StoreError::Stale), "{name}: {err:?}");
+        assert_eq!(store.game(g.id).unwrap(), Some(g.clone()), "{name}");
+        let alice = store.user("alice").unwrap().expect("alice");
+        assert_eq!(alice.vacation_until, None, "{name}");
+        assert_eq!(store.vacation_used("alice", 0).unwrap(), 0, "{name}");
+        // As read: the vacation and the new deadline, together.
+        store
+            .start_vacation("alice", T0, T0 + 2 * DAY, &[shift(g.version)])
+            .expect("starts");
+        let shifted = store.game(g.id).unwrap().expect("the game");
+        assert_eq!(shifted.deadline, Some(deadline + 2 * DAY), "{name}");
+        assert_eq!(shifted.version, g.version + 1, "{name}");
+        // Ending a vacation that is not the one read: refused, nothing moves back.
+        let err = store
+            .end_vacation("alice", T0 + DAY, T0 + 3600, &[])
+            .expect_err("not that vacation");
+        assert!(matches!(err, StoreError::Stale), "{name}: {err:?}");
+        let alice = store.user("alice").unwrap().expect("alice");
+        assert_eq!(alice.vacation_until, Some(T0 + 2 * DAY), "{name}");
+        // The one read: ended, the deadline back by what was left.
+        let back = DeadlineShift {
+            game: g.id,
+            version: shifted.version,
+            deadline: deadline + 3600,
+        };
+        store
+            .end_vacation("alice", T0 + 2 * DAY, T0 + 3600, &[back])
+            .expect("ends");
+        let alice = store.user("alice").unwrap().expect("alice");
+        assert_eq!(alice.vacation_until, None, "{name}");
+        assert_eq!(store.vacation_used("alice", 0).unwrap(), 3600, "{name}");
+        let g = store.game(g.id).unwrap().expect("the game");
+        assert_eq!(g.deadline, Some(deadline + 3600), "{name}");
+        assert_eq!(store.waiting_for("alice").unwrap(), vec![g], "{name}");
+    }
+}
+
+#[test]
+fn notices_wait_in_the_outbox_until_marked_sent() {
+    for (name, store, _keep) in backends() {
+        let store = store.as_ref();
+        let g = new_game(store, "alice", "bob");
+        let notice = |id: i64, text: &str| NewNotice {
+            id,
+            game: None,
+            user: "bob".into(),
+            via: "mention".into(),
+            channel: Some("chan".into()),
+            text: text.into(),
+        };
+        let ending = resignation();
+        let notices = [notice(11, "you lose"), notice(12, "game over")];
+        let f = Finish {
+            ending: &ending,
+            notices: &notices,
+            ratings: vec![],
+        };
+        store
+            .finish_game(g.id, g.version, &f, T0 + 1)
+            .expect("ends");
+        let unsent = store.unsent(10).unwrap();
+        let ids: Vec<i64> = unsent.iter().map(|o| o.id).collect();
+        assert_eq!(ids, vec![11, 12], "{name}");
+        assert_eq!(unsent[0].notice.text, "you lose", "{name}");
+        store.mark_sent(&[11], T0 + 2).unwrap();
+        let ids: Vec<i64> = store.unsent(10).unwrap().iter().map(|o| o.id).collect();
+        assert_eq!(ids, vec![12], "{name}");
+        // A notice id must be positive: the whole change is refused.
+        let g2 = new_game(store, "alice", "bob");
+        let bad = [notice(0, "bad")];
+        let f = Finish {
+            ending: &ending,
+            notices: &bad,
+            ratings: vec![],
+        };
+        assert!(
+            store.finish_game(g2.id, g2.version, &f, T0 + 3).is_err(),
+            "{name}"
+        );
+        assert_eq!(store.game(g2.id).unwrap(), Some(g2), "{name}");
+    }
+}
