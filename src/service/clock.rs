@@ -358,7 +358,7 @@ impl Service {
                 })
                 .collect();
             match self.store.start_vacation(user, now, end, &shifts) {
-                Err(StoreError::Stale) if tries + 1 < super::ratings::RETRIES => tries += 1,
+                Err(StoreError::Stale) if tries + 1 < super::RETRIES => tries += 1,
                 other => return Ok(other?),
             }
         }
@@ -385,7 +385,7 @@ impl Service {
                 })
                 .collect();
             match self.store.end_vacation(user, until, now, &shifts) {
-                Err(StoreError::Stale) if tries + 1 < super::ratings::RETRIES => {
+                Err(StoreError::Stale) if tries + 1 < super::RETRIES => {
                     tries += 1;
                     match self.store.user(user)?.and_then(|u| u.vacation_until) {
                         Some(u) if u > now => until = u,

@@ -584,7 +584,7 @@ impl Service {
                 finish.as_ref(),
                 &stored,
             ) {
-                Err(StoreError::Stale) if tries + 1 < super::ratings::RETRIES => tries += 1,
+                Err(StoreError::Stale) if tries + 1 < super::RETRIES => tries += 1,
                 other => break other?,
             }
         };

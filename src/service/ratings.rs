@@ -17,11 +17,6 @@ pub const START_RATING: f64 = 1500.0;
 pub const START_DEVIATION: f64 = 350.0;
 pub const START_VOLATILITY: f64 = 0.06;
 
-/// At most this many attempts at a change computed from rows that may move on meanwhile (each
-/// attempt reads them afresh; every failed one means another change of the same rows
-/// committed, so only a player with that many games ending at once could run out).
-pub(crate) const RETRIES: usize = 10;
-
 /// A player's rating before their first rated game of this game on this server.
 pub fn starting(user: &str, variant: &str, guild: &str) -> RatingRow {
     RatingRow {
@@ -104,7 +99,7 @@ impl Service {
         loop {
             let finish = self.finish_of(row, ending, notices, &mut Known::new())?;
             match self.store.finish_game(row.id, row.version, &finish, now) {
-                Err(store::StoreError::Stale) if tries + 1 < RETRIES => tries += 1,
+                Err(store::StoreError::Stale) if tries + 1 < super::RETRIES => tries += 1,
                 other => return other,
             }
         }
