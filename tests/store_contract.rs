@@ -2,12 +2,16 @@
 //! core): rows written and read back, a game's version guarding its changes, a rating or a
 //! vacation deadline written only from the row the core read (`Stale` otherwise, with nothing
 //! written), a batch of endings leaving alone the games that moved on, the outbox. Each test
-//! runs against every backend `backends()` opens: SQLite in a temporary folder today; a second
-//! backend is one more entry there.
+//! runs against every backend `backends()` opens: SQLite in a temporary folder, and PostgreSQL
+//! when `TEGAMI_TEST_DATABASE_URL` names a server (a fresh database per test, dropped after);
+//! without it the PostgreSQL runs say they were skipped.
 
+use std::sync::Arc;
+
+use tegami::service::{parse_command, Config, ManualClock, Place, Request, Service, User};
 use tegami::store::{
-    DeadlineShift, Ending, Finish, GameResult, GameStatus, MoveRow, NewGame, NewNotice, RatingRow,
-    RatingUpdate, SqliteStore, Store, StoreError,
+    DeadlineShift, Ending, Finish, GameResult, GameStatus, MoveRow, NewGame, NewNotice, PgStore,
+    RatingRow, RatingUpdate, SqliteStore, Store, StoreError,
 };
 
 /// 2026-01-01T00:00:00Z.
@@ -15,11 +19,108 @@ const T0: i64 = 1_767_225_600;
 const DAY: i64 = 86_400;
 const START: &str = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1";
 
-/// A fresh, empty store of each backend, with its name (and what keeps it alive).
-fn backends() -> Vec<(&'static str, Box<dyn Store>, tempfile::TempDir)> {
+/// The PostgreSQL server of the tests, if one is given.
+const PG_URL_ENV: &str = "TEGAMI_TEST_DATABASE_URL";
+
+/// A fresh, empty store of one backend; what it needs is cleaned up when it is dropped.
+struct Backend {
+    name: &'static str,
+    store: Option<Arc<dyn Store>>,
+    _dir: Option<tempfile::TempDir>,
+    /// PostgreSQL: the server's URL and the test's database, dropped at the end.
+    database: Option<(String, String)>,
+}
+
+impl Backend {
+    fn store(&self) -> &dyn Store {
+        self.store.as_deref().expect("the store is open")
+    }
+
+    fn shared(&self) -> Arc<dyn Store> {
+        self.store.clone().expect("the store is open")
+    }
+}
+
+impl Drop for Backend {
+    fn drop(&mut self) {
+        // The store's connections first, then its database.
+        self.store = None;
+        if let Some((url, db)) = &self.database {
+            let dropped = postgres::Client::connect(url, postgres::NoTls).and_then(|mut c| {
+                c.batch_execute(&format!("DROP DATABASE IF EXISTS {db} WITH (FORCE)"))
+            });
+            if let Err(e) = dropped {
+                say(&format!("test database {db} left behind: {e:?}"));
+            }
+        }
+    }
+}
+
+/// A line on the test process's standard error, past the test harness's capture (a skip must
+/// be seen even when every test passes).
+fn say(line: &str) {
+    use std::io::Write;
+    let _ = writeln!(std::io::stderr().lock(), "{line}");
+}
+
+/// A new database on the test server, and the URL of it.
+fn pg_database(url: &str) -> (String, String) {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    static N: AtomicUsize = AtomicUsize::new(0);
+    let db = format!(
+        "tegami_test_{}_{}",
+        std::process::id(),
+        N.fetch_add(1, Ordering::SeqCst)
+    );
+    let mut c = postgres::Client::connect(url, postgres::NoTls)
+        .unwrap_or_else(|e| panic!("{PG_URL_ENV}={url}: cannot connect: {e}"));
+    c.batch_execute(&format!("CREATE DATABASE {db}"))
+        .expect("create the test database");
+    let mut config: postgres::Config = url.parse().expect("a PostgreSQL URL");
+    config.dbname(&db);
+    // Back to a URL the store opens: the same server, the new database.
+    let host = match config.get_hosts().first() {
+        Some(postgres::config::Host::Tcp(h)) => h.clone(),
+        Some(postgres::config::Host::Unix(p)) => p.display().to_string(),
+        None => "localhost".into(),
+    };
+    let port = config.get_ports().first().copied().unwrap_or(5432);
+    let user = config.get_user().unwrap_or("postgres");
+    let db_url = format!("host={host} port={port} user={user} dbname={db}");
+    (db_url, db)
+}
+
+/// A fresh, empty store of each backend.
+fn backends() -> Vec<Backend> {
     let dir = tempfile::tempdir().expect("temporary folder");
     let sqlite = SqliteStore::open(dir.path().join("tegami.db")).expect("open SQLite");
-    vec![("sqlite", Box::new(sqlite), dir)]
+    let mut out = vec![Backend {
+        name: "sqlite",
+        store: Some(Arc::new(sqlite)),
+        _dir: Some(dir),
+        database: None,
+    }];
+    match std::env::var(PG_URL_ENV) {
+        Ok(url) if !url.is_empty() => {
+            let (db_url, db) = pg_database(&url);
+            let pg = PgStore::open(&db_url).expect("open PostgreSQL");
+            out.push(Backend {
+                name: "postgres",
+                store: Some(Arc::new(pg)),
+                _dir: None,
+                database: Some((url, db)),
+            });
+        }
+        _ => {
+            static ONCE: std::sync::Once = std::sync::Once::new();
+            ONCE.call_once(|| {
+                say(&format!(
+                    "PostgreSQL store tests SKIPPED: {PG_URL_ENV} is not set (SQLite only)"
+                ))
+            });
+        }
+    }
+    out
 }
 
 /// A rated game between `a` and `b` (a to move, deadline three days on).
@@ -75,8 +176,8 @@ fn finish<'a>(ending: &'a Ending, updates: Vec<RatingUpdate>) -> Finish<'a> {
 
 #[test]
 fn a_rating_is_written_only_if_it_is_still_as_read() {
-    for (name, store, _keep) in backends() {
-        let store = store.as_ref();
+    for b in backends() {
+        let (name, store) = (b.name, b.store());
         let ending = resignation();
         let update = |read_games| RatingUpdate {
             read_games,
@@ -122,8 +223,8 @@ fn a_rating_is_written_only_if_it_is_still_as_read() {
 
 #[test]
 fn a_game_changed_since_it_was_read_is_a_conflict() {
-    for (name, store, _keep) in backends() {
-        let store = store.as_ref();
+    for b in backends() {
+        let (name, store) = (b.name, b.store());
         let g = new_game(store, "alice", "bob");
         let mv = MoveRow {
             ply: 1,
@@ -155,8 +256,8 @@ fn a_game_changed_since_it_was_read_is_a_conflict() {
 
 #[test]
 fn a_batch_of_endings_leaves_alone_the_games_that_moved_on() {
-    for (name, store, _keep) in backends() {
-        let store = store.as_ref();
+    for b in backends() {
+        let (name, store) = (b.name, b.store());
         let ending = resignation();
         let (g1, g2, g3) = (
             new_game(store, "ann", "ben"),
@@ -192,8 +293,8 @@ fn a_batch_of_endings_leaves_alone_the_games_that_moved_on() {
 
 #[test]
 fn vacation_deadlines_move_only_in_games_as_read() {
-    for (name, store, _keep) in backends() {
-        let store = store.as_ref();
+    for b in backends() {
+        let (name, store) = (b.name, b.store());
         let g = new_game(store, "alice", "bob");
         let deadline = g.deadline.expect("a deadline");
         let shift = |version| DeadlineShift {
@@ -244,8 +345,8 @@ fn vacation_deadlines_move_only_in_games_as_read() {
 
 #[test]
 fn notices_wait_in_the_outbox_until_marked_sent() {
-    for (name, store, _keep) in backends() {
-        let store = store.as_ref();
+    for b in backends() {
+        let (name, store) = (b.name, b.store());
         let g = new_game(store, "alice", "bob");
         let notice = |id: i64, text: &str| NewNotice {
             id,
@@ -285,5 +386,101 @@ fn notices_wait_in_the_outbox_until_marked_sent() {
             "{name}"
         );
         assert_eq!(store.game(g2.id).unwrap(), Some(g2), "{name}");
+    }
+}
+
+/// The number after `prefix` in `text` (`Game #12 begins` → 12).
+fn number_after(text: &str, prefix: &str) -> Option<i64> {
+    let at = text.find(prefix)? + prefix.len();
+    let digits: String = text[at..]
+        .chars()
+        .take_while(|c| c.is_ascii_digit())
+        .collect();
+    digits.parse().ok()
+}
+
+/// The command core over each backend: challenges, moves, an offer declined, more time, a
+/// vacation, a rated resignation, a rated loss on time and an expired challenge by the sweep,
+/// the outbox. Every backend ends with the same games and the same ratings.
+#[test]
+fn the_command_core_plays_alike_on_every_backend() {
+    let mut seen: Vec<(&str, Vec<RatingRow>)> = Vec::new();
+    for b in backends() {
+        let name = b.name;
+        let clock = Arc::new(ManualClock::new(T0));
+        let config = Config {
+            default_days: 3,
+            challenge_days: 7,
+            images: false,
+        };
+        let service = Service::new(b.shared(), clock.clone(), config);
+        let place = Place {
+            guild: Some("g1".into()),
+            channel: Some("g1-chan".into()),
+            admin: false,
+        };
+        let ok = |user: &str, line: &str| -> String {
+            let command = parse_command(line).unwrap_or_else(|e| panic!("{line}: {e}"));
+            let reply = service
+                .try_handle(&Request {
+                    user: User::new(user, user),
+                    place: place.clone(),
+                    command,
+                })
+                .unwrap_or_else(|e| panic!("{name}: @{user} {line}: {e:?}"));
+            assert!(!reply.error, "{name}: @{user} {line}: {}", reply.text);
+            reply.text
+        };
+        let start = |a: &str, b: &str, args: &str| -> i64 {
+            let t = ok(a, &format!("challenge @{b} {args} black"));
+            let c = number_after(&t, "Challenge #").expect("a challenge");
+            let t = ok(b, &format!("accept {c}"));
+            number_after(&t, "Game #").expect("a game")
+        };
+        let g = start("alice", "bob", "shogi rated days=3");
+        ok("alice", &format!("move {g} 7g7f"));
+        ok("bob", &format!("move {g} 3c3d"));
+        ok("alice", &format!("draw {g} offer"));
+        ok("bob", &format!("draw {g} decline"));
+        let before = b.store().game(g).unwrap().expect("the game").deadline;
+        ok("bob", &format!("moretime {g}"));
+        let after = b.store().game(g).unwrap().expect("the game").deadline;
+        assert_eq!(after, before.map(|d| d + DAY), "{name}: moretime");
+        clock.set(T0 + 3600);
+        ok("alice", "vacation 2");
+        let on = b.store().game(g).unwrap().expect("the game").deadline;
+        assert_eq!(on, after.map(|d| d + 2 * DAY), "{name}: vacation");
+        ok("alice", "vacation end");
+        let back = b.store().game(g).unwrap().expect("the game").deadline;
+        assert_eq!(back, after, "{name}: back from vacation");
+        ok("bob", &format!("resign {g}"));
+        // A rated game Carol never starts, and a challenge nobody answers.
+        let g2 = start("carol", "alice", "shogi rated days=1");
+        ok("dan", "challenge @erin shogi");
+        let sweep = service.sweep(T0 + 8 * DAY).expect("a sweep");
+        assert_eq!(sweep.timeouts, vec![g2], "{name}");
+        assert_eq!(sweep.expired.len(), 1, "{name}");
+        let ids: Vec<i64> = sweep.notices.iter().map(|(id, _)| *id).collect();
+        assert!(!ids.is_empty(), "{name}: the sweep's notices");
+        service.mark_sent(&ids).expect("marked sent");
+        let again = service.sweep(T0 + 8 * DAY).expect("a second sweep");
+        assert!(
+            again.timeouts.is_empty() && again.expired.is_empty(),
+            "{name}"
+        );
+        let store = b.store();
+        for id in [g, g2] {
+            let row = store.game(id).unwrap().expect("the game");
+            assert_eq!(row.status, GameStatus::Finished, "{name}: game {id}");
+        }
+        let ratings: Vec<RatingRow> = ["alice", "bob", "carol"]
+            .iter()
+            .map(|u| store.rating(u, "shogi", "g1").unwrap().expect("rated"))
+            .collect();
+        assert_eq!((ratings[0].games, ratings[0].wins), (2, 2), "{name}");
+        seen.push((name, ratings));
+    }
+    for (name, ratings) in &seen[1..] {
+        assert_eq!(ratings, &seen[0].1, "{name} rates as {} does", seen[0].0);
     }
 }

@@ -23,8 +23,10 @@
 //! runtime inside). Should an async backend ever be wanted, it can sit behind these traits with
 //! a `block_on` per call, without touching the core.
 
+mod postgres;
 mod sqlite;
 
+pub use postgres::{PgStore, PG_MAX_CONNECTIONS, PG_MIGRATIONS};
 pub use sqlite::{fill, Durability, SqliteStore, MAX_CONNECTIONS, MIGRATIONS};
 
 use thiserror::Error;
@@ -45,6 +47,9 @@ pub enum StoreError {
     Database(#[from] rusqlite::Error),
     #[error("migration error: {0}")]
     Migration(#[from] rusqlite_migration::Error),
+    /// An error of a backend other than SQLite (PostgreSQL, its pool).
+    #[error("database error: {0}")]
+    Backend(String),
     #[error("{0}")]
     Invalid(String),
 }
@@ -281,7 +286,7 @@ impl ChallengeStatus {
         }
     }
 
-    fn parse(s: &str) -> Option<ChallengeStatus> {
+    pub(crate) fn parse(s: &str) -> Option<ChallengeStatus> {
         Some(match s {
             "open" => ChallengeStatus::Open,
             "accepted" => ChallengeStatus::Accepted,
