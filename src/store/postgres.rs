@@ -388,9 +388,13 @@ impl PgStore {
         let config: ::postgres::Config = url
             .parse()
             .map_err(|e: ::postgres::Error| StoreError::Invalid(format!("database_url: {e}")))?;
+        // One connection first: a wrong address, user or database is said at once, in the
+        // server's words, rather than after the pool's wait.
+        config.connect(NoTls)?;
         let manager = PostgresConnectionManager::new(config, NoTls);
         let pool = r2d2::Pool::builder()
             .max_size(PG_MAX_CONNECTIONS)
+            .connection_timeout(std::time::Duration::from_secs(10))
             .build(manager)?;
         let store = PgStore { pool };
         store.migrate()?;
