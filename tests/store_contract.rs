@@ -484,3 +484,25 @@ fn the_command_core_plays_alike_on_every_backend() {
         assert_eq!(ratings, &seen[0].1, "{name} rates as {} does", seen[0].0);
     }
 }
+
+/// The Discord adapter calls the core from the async runtime's blocking threads
+/// (`spawn_blocking`); every backend works there (PostgreSQL's synchronous client runs a small
+/// runtime of its own, which tokio allows on those threads and not on its workers).
+#[test]
+fn the_store_answers_from_the_runtimes_blocking_threads() {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .expect("a runtime");
+    for b in backends() {
+        let (name, store) = (b.name, b.shared());
+        let user = runtime
+            .block_on(async move {
+                tokio::task::spawn_blocking(move || store.touch_user("alice", "Alice", T0)).await
+            })
+            .expect("the blocking task ran")
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(user.name, "Alice", "{name}");
+    }
+}

@@ -3,9 +3,12 @@
 //! [`GameStore`] (games and moves), [`ChallengeStore`] (challenges and offers), [`UserStore`]
 //! (users and server settings), [`ClockStore`] (the sweep's queries, vacations, the outbox and
 //! digests) and [`RatingStore`]; [`Store`] is all five, implemented for any type that has them,
-//! so the core holds an `Arc<dyn Store>`. `sqlite` is the implementation: rusqlite with the
-//! bundled SQLite, WAL, foreign keys, a busy timeout, and the schema in `migrations/*.sql`
-//! applied in order at start.
+//! so the core holds an `Arc<dyn Store>`. Two backends implement them: `sqlite` (the default,
+//! one process): rusqlite with the bundled SQLite, WAL, foreign keys, a busy timeout, and the
+//! schema in `migrations/*.sql` applied in order at start; and `postgres` (several processes
+//! sharing one database, chosen by `database_url`): the `postgres` client with an `r2d2`
+//! pool, its schema in `migrations/postgres/*.sql`. `tests/store_contract.rs` holds both to
+//! the same behaviour.
 //!
 //! The store knows rows, not rules: positions and moves are the engine's text forms (position
 //! strings and move codes); ratings, deadlines and vacation arithmetic are computed by the core
