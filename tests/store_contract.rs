@@ -1,7 +1,8 @@
 //! What every store backend must do, checked through the store's traits alone (no command
 //! core): rows written and read back, a game's version guarding its changes, a rating or a
 //! vacation deadline written only from the row the core read (`Stale` otherwise, with nothing
-//! written), a batch of endings leaving alone the games that moved on, the outbox. Each test
+//! written), a batch of endings leaving alone the games that moved on, the outbox, two handles
+//! (two processes) racing to end the same games, the command core on top. Each test
 //! runs against every backend `backends()` opens: SQLite in a temporary folder, and PostgreSQL
 //! when `TEGAMI_TEST_DATABASE_URL` names a server (a fresh database per test, dropped after);
 //! without it the PostgreSQL runs say they were skipped.
@@ -26,6 +27,8 @@ const PG_URL_ENV: &str = "TEGAMI_TEST_DATABASE_URL";
 struct Backend {
     name: &'static str,
     store: Option<Arc<dyn Store>>,
+    /// Opens another handle on the same database (another process, as far as it knows).
+    reopen: Box<dyn Fn() -> Arc<dyn Store>>,
     _dir: Option<tempfile::TempDir>,
     /// PostgreSQL: the server's URL and the test's database, dropped at the end.
     database: Option<(String, String)>,
@@ -93,10 +96,12 @@ fn pg_database(url: &str) -> (String, String) {
 /// A fresh, empty store of each backend.
 fn backends() -> Vec<Backend> {
     let dir = tempfile::tempdir().expect("temporary folder");
-    let sqlite = SqliteStore::open(dir.path().join("tegami.db")).expect("open SQLite");
+    let path = dir.path().join("tegami.db");
+    let sqlite = SqliteStore::open(&path).expect("open SQLite");
     let mut out = vec![Backend {
         name: "sqlite",
         store: Some(Arc::new(sqlite)),
+        reopen: Box::new(move || Arc::new(SqliteStore::open(&path).expect("reopen SQLite"))),
         _dir: Some(dir),
         database: None,
     }];
@@ -107,6 +112,9 @@ fn backends() -> Vec<Backend> {
             out.push(Backend {
                 name: "postgres",
                 store: Some(Arc::new(pg)),
+                reopen: Box::new(move || {
+                    Arc::new(PgStore::open(&db_url).expect("reopen PostgreSQL"))
+                }),
                 _dir: None,
                 database: Some((url, db)),
             });
@@ -504,5 +512,76 @@ fn the_store_answers_from_the_runtimes_blocking_threads() {
             .expect("the blocking task ran")
             .unwrap_or_else(|e| panic!("{name}: {e}"));
         assert_eq!(user.name, "Alice", "{name}");
+    }
+}
+
+/// Two handles on one database (two processes) end the same games at the same moment, one by
+/// one and in batches: each game ends exactly once, its notice queued once.
+#[test]
+fn two_handles_racing_end_each_game_once() {
+    const GAMES: usize = 40;
+    for b in backends() {
+        let name = b.name;
+        let handles = [b.shared(), (b.reopen)()];
+        let games: Vec<_> = (0..GAMES)
+            .map(|i| new_game(b.store(), &format!("a{i}"), &format!("b{i}")))
+            .collect();
+        let barrier = std::sync::Barrier::new(2);
+        let wins: Vec<Vec<bool>> = std::thread::scope(|s| {
+            let runs: Vec<_> = handles
+                .iter()
+                .enumerate()
+                .map(|(h, store)| {
+                    let (games, barrier) = (&games, &barrier);
+                    s.spawn(move || {
+                        let ending = resignation();
+                        barrier.wait();
+                        games
+                            .iter()
+                            .enumerate()
+                            .map(|(i, g)| {
+                                let id = 1_000 + (i * 2 + h) as i64;
+                                let notices = [NewNotice {
+                                    id,
+                                    game: Some(g.id),
+                                    user: g.players[1].clone(),
+                                    via: "mention".into(),
+                                    channel: None,
+                                    text: format!("game {} over", g.id),
+                                }];
+                                let f = Finish {
+                                    ending: &ending,
+                                    notices: &notices,
+                                    ratings: vec![],
+                                };
+                                if i % 2 == 0 {
+                                    match store.finish_game(g.id, g.version, &f, T0 + 1) {
+                                        Ok(_) => true,
+                                        Err(StoreError::Conflict) => false,
+                                        Err(e) => panic!("{name}: handle {h}: {e}"),
+                                    }
+                                } else {
+                                    let batch = [(g.id, g.version, f)];
+                                    store.finish_games(&batch, T0 + 1).expect("a batch")[0]
+                                }
+                            })
+                            .collect()
+                    })
+                })
+                .collect();
+            runs.into_iter()
+                .map(|r| r.join().expect("a racing handle"))
+                .collect()
+        });
+        for (i, g) in games.iter().enumerate() {
+            assert!(
+                wins[0][i] ^ wins[1][i],
+                "{name}: game {} ended by exactly one",
+                g.id
+            );
+            let row = b.store().game(g.id).unwrap().expect("the game");
+            assert_eq!(row.version, g.version + 1, "{name}: game {}", g.id);
+        }
+        assert_eq!(b.store().unsent(10 * GAMES).unwrap().len(), GAMES, "{name}");
     }
 }
