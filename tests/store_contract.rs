@@ -1,5 +1,5 @@
-//! What every store backend must do, checked through the store's traits alone (no command
-//! core): rows written and read back, a game's version guarding its changes, a rating or a
+//! What every store backend must do, checked through the store's traits (and once through the
+//! command core): rows written and read back, a game's version guarding its changes, a rating or a
 //! vacation deadline written only from the row the core read (`Stale` otherwise, with nothing
 //! written), a batch of endings leaving alone the games that moved on, the outbox, two handles
 //! (two processes) racing to end the same games, the command core on top. Each test
