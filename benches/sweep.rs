@@ -20,7 +20,7 @@ use rusqlite::{params, Connection};
 use tegami::engine::notation::fen;
 use tegami::engine::{Position, VariantId};
 use tegami::service::{Config, ManualClock, Service, DAY};
-use tegami::store::{SqliteStore, Store};
+use tegami::store::{ClockStore, SqliteStore};
 
 /// What the database holds.
 #[derive(Clone, Debug)]

@@ -601,16 +601,29 @@ fn run_bot(
         .with_env_filter(filter)
         .with_writer(std::io::stderr)
         .init();
-    let path = &cfg.database;
-    let store = tegami::store::SqliteStore::open(path)
-        .map_err(|e| UserError(format!("cannot open the database {}: {e}", path.display())))?;
-    // Opening an existing, up-to-date database writes nothing: check it may be written.
-    std::fs::OpenOptions::new()
-        .append(true)
-        .open(path)
-        .map_err(|e| UserError(format!("cannot write the database {}: {e}", path.display())))?;
+    let store: Arc<dyn tegami::store::Store> = match &cfg.database_url {
+        // The URL may hold a password: the message does not repeat it.
+        Some(url) => Arc::new(
+            tegami::store::PgStore::open(url)
+                .map_err(|e| UserError(format!("cannot open the PostgreSQL database: {e}")))?,
+        ),
+        None => {
+            let path = &cfg.database;
+            let store = tegami::store::SqliteStore::open(path).map_err(|e| {
+                UserError(format!("cannot open the database {}: {e}", path.display()))
+            })?;
+            // Opening an existing, up-to-date database writes nothing: check it may be written.
+            std::fs::OpenOptions::new()
+                .append(true)
+                .open(path)
+                .map_err(|e| {
+                    UserError(format!("cannot write the database {}: {e}", path.display()))
+                })?;
+            Arc::new(store)
+        }
+    };
     let service = Arc::new(tegami::service::Service::new(
-        Arc::new(store),
+        store,
         Arc::new(tegami::service::SystemClock),
         tegami::service::Config::default(),
     ));

@@ -9,7 +9,7 @@ use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
 use service_common::*;
-use tegami::store::{GameResult, GameStatus, SqliteStore, Store};
+use tegami::store::{ChallengeStore, GameResult, GameStatus, GameStore, SqliteStore};
 
 /// Runs `tegami console --db DB --out OUT` with `script` on stdin.
 fn console(db: &Path, out: &Path, script: &str) -> Output {

@@ -17,9 +17,9 @@ use tegami::service::{
     DAY,
 };
 use tegami::store::{
-    ChallengeRow, ChallengeStatus, Finish, GameResult, GameRow, GameStatus, MoveRow, NewChallenge,
-    NewGame, NewNotice, OfferKind, OfferRow, OutboxRow, RatingRow, ServerRow, SqliteStore, Store,
-    StoreError, UserRow,
+    ChallengeRow, ChallengeStatus, ChallengeStore, ClockStore, DeadlineShift, Finish, GameResult,
+    GameRow, GameStatus, GameStore, MoveRow, NewChallenge, NewGame, NewNotice, OfferKind, OfferRow,
+    OutboxRow, RatingRow, RatingStore, ServerRow, SqliteStore, StoreError, UserRow, UserStore,
 };
 
 /// The sweep benchmark (benches/sweep.rs), run from here by ignored tests.
@@ -812,7 +812,8 @@ fn a_challenge_past_its_expiry_cannot_be_accepted_even_before_the_sweep() {
 
 // ---------------------------------------------------------------- a crash in the middle of a sweep
 
-/// A store that delegates everything to a SQLite store, except that `finish_game` fails once
+/// A store that delegates everything to a SQLite store (each of the five parts of `Store`),
+/// except that `finish_game` fails once
 /// `allowed` calls succeeded: the process "dies" there (before the commit, or just after it
 /// when `commit_then_fail`), and every later `finish_game` fails too.
 struct CrashingStore {
@@ -826,59 +827,7 @@ fn crash() -> StoreError {
     StoreError::Invalid("simulated crash".into())
 }
 
-impl Store for CrashingStore {
-    fn touch_user(&self, id: &str, name: &str, now: i64) -> Result<UserRow, StoreError> {
-        self.inner.touch_user(id, name, now)
-    }
-    fn user(&self, id: &str) -> Result<Option<UserRow>, StoreError> {
-        self.inner.user(id)
-    }
-    fn set_user_settings(&self, id: &str, style: &str, notify: &str) -> Result<(), StoreError> {
-        self.inner.set_user_settings(id, style, notify)
-    }
-    fn create_challenge(
-        &self,
-        c: &NewChallenge,
-        notices: &[NewNotice],
-        now: i64,
-    ) -> Result<ChallengeRow, StoreError> {
-        self.inner.create_challenge(c, notices, now)
-    }
-    fn challenge(&self, id: i64) -> Result<Option<ChallengeRow>, StoreError> {
-        self.inner.challenge(id)
-    }
-    fn open_challenges(&self, user: &str, now: i64) -> Result<Vec<ChallengeRow>, StoreError> {
-        self.inner.open_challenges(user, now)
-    }
-    fn accept_challenge(
-        &self,
-        id: i64,
-        game: &NewGame,
-        notices: &[NewNotice],
-        now: i64,
-    ) -> Result<GameRow, StoreError> {
-        self.inner.accept_challenge(id, game, notices, now)
-    }
-    fn start_game(
-        &self,
-        game: &NewGame,
-        notices: &[NewNotice],
-        now: i64,
-    ) -> Result<GameRow, StoreError> {
-        self.inner.start_game(game, notices, now)
-    }
-    fn computer_games(&self, computer: &str) -> Result<Vec<GameRow>, StoreError> {
-        self.inner.computer_games(computer)
-    }
-    fn close_challenge(
-        &self,
-        id: i64,
-        status: ChallengeStatus,
-        notices: &[NewNotice],
-        now: i64,
-    ) -> Result<(), StoreError> {
-        self.inner.close_challenge(id, status, notices, now)
-    }
+impl GameStore for CrashingStore {
     fn game(&self, id: i64) -> Result<Option<GameRow>, StoreError> {
         self.inner.game(id)
     }
@@ -891,11 +840,25 @@ impl Store for CrashingStore {
     ) -> Result<Vec<GameRow>, StoreError> {
         self.inner.games_of(user, status, guild, limit)
     }
+    fn waiting_for(&self, user: &str) -> Result<Vec<GameRow>, StoreError> {
+        self.inner.waiting_for(user)
+    }
     fn moves(&self, game: i64) -> Result<Vec<MoveRow>, StoreError> {
         self.inner.moves(game)
     }
     fn game_with_moves(&self, id: i64) -> Result<Option<(GameRow, Vec<MoveRow>)>, StoreError> {
         self.inner.game_with_moves(id)
+    }
+    fn start_game(
+        &self,
+        game: &NewGame,
+        notices: &[NewNotice],
+        now: i64,
+    ) -> Result<GameRow, StoreError> {
+        self.inner.start_game(game, notices, now)
+    }
+    fn computer_games(&self, computer: &str) -> Result<Vec<GameRow>, StoreError> {
+        self.inner.computer_games(computer)
     }
     fn append_move(
         &self,
@@ -944,7 +907,7 @@ impl Store for CrashingStore {
         for (game, version, finish) in games {
             match self.finish_game(*game, *version, finish, now) {
                 Ok(_) => done.push(true),
-                Err(StoreError::Conflict) => done.push(false),
+                Err(StoreError::Conflict | StoreError::Stale) => done.push(false),
                 Err(e) => return Err(e),
             }
         }
@@ -963,17 +926,100 @@ impl Store for CrashingStore {
         self.inner
             .take_back(game, version, keep_ply, position, next, notices, now)
     }
-    fn extend_deadline(
+    fn set_deadline(
         &self,
         game: i64,
         version: i64,
-        secs: i64,
+        deadline: i64,
         notices: &[NewNotice],
         now: i64,
     ) -> Result<GameRow, StoreError> {
         self.inner
-            .extend_deadline(game, version, secs, notices, now)
+            .set_deadline(game, version, deadline, notices, now)
     }
+    fn set_thread(&self, game: i64, thread: &str) -> Result<(), StoreError> {
+        self.inner.set_thread(game, thread)
+    }
+    fn integrity_check(&self) -> Result<String, StoreError> {
+        self.inner.integrity_check()
+    }
+}
+
+impl ChallengeStore for CrashingStore {
+    fn create_challenge(
+        &self,
+        c: &NewChallenge,
+        notices: &[NewNotice],
+        now: i64,
+    ) -> Result<ChallengeRow, StoreError> {
+        self.inner.create_challenge(c, notices, now)
+    }
+    fn challenge(&self, id: i64) -> Result<Option<ChallengeRow>, StoreError> {
+        self.inner.challenge(id)
+    }
+    fn open_challenges(&self, user: &str, now: i64) -> Result<Vec<ChallengeRow>, StoreError> {
+        self.inner.open_challenges(user, now)
+    }
+    fn accept_challenge(
+        &self,
+        id: i64,
+        game: &NewGame,
+        notices: &[NewNotice],
+        now: i64,
+    ) -> Result<GameRow, StoreError> {
+        self.inner.accept_challenge(id, game, notices, now)
+    }
+    fn close_challenge(
+        &self,
+        id: i64,
+        status: ChallengeStatus,
+        notices: &[NewNotice],
+        now: i64,
+    ) -> Result<(), StoreError> {
+        self.inner.close_challenge(id, status, notices, now)
+    }
+    fn put_offer(
+        &self,
+        game: i64,
+        version: i64,
+        offer: &OfferRow,
+        notices: &[NewNotice],
+    ) -> Result<(), StoreError> {
+        self.inner.put_offer(game, version, offer, notices)
+    }
+    fn offer(&self, game: i64, kind: OfferKind) -> Result<Option<OfferRow>, StoreError> {
+        self.inner.offer(game, kind)
+    }
+    fn remove_offer(
+        &self,
+        game: i64,
+        kind: OfferKind,
+        notices: &[NewNotice],
+        now: i64,
+    ) -> Result<(), StoreError> {
+        self.inner.remove_offer(game, kind, notices, now)
+    }
+}
+
+impl UserStore for CrashingStore {
+    fn touch_user(&self, id: &str, name: &str, now: i64) -> Result<UserRow, StoreError> {
+        self.inner.touch_user(id, name, now)
+    }
+    fn user(&self, id: &str) -> Result<Option<UserRow>, StoreError> {
+        self.inner.user(id)
+    }
+    fn set_user_settings(&self, id: &str, style: &str, notify: &str) -> Result<(), StoreError> {
+        self.inner.set_user_settings(id, style, notify)
+    }
+    fn server(&self, guild: &str) -> Result<Option<ServerRow>, StoreError> {
+        self.inner.server(guild)
+    }
+    fn set_server(&self, s: &ServerRow) -> Result<(), StoreError> {
+        self.inner.set_server(s)
+    }
+}
+
+impl ClockStore for CrashingStore {
     fn due_games(&self, now: i64, limit: usize) -> Result<Vec<GameRow>, StoreError> {
         self.inner.due_games(now, limit)
     }
@@ -1018,15 +1064,30 @@ impl Store for CrashingStore {
     fn mark_sent(&self, ids: &[i64], now: i64) -> Result<(), StoreError> {
         self.inner.mark_sent(ids, now)
     }
-    fn start_vacation(&self, user: &str, now: i64, end: i64) -> Result<(), StoreError> {
-        self.inner.start_vacation(user, now, end)
+    fn start_vacation(
+        &self,
+        user: &str,
+        now: i64,
+        end: i64,
+        shifts: &[DeadlineShift],
+    ) -> Result<(), StoreError> {
+        self.inner.start_vacation(user, now, end, shifts)
     }
-    fn end_vacation(&self, user: &str, now: i64) -> Result<(), StoreError> {
-        self.inner.end_vacation(user, now)
+    fn end_vacation(
+        &self,
+        user: &str,
+        until: i64,
+        now: i64,
+        shifts: &[DeadlineShift],
+    ) -> Result<(), StoreError> {
+        self.inner.end_vacation(user, until, now, shifts)
     }
     fn vacation_used(&self, user: &str, since: i64) -> Result<i64, StoreError> {
         self.inner.vacation_used(user, since)
     }
+}
+
+impl RatingStore for CrashingStore {
     fn rating(
         &self,
         user: &str,
@@ -1045,39 +1106,6 @@ impl Store for CrashingStore {
         limit: usize,
     ) -> Result<Vec<RatingRow>, StoreError> {
         self.inner.leaderboard(variant, guild, limit)
-    }
-    fn server(&self, guild: &str) -> Result<Option<ServerRow>, StoreError> {
-        self.inner.server(guild)
-    }
-    fn set_server(&self, s: &ServerRow) -> Result<(), StoreError> {
-        self.inner.set_server(s)
-    }
-    fn put_offer(
-        &self,
-        game: i64,
-        version: i64,
-        offer: &OfferRow,
-        notices: &[NewNotice],
-    ) -> Result<(), StoreError> {
-        self.inner.put_offer(game, version, offer, notices)
-    }
-    fn offer(&self, game: i64, kind: OfferKind) -> Result<Option<OfferRow>, StoreError> {
-        self.inner.offer(game, kind)
-    }
-    fn remove_offer(
-        &self,
-        game: i64,
-        kind: OfferKind,
-        notices: &[NewNotice],
-        now: i64,
-    ) -> Result<(), StoreError> {
-        self.inner.remove_offer(game, kind, notices, now)
-    }
-    fn set_thread(&self, game: i64, thread: &str) -> Result<(), StoreError> {
-        self.inner.set_thread(game, thread)
-    }
-    fn integrity_check(&self) -> Result<String, StoreError> {
-        self.inner.integrity_check()
     }
 }
 
@@ -1580,6 +1608,44 @@ fn a_rated_loss_on_time_updates_both_ratings() {
     // A second sweep does not rate the game again.
     env.sweep(T0 + 3 * DAY);
     assert_eq!(env.rating("alice", "shogi", "g1").unwrap().games, 1);
+}
+
+#[test]
+fn one_sweep_forfeiting_two_rated_games_of_a_player_rates_them_in_turn() {
+    let env = Env::new();
+    let place = in_guild("g1", false);
+    // Alice moves first in both and never does: one sweep, one batch, two losses on time.
+    let g1 = env.start_in(&place, "alice", "bob", "shogi rated days=1");
+    env.set(T0 + HOUR);
+    let g2 = env.start_in(&place, "alice", "carol", "shogi rated days=1");
+    let mut s = env.sweep(T0 + 2 * DAY).timeouts;
+    s.sort();
+    assert_eq!(s, vec![g1, g2]);
+    let a = env.rating("alice", "shogi", "g1").expect("alice rated");
+    assert_eq!((a.games, a.wins, a.losses), (2, 0, 2), "{a:?}");
+    // The second loss starts from the first's rating (both opponents are new players).
+    let once = glicko2::update(glicko2::NEW, &[(glicko2::NEW, 0.0)]);
+    let twice = glicko2::update(once, &[(glicko2::NEW, 0.0)]);
+    assert_rating(
+        &env,
+        "alice",
+        "shogi",
+        "g1",
+        twice,
+        "two losses in one sweep",
+    );
+    // Bob beat her first (the earlier deadline), Carol after that loss.
+    let w = glicko2::update(glicko2::NEW, &[(glicko2::NEW, 1.0)]);
+    assert_rating(&env, "bob", "shogi", "g1", w, "the first win of that sweep");
+    let w = glicko2::update(glicko2::NEW, &[(once, 1.0)]);
+    assert_rating(
+        &env,
+        "carol",
+        "shogi",
+        "g1",
+        w,
+        "the second win of that sweep",
+    );
 }
 
 /// How a game of the series ends.

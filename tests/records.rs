@@ -12,7 +12,7 @@ mod service_common;
 use service_common::*;
 use tegami::engine::notation::{code, fen};
 use tegami::engine::{handicap_position, Position, Variant, VariantId};
-use tegami::store::{GameStatus, NewGame, Store};
+use tegami::store::{ChallengeStore, GameStatus, NewGame};
 
 /// A record and what it must read back as.
 struct Expect {

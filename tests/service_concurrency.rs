@@ -18,7 +18,7 @@ use service_common::*;
 use tegami::engine::notation::code;
 use tegami::engine::{Color, Game};
 use tegami::service::{Command, CoreError};
-use tegami::store::{GameStatus, Store};
+use tegami::store::{GameStatus, GameStore};
 
 const THREADS: usize = 32;
 const PLIES: usize = 40;
@@ -371,4 +371,62 @@ fn racing_moves_with_onlookers_keep_the_log_sound() {
     assert_eq!(env.store.moves(game).unwrap().len(), PLIES);
     assert!(reads > 0);
     assert_eq!(env.store.integrity_check().unwrap(), "ok");
+}
+
+/// Six rated games of one player end at the same moment (she resigns them all from six
+/// threads): each end reads her rating before its transaction, so most are computed from a row
+/// another end just changed; the store refuses those and the core computes them again. No
+/// update is lost: she has six losses and the rating of six losses to new players.
+#[test]
+fn rated_games_of_one_player_ending_at_once_lose_no_rating_update() {
+    use tegami::service::ratings::{rate, starting};
+    use tegami::store::RatingStore;
+    const GAMES: usize = 6;
+    for round in 0..3 {
+        let env = Env::new();
+        let games: Vec<(i64, String)> = (0..GAMES)
+            .map(|i| {
+                let opponent = format!("p{i}");
+                (env.start_game("alice", &opponent, "shogi rated"), opponent)
+            })
+            .collect();
+        let barrier = Barrier::new(GAMES);
+        std::thread::scope(|s| {
+            for (g, _) in &games {
+                let (env, barrier) = (&env, &barrier);
+                s.spawn(move || {
+                    barrier.wait();
+                    env.ok("alice", &format!("resign {g}"));
+                });
+            }
+        });
+        let guild = env.game(games[0].0).guild.unwrap_or_default();
+        let a = env
+            .store
+            .rating("alice", "shogi", &guild)
+            .unwrap()
+            .expect("alice is rated");
+        assert_eq!(
+            (a.games, a.losses),
+            (GAMES as u32, GAMES as u32),
+            "round {round}: {a:?}"
+        );
+        let mut want = starting("alice", "shogi", &guild);
+        for _ in 0..GAMES {
+            want = rate(&starting("x", "shogi", &guild), &want, 1.0).1;
+        }
+        assert!(
+            (a.rating - want.rating).abs() < 1e-6 && (a.deviation - want.deviation).abs() < 1e-6,
+            "round {round}: stored {a:?}, six losses give {want:?}"
+        );
+        for (_, p) in &games {
+            let r = env
+                .store
+                .rating(p, "shogi", &guild)
+                .unwrap()
+                .expect("rated");
+            assert_eq!((r.games, r.wins), (1, 1), "round {round}: {p}");
+        }
+        assert_eq!(env.store.integrity_check().unwrap(), "ok");
+    }
 }

@@ -18,7 +18,7 @@ use std::time::{Duration, Instant};
 use service_common::*;
 use tegami::engine::notation::code;
 use tegami::service::{Service, SystemClock};
-use tegami::store::{GameStatus, SqliteStore, Store};
+use tegami::store::{GameStatus, GameStore, SqliteStore};
 
 const CHILD_ENV: &str = "TEGAMI_CRASH_CHILD";
 const SEED_ENV: &str = "TEGAMI_CRASH_SEED";

@@ -12,7 +12,7 @@ use std::sync::Arc;
 use service_common::*;
 use tegami::console::{Console, ConsoleClock};
 use tegami::service::{parse_command, Clock, Command, CommandError, Place, Service, UserRef};
-use tegami::store::{ChallengeStatus, GameStatus, OfferKind, Store};
+use tegami::store::{ChallengeStatus, ChallengeStore, GameStatus, OfferKind, UserStore};
 
 /// Refused with a message containing every one of `fragments`, and nothing changed.
 fn refused(env: &Env, user: &str, line: &str, fragments: &[&str]) -> String {

@@ -19,7 +19,10 @@ use tegami::engine::{
 use tegami::service::{
     Clock, Command, Place, Reply, Request, Service, Suggestion, User, UserRef, Via,
 };
-use tegami::store::{ChallengeStatus, GameResult, GameStatus, SqliteStore, Store};
+use tegami::store::{
+    ChallengeStatus, ChallengeStore, GameResult, GameStatus, GameStore, RatingStore, SqliteStore,
+    UserStore,
+};
 
 use std::sync::Arc;
 

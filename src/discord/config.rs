@@ -1,6 +1,6 @@
 //! The bot's configuration: a TOML file (`config.example.toml` documents every field), with the
-//! environment winning for the token (`DISCORD_TOKEN`), the REST base (`TEGAMI_DISCORD_API`) and
-//! the log filter (`RUST_LOG`). A mistyped or unknown field is an error, never ignored.
+//! environment winning for the token (`DISCORD_TOKEN`), the PostgreSQL database
+//! (`DATABASE_URL`), the REST base (`TEGAMI_DISCORD_API`) and the log filter (`RUST_LOG`). A mistyped or unknown field is an error, never ignored.
 
 use std::path::{Path, PathBuf};
 
@@ -16,6 +16,7 @@ pub const DISCORD_API: &str = "https://discord.com";
 struct File {
     token: Option<String>,
     database: Option<PathBuf>,
+    database_url: Option<String>,
     prefix: Option<String>,
     dev_guild: Option<u64>,
     message_content: Option<bool>,
@@ -30,6 +31,9 @@ pub struct BotConfig {
     /// The bot token. Never logged: `Debug` hides it.
     pub token: String,
     pub database: PathBuf,
+    /// A PostgreSQL database (`postgres://...`) instead of the SQLite file: for several bot
+    /// processes sharing one database. May hold a password: `Debug` hides it.
+    pub database_url: Option<String>,
     pub prefix: String,
     /// Commands are registered in this server only (instantly), else globally.
     pub dev_guild: Option<u64>,
@@ -93,6 +97,10 @@ impl std::fmt::Debug for BotConfig {
         f.debug_struct("BotConfig")
             .field("token", &"<hidden>")
             .field("database", &self.database)
+            .field(
+                "database_url",
+                &self.database_url.as_ref().map(|_| "<hidden>"),
+            )
             .field("prefix", &self.prefix)
             .field("dev_guild", &self.dev_guild)
             .field("message_content", &self.message_content)
@@ -180,6 +188,20 @@ impl BotConfig {
             )));
         }
         let api_base = trimmed.to_string();
+        // PostgreSQL when a URL is given (the variable wins over the file), unless `--db` names
+        // a SQLite file on the command line.
+        let database_url = match db {
+            Some(_) => None,
+            None => env.var("DATABASE_URL").or(file.database_url),
+        };
+        if let Some(url) = &database_url {
+            if !(url.starts_with("postgres://") || url.starts_with("postgresql://")) {
+                return Err(ConfigError::Invalid(
+                    "database_url (or DATABASE_URL) must start with postgres:// or postgresql://"
+                        .into(),
+                ));
+            }
+        }
         let prefix = file.prefix.unwrap_or_else(|| "!".to_string());
         if prefix.trim().is_empty() || prefix.chars().any(char::is_whitespace) {
             return Err(ConfigError::Invalid(
@@ -198,6 +220,7 @@ impl BotConfig {
                 .map(Path::to_path_buf)
                 .or(file.database)
                 .unwrap_or_else(|| PathBuf::from("tegami.db")),
+            database_url,
             prefix,
             dev_guild: file.dev_guild,
             message_content: file.message_content.unwrap_or(false),
@@ -298,10 +321,32 @@ mod tests {
         assert_eq!(c.api_base, "http://127.0.0.1:9");
         assert_eq!(c.prefix, "!");
         assert_eq!(c.database, PathBuf::from("tegami.db"));
+        assert_eq!(c.database_url, None, "SQLite unless a URL is given");
         assert!(
             !format!("{c:?}").contains("from-env"),
             "the token is never printed"
         );
+    }
+
+    #[test]
+    fn a_database_url_chooses_postgresql_and_its_password_is_not_printed() {
+        let url = "postgres://tegami:s3cret@db.example/tegami";
+        let c =
+            load_text(&format!("token = \"a\"\ndatabase_url = \"{url}\"\n"), &[]).expect("config");
+        assert_eq!(c.database_url.as_deref(), Some(url));
+        assert!(!format!("{c:?}").contains("s3cret"), "{c:?}");
+        // The variable wins over the file.
+        let c = load_text(
+            &format!("token = \"a\"\ndatabase_url = \"{url}\"\n"),
+            &[("DATABASE_URL", "postgresql://other/db")],
+        )
+        .expect("config");
+        assert_eq!(c.database_url.as_deref(), Some("postgresql://other/db"));
+        // Not a PostgreSQL URL: refused on one line.
+        let e = load_text("token = \"a\"\ndatabase_url = \"mysql://x\"\n", &[])
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("postgres://") && !e.contains('\n'), "{e}");
     }
 
     #[test]

@@ -15,7 +15,7 @@ use tracing::{info, instrument};
 use super::play::ending_of;
 use super::*;
 use crate::engine::{Outcome, Reason};
-use crate::store::{NewNotice, ServerRow};
+use crate::store::{DeadlineShift, NewNotice, ServerRow};
 
 /// What a sweep did.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -111,15 +111,32 @@ impl Service {
                     ];
                     endings.push((row, ending_of(o), notices));
                 }
-                let batch: Vec<(i64, i64, crate::store::Finish)> = endings
-                    .iter()
-                    .map(|(row, ending, notices)| {
-                        (row.id, row.version, self.finish_of(row, ending, notices))
-                    })
-                    .collect();
+                // Two games of one player in the batch: the second's ratings follow the first's.
+                let mut known = super::ratings::Known::new();
+                let mut batch = Vec::with_capacity(endings.len());
+                for (row, ending, notices) in &endings {
+                    batch.push((
+                        row.id,
+                        row.version,
+                        self.finish_of(row, ending, notices, &mut known)?,
+                    ));
+                }
                 let done = self.store.finish_games(&batch, now)?;
-                for ((row, _, _), ended) in endings.iter().zip(done) {
-                    // `false`: a move or another sweep got there first.
+                for ((row, ending, notices), ended) in endings.iter().zip(done) {
+                    // `false`: a move or another sweep got there first, or a player's rating
+                    // moved on (another game of theirs ended, or one before in this batch was
+                    // left alone): then the game is still as read, and ends on its own with
+                    // fresh ratings.
+                    let ended = ended
+                        || (row.rated
+                            && self.store.game(row.id)?.is_some_and(|g| {
+                                g.status == GameStatus::Active && g.version == row.version
+                            })
+                            && match self.end_game(row, ending, notices, now) {
+                                Ok(_) => true,
+                                Err(StoreError::Conflict | StoreError::NotFound) => false,
+                                Err(e) => return Err(e.into()),
+                            });
                     if ended {
                         info!(game = row.id, "lost on time");
                         out.timeouts.push(row.id);
@@ -296,10 +313,15 @@ impl Service {
             )
             .into_iter()
             .collect();
-        let row = self.store.extend_deadline(
+        // The day is added to the deadline the game had at the version read; a game without
+        // one (against the computer) has no clock to extend.
+        let Some(deadline) = g.row.deadline else {
+            return Err(StoreError::Conflict.into());
+        };
+        let row = self.store.set_deadline(
             g.row.id,
             g.row.version,
-            DAY,
+            deadline + DAY,
             &super::to_store(&notify),
             self.now(),
         )?;
@@ -314,6 +336,65 @@ impl Service {
             notify,
             ..Reply::default()
         })
+    }
+
+    /// Starts the user's vacation from `now` to `end`: the deadlines of the games waiting for
+    /// their move go on by its length (those already past stay lost on time: a vacation does not
+    /// revive them). Computed again if one of those games moved on meanwhile.
+    fn start_vacation(&self, user: &str, now: i64, end: i64) -> Result<(), CoreError> {
+        let mut tries = 0;
+        loop {
+            let shifts: Vec<DeadlineShift> = self
+                .store
+                .waiting_for(user)?
+                .into_iter()
+                .filter_map(|g| {
+                    let d = g.deadline.filter(|&d| d > now)?;
+                    Some(DeadlineShift {
+                        game: g.id,
+                        version: g.version,
+                        deadline: d + (end - now),
+                    })
+                })
+                .collect();
+            match self.store.start_vacation(user, now, end, &shifts) {
+                Err(StoreError::Stale) if tries + 1 < super::RETRIES => tries += 1,
+                other => return Ok(other?),
+            }
+        }
+    }
+
+    /// Ends now the user's vacation planned until `until`: the deadlines of the games waiting
+    /// for their move come back by the time left (never before now). Computed again if one of
+    /// those games moved on meanwhile; nothing to do if the vacation already ended.
+    fn end_vacation(&self, user: &str, until: i64, now: i64) -> Result<(), CoreError> {
+        let mut until = until;
+        let mut tries = 0;
+        loop {
+            let left = until - now;
+            let shifts: Vec<DeadlineShift> = self
+                .store
+                .waiting_for(user)?
+                .into_iter()
+                .filter_map(|g| {
+                    Some(DeadlineShift {
+                        game: g.id,
+                        version: g.version,
+                        deadline: (g.deadline? - left).max(now),
+                    })
+                })
+                .collect();
+            match self.store.end_vacation(user, until, now, &shifts) {
+                Err(StoreError::Stale) if tries + 1 < super::RETRIES => {
+                    tries += 1;
+                    match self.store.user(user)?.and_then(|u| u.vacation_until) {
+                        Some(u) if u > now => until = u,
+                        _ => return Ok(()),
+                    }
+                }
+                other => return Ok(other?),
+            }
+        }
     }
 
     /// Vacations: up to 14 days a calendar month (UTC); deadlines of games waiting for the user
@@ -337,7 +418,7 @@ impl Service {
             let Some(until) = on else {
                 return user_err("you are not on vacation");
             };
-            self.store.end_vacation(&user.id, now)?;
+            self.end_vacation(&user.id, until, now)?;
             return Ok(Reply::text(format!(
                 "Welcome back, {}: your vacation (planned until {}) is over and your deadlines run again.",
                 user.name,
@@ -362,7 +443,7 @@ impl Service {
             ));
         }
         let until = now + days as i64 * DAY;
-        self.store.start_vacation(&user.id, now, until)?;
+        self.start_vacation(&user.id, now, until)?;
         let waiting: Vec<String> = self
             .store
             .games_of(&user.id, GameStatus::Active, None, 200)?

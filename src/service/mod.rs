@@ -3,7 +3,9 @@
 //! how) comes out. The Discord adapter and the console are thin layers over `Service::handle`.
 //!
 //! It speaks of user ids, channel ids and texts: no Discord type crosses into it. It uses the
-//! engine for rules, the store for games, and the renderer for pictures.
+//! engine for rules, the store for games, and the renderer for pictures. The rules the store
+//! must not hold live here too: ratings (`ratings`), deadlines and vacations (`clock`); the core
+//! computes the rows and the store writes them, each guarded by what it was computed from.
 
 mod clock;
 mod command;
@@ -358,7 +360,7 @@ pub enum CoreError {
 impl From<StoreError> for CoreError {
     fn from(e: StoreError) -> CoreError {
         match e {
-            StoreError::Conflict => CoreError::User(
+            StoreError::Conflict | StoreError::Stale => CoreError::User(
                 "the game changed while you were answering (a move or another answer came first): \
                  look at the board again"
                     .into(),
@@ -368,6 +370,11 @@ impl From<StoreError> for CoreError {
         }
     }
 }
+
+/// At most this many attempts at a change computed from rows that may move on meanwhile (each
+/// attempt reads them afresh; every failed one means another change of the same rows
+/// committed, so only a player with that many games ending at once could run out).
+pub(crate) const RETRIES: usize = 10;
 
 pub(crate) fn user_err<T>(msg: impl Into<String>) -> Result<T, CoreError> {
     Err(CoreError::User(msg.into()))

@@ -8,8 +8,7 @@ use super::*;
 use crate::engine::notation::{human, input};
 use crate::engine::{impasse, Outcome, Position};
 use crate::store::{
-    ChallengeStatus, Ending, Finish, GameResult, MoveRow, NewChallenge, NewGame, NewNotice,
-    OfferKind, OfferRow,
+    ChallengeStatus, Ending, GameResult, MoveRow, NewChallenge, NewGame, OfferKind, OfferRow,
 };
 
 pub(crate) struct ChallengeArgs {
@@ -51,22 +50,6 @@ pub(crate) fn ending_of(o: Outcome) -> Ending {
 }
 
 impl Service {
-    /// How ending `row` also updates ratings (rated games only) and queues `notices`.
-    pub(crate) fn finish_of<'a>(
-        &self,
-        row: &GameRow,
-        ending: &'a Ending,
-        notices: &'a [NewNotice],
-    ) -> Finish<'a> {
-        Finish {
-            ending,
-            notices,
-            rate: row
-                .rated
-                .then_some(super::ratings::rate as crate::store::RateFn),
-        }
-    }
-
     /// The deadline of a move `user` must make, `days` per move: their vacation adds to it.
     pub(crate) fn deadline_for(&self, user: &str, days: u32) -> Result<i64, CoreError> {
         let now = self.now();
@@ -578,22 +561,33 @@ impl Service {
             }
         }
         let stored = to_store(&notify);
-        let finish = ending.as_ref().map(|e| self.finish_of(&g.row, e, &[]));
-        let row = self.store.append_move(
-            g.row.id,
-            g.row.version,
-            &MoveRow {
-                ply,
-                code: code::write(v, m),
-                notation: notation.clone(),
-                position: fen::write(g.game.position()),
-                user: user.id.to_string(),
-                played_at: now,
-            },
-            (&opponent, deadline),
-            finish.as_ref(),
-            &stored,
-        )?;
+        let mv = MoveRow {
+            ply,
+            code: code::write(v, m),
+            notation: notation.clone(),
+            position: fen::write(g.game.position()),
+            user: user.id.to_string(),
+            played_at: now,
+        };
+        let mut tries = 0;
+        let row = loop {
+            // A game-ending move carries the ratings, computed again if one moved on meanwhile.
+            let finish = match &ending {
+                Some(e) => Some(self.finish_of(&g.row, e, &[], &mut Default::default())?),
+                None => None,
+            };
+            match self.store.append_move(
+                g.row.id,
+                g.row.version,
+                &mv,
+                (&opponent, deadline),
+                finish.as_ref(),
+                &stored,
+            ) {
+                Err(StoreError::Stale) if tries + 1 < super::RETRIES => tries += 1,
+                other => break other?,
+            }
+        };
         g.row = row;
         let think = (outcome.is_none() && self.is_computer(&opponent)).then_some(g.row.id);
         let viewer = if outcome.is_some() || think.is_some() {
@@ -659,12 +653,7 @@ impl Service {
                     )
                 })
                 .collect();
-            let row = self.store.finish_game(
-                g.row.id,
-                g.row.version,
-                &self.finish_of(&g.row, &ending, &to_store(&notify)),
-                self.now(),
-            )?;
+            let row = self.end_game(&g.row, &ending, &to_store(&notify), self.now())?;
             return Err(CoreError::Ended(
                 format!(
                     "game #{}: your time ran out at {}; the game is lost on time",
@@ -720,12 +709,7 @@ impl Service {
             )
             .into_iter()
             .collect();
-        let row = self.store.finish_game(
-            g.row.id,
-            g.row.version,
-            &self.finish_of(&g.row, &ending, &to_store(&notify)),
-            self.now(),
-        )?;
+        let row = self.end_game(&g.row, &ending, &to_store(&notify), self.now())?;
         let g = Loaded { row, game: g.game };
         let sentence = self.outcome_sentence(&g, o);
         Ok(Reply {
@@ -766,12 +750,7 @@ impl Service {
             )
             .into_iter()
             .collect();
-        let row = self.store.finish_game(
-            g.row.id,
-            g.row.version,
-            &self.finish_of(&g.row, &ending, &to_store(&notify)),
-            self.now(),
-        )?;
+        let row = self.end_game(&g.row, &ending, &to_store(&notify), self.now())?;
         let g = Loaded { row, game: g.game };
         let sentence = self.outcome_sentence(&g, o);
         Ok(Reply {
@@ -981,12 +960,7 @@ impl Service {
                     )
                     .into_iter()
                     .collect();
-                let row = self.store.finish_game(
-                    id,
-                    g.row.version,
-                    &self.finish_of(&g.row, &ending, &to_store(&notify)),
-                    now,
-                )?;
+                let row = self.end_game(&g.row, &ending, &to_store(&notify), now)?;
                 let g = Loaded { row, game: g.game };
                 Ok(Reply {
                     game: Some(g.game_ref(false)),

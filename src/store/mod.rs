@@ -1,13 +1,35 @@
-//! Storage of games, moves, challenges, offers and settings, behind the small `Store` interface
-//! so that another database (PostgreSQL, past one machine) is a new module, not a rewrite.
-//! `sqlite` is the implementation: rusqlite with the bundled SQLite, WAL, foreign keys, a busy
-//! timeout, and the schema in `migrations/*.sql` applied in order at start.
+//! Storage of games, moves, challenges, offers and settings, behind a few narrow traits so that
+//! another database (PostgreSQL, past one machine) is a new module, not a rewrite:
+//! [`GameStore`] (games and moves), [`ChallengeStore`] (challenges and offers), [`UserStore`]
+//! (users and server settings), [`ClockStore`] (the sweep's queries, vacations, the outbox and
+//! digests) and [`RatingStore`]; [`Store`] is all five, implemented for any type that has them,
+//! so the core holds an `Arc<dyn Store>`. Two backends implement them: `sqlite` (the default,
+//! one process): rusqlite with the bundled SQLite, WAL, foreign keys, a busy timeout, and the
+//! schema in `migrations/*.sql` applied in order at start; and `postgres` (several processes
+//! sharing one database, chosen by `database_url`): the `postgres` client with an `r2d2`
+//! pool, its schema in `migrations/postgres/*.sql`. `tests/store_contract.rs` holds both to
+//! the same behaviour.
 //!
 //! The store knows rows, not rules: positions and moves are the engine's text forms (position
-//! strings and move codes). It never imports anything of Discord.
+//! strings and move codes); ratings, deadlines and vacation arithmetic are computed by the core
+//! (`service`), and the store writes the rows it is given. Each call is one transaction. What a
+//! change was computed from is guarded: a game by its version (`Conflict` when it moved on), a
+//! rating by its game count and a vacation by its end (`Stale`: the core reads again and
+//! retries). It never imports anything of Discord.
+//!
+//! The interface is synchronous, on purpose. The core is synchronous (rules, rendering, a
+//! transaction per command) and the adapters call it off the async runtime
+//! (`tokio::task::spawn_blocking`), so a store call is already on a thread that may block; an
+//! async trait would only add boxing and `Send` bounds to every call without freeing a thread.
+//! SQLite is synchronous anyway, and a PostgreSQL backend fits the same shape with the
+//! synchronous `postgres` client and an `r2d2_postgres` pool (that client runs its own small
+//! runtime inside). Should an async backend ever be wanted, it can sit behind these traits with
+//! a `block_on` per call, without touching the core.
 
+mod postgres;
 mod sqlite;
 
+pub use postgres::{PgStore, PG_MAX_CONNECTIONS, PG_MIGRATIONS};
 pub use sqlite::{fill, Durability, SqliteStore, MAX_CONNECTIONS, MIGRATIONS};
 
 use thiserror::Error;
@@ -18,12 +40,19 @@ pub enum StoreError {
     /// The row changed since it was read (another move, offer or end got there first).
     #[error("the game changed in the meantime")]
     Conflict,
+    /// A row the change was computed from (a rating, a deadline, a vacation) changed since the
+    /// core read it: nothing was written; read again and retry.
+    #[error("a row changed since it was read")]
+    Stale,
     #[error("not found")]
     NotFound,
     #[error("database error: {0}")]
     Database(#[from] rusqlite::Error),
     #[error("migration error: {0}")]
     Migration(#[from] rusqlite_migration::Error),
+    /// An error of a backend other than SQLite (PostgreSQL, its pool).
+    #[error("database error: {0}")]
+    Backend(String),
     #[error("{0}")]
     Invalid(String),
 }
@@ -202,17 +231,32 @@ pub struct RatingRow {
     pub draws: u32,
 }
 
-/// Computes both players' new ratings from their old ones and the first player's score (1,
-/// 0.5 or 0).
-pub type RateFn = fn(&RatingRow, &RatingRow, f64) -> (RatingRow, RatingRow);
+/// A player's new rating, computed by the core from the row it read, written with the end of
+/// the game. `read_games` is the `games` of the row the core read (0 when the player had none):
+/// `games` only grows, one per rated game, so it is the row's version. The store writes the row
+/// only if it is still at `read_games`; otherwise the whole change fails with `Stale`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RatingUpdate {
+    pub read_games: u32,
+    pub row: RatingRow,
+}
 
 /// What ending a game does besides ending it, in the same transaction.
 #[derive(Clone, Debug)]
 pub struct Finish<'a> {
     pub ending: &'a Ending,
     pub notices: &'a [NewNotice],
-    /// For a rated game: how to update the ratings.
-    pub rate: Option<RateFn>,
+    /// For a rated game, both players' new ratings; empty otherwise.
+    pub ratings: Vec<RatingUpdate>,
+}
+
+/// A game's new deadline (a vacation starting or ending), written only if the game is still at
+/// `version`; otherwise the whole change fails with `Stale`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DeadlineShift {
+    pub game: i64,
+    pub version: i64,
+    pub deadline: i64,
 }
 
 /// A server's settings.
@@ -245,7 +289,7 @@ impl ChallengeStatus {
         }
     }
 
-    fn parse(s: &str) -> Option<ChallengeStatus> {
+    pub(crate) fn parse(s: &str) -> Option<ChallengeStatus> {
         Some(match s {
             "open" => ChallengeStatus::Open,
             "accepted" => ChallengeStatus::Accepted,
@@ -338,13 +382,78 @@ pub struct UserRow {
     pub last_digest_at: Option<i64>,
 }
 
-/// The store's interface: what the command core needs, each call one transaction.
-pub trait Store: Send + Sync {
-    /// Records a user (or updates their display name); returns their settings.
-    fn touch_user(&self, id: &str, name: &str, now: i64) -> Result<UserRow>;
-    fn user(&self, id: &str) -> Result<Option<UserRow>>;
-    fn set_user_settings(&self, id: &str, style: &str, notify: &str) -> Result<()>;
+/// Games and their moves: creating, reading, playing, ending and taking back.
+pub trait GameStore: Send + Sync {
+    fn game(&self, id: i64) -> Result<Option<GameRow>>;
+    /// A user's games, active or finished, newest change first; with `guild`, only that
+    /// server's.
+    fn games_of(
+        &self,
+        user: &str,
+        status: GameStatus,
+        guild: Option<&str>,
+        limit: usize,
+    ) -> Result<Vec<GameRow>>;
+    /// Every active game waiting for the user's move, by id.
+    fn waiting_for(&self, user: &str) -> Result<Vec<GameRow>>;
+    /// The live moves of a game, in order.
+    fn moves(&self, game: i64) -> Result<Vec<MoveRow>>;
+    /// A game and its live moves, read together (one consistent snapshot).
+    fn game_with_moves(&self, id: i64) -> Result<Option<(GameRow, Vec<MoveRow>)>>;
+    /// Starts a game that needs no challenge (against the computer), with its notices.
+    fn start_game(&self, game: &NewGame, notices: &[NewNotice], now: i64) -> Result<GameRow>;
+    /// Active games against the computer where it is the computer's turn.
+    fn computer_games(&self, computer: &str) -> Result<Vec<GameRow>>;
+    /// Appends a move if the game is still at `version`, moving the game to the new position
+    /// with `to_move` to play by `deadline` (or ending it with `finish`), clears its offers
+    /// and reminder, and queues `notices`. `Conflict` if the version moved on, `Stale` if a
+    /// rating of `finish` did.
+    fn append_move(
+        &self,
+        game: i64,
+        version: i64,
+        mv: &MoveRow,
+        next: (&str, i64),
+        finish: Option<&Finish>,
+        notices: &[NewNotice],
+    ) -> Result<GameRow>;
+    /// Ends a game without a move (resignation, agreement, impasse, time): its result, its
+    /// notices and the new ratings of `finish`, together.
+    fn finish_game(&self, game: i64, version: i64, finish: &Finish, now: i64) -> Result<GameRow>;
+    /// Ends several games (game, version, how) in one transaction, each as `finish_game` would;
+    /// a game that moved on, or whose ratings did, is left alone (`false` in its place).
+    fn finish_games(&self, games: &[(i64, i64, Finish)], now: i64) -> Result<Vec<bool>>;
+    /// Takes back the moves after `keep_ply`, the game going back to `position` with `to_move`
+    /// to play by `deadline` (and back to active if it had ended), and queues `notices`.
+    #[allow(clippy::too_many_arguments)]
+    fn take_back(
+        &self,
+        game: i64,
+        version: i64,
+        keep_ply: u32,
+        position: &str,
+        next: (&str, i64),
+        notices: &[NewNotice],
+        now: i64,
+    ) -> Result<GameRow>;
+    /// Sets an active game's deadline (more time), if it is still at `version`, and queues
+    /// `notices`.
+    fn set_deadline(
+        &self,
+        game: i64,
+        version: i64,
+        deadline: i64,
+        notices: &[NewNotice],
+        now: i64,
+    ) -> Result<GameRow>;
+    /// Records the Discord thread where a game is played.
+    fn set_thread(&self, game: i64, thread: &str) -> Result<()>;
+    /// `PRAGMA integrity_check` (or the database's equivalent): `ok` when healthy.
+    fn integrity_check(&self) -> Result<String>;
+}
 
+/// Challenges and the offers made during a game.
+pub trait ChallengeStore: Send + Sync {
     /// Creates a challenge and queues `notices`, `{challenge}` in their texts replaced by its
     /// id.
     fn create_challenge(
@@ -368,10 +477,6 @@ pub trait Store: Send + Sync {
     ) -> Result<GameRow>;
     /// Closes an open challenge (declined, cancelled, expired) and queues `notices`.
     /// `Conflict` if it is not open.
-    /// Starts a game that needs no challenge (against the computer), with its notices.
-    fn start_game(&self, game: &NewGame, notices: &[NewNotice], now: i64) -> Result<GameRow>;
-    /// Active games against the computer where it is the computer's turn.
-    fn computer_games(&self, computer: &str) -> Result<Vec<GameRow>>;
     fn close_challenge(
         &self,
         id: i64,
@@ -380,61 +485,38 @@ pub trait Store: Send + Sync {
         now: i64,
     ) -> Result<()>;
 
-    fn game(&self, id: i64) -> Result<Option<GameRow>>;
-    /// A user's games, active or finished, newest change first; with `guild`, only that
-    /// server's.
-    fn games_of(
-        &self,
-        user: &str,
-        status: GameStatus,
-        guild: Option<&str>,
-        limit: usize,
-    ) -> Result<Vec<GameRow>>;
-    /// The live moves of a game, in order.
-    fn moves(&self, game: i64) -> Result<Vec<MoveRow>>;
-    /// A game and its live moves, read together (one consistent snapshot).
-    fn game_with_moves(&self, id: i64) -> Result<Option<(GameRow, Vec<MoveRow>)>>;
-    /// Appends a move if the game is still at `version`, moving the game to the new position
-    /// with `to_move` to play by `deadline` (or ending it with `finish`), clears its offers
-    /// and reminder, and queues `notices`. `Conflict` if the version moved on.
-    fn append_move(
+    /// Records an offer (replacing an older one of the same kind) if the game is at `version`,
+    /// and queues `notices`.
+    fn put_offer(
         &self,
         game: i64,
         version: i64,
-        mv: &MoveRow,
-        next: (&str, i64),
-        finish: Option<&Finish>,
+        offer: &OfferRow,
         notices: &[NewNotice],
-    ) -> Result<GameRow>;
-    /// Ends a game without a move (resignation, agreement, impasse, time).
-    fn finish_game(&self, game: i64, version: i64, finish: &Finish, now: i64) -> Result<GameRow>;
-    /// Ends several games (game, version, how) in one transaction, each as `finish_game` would;
-    /// a game that moved on is left alone (`false` in its place).
-    fn finish_games(&self, games: &[(i64, i64, Finish)], now: i64) -> Result<Vec<bool>>;
-    /// Takes back the moves after `keep_ply`, the game going back to `position` with `to_move`
-    /// to play by `deadline` (and back to active if it had ended), and queues `notices`.
-    #[allow(clippy::too_many_arguments)]
-    fn take_back(
+    ) -> Result<()>;
+    fn offer(&self, game: i64, kind: OfferKind) -> Result<Option<OfferRow>>;
+    /// Removes an offer (declined) and queues `notices`.
+    fn remove_offer(
         &self,
         game: i64,
-        version: i64,
-        keep_ply: u32,
-        position: &str,
-        next: (&str, i64),
+        kind: OfferKind,
         notices: &[NewNotice],
         now: i64,
-    ) -> Result<GameRow>;
-    /// Moves a game's deadline by `secs` (more time), if it is still at `version`, and queues
-    /// `notices`.
-    fn extend_deadline(
-        &self,
-        game: i64,
-        version: i64,
-        secs: i64,
-        notices: &[NewNotice],
-        now: i64,
-    ) -> Result<GameRow>;
+    ) -> Result<()>;
+}
 
+/// Users' and servers' settings.
+pub trait UserStore: Send + Sync {
+    /// Records a user (or updates their display name); returns their settings.
+    fn touch_user(&self, id: &str, name: &str, now: i64) -> Result<UserRow>;
+    fn user(&self, id: &str) -> Result<Option<UserRow>>;
+    fn set_user_settings(&self, id: &str, style: &str, notify: &str) -> Result<()>;
+    fn server(&self, guild: &str) -> Result<Option<ServerRow>>;
+    fn set_server(&self, s: &ServerRow) -> Result<()>;
+}
+
+/// Correspondence time: what the sweep finds and claims, vacations, the outbox and digests.
+pub trait ClockStore: Send + Sync {
     /// Active games whose deadline has passed, oldest deadline first.
     fn due_games(&self, now: i64, limit: usize) -> Result<Vec<GameRow>>;
     /// Active games whose deadline is before `until` and whose player was not reminded yet.
@@ -456,43 +538,41 @@ pub trait Store: Send + Sync {
     fn unsent(&self, limit: usize) -> Result<Vec<OutboxRow>>;
     fn mark_sent(&self, ids: &[i64], now: i64) -> Result<()>;
 
-    /// Starts a vacation until `end`: the deadlines of games waiting for the user move by its
-    /// length.
-    fn start_vacation(&self, user: &str, now: i64, end: i64) -> Result<()>;
-    /// Ends the user's vacation now: deadlines move back by the time left.
-    fn end_vacation(&self, user: &str, now: i64) -> Result<()>;
+    /// Records a vacation from `now` to `end` and moves the deadlines of `shifts` (the games
+    /// waiting for the user, as the core computed them), together. `Stale` if one of those
+    /// games moved on.
+    fn start_vacation(
+        &self,
+        user: &str,
+        now: i64,
+        end: i64,
+        shifts: &[DeadlineShift],
+    ) -> Result<()>;
+    /// Ends now the user's vacation planned until `until` and moves the deadlines of `shifts`
+    /// back, together. `Stale` if the vacation or one of those games changed.
+    fn end_vacation(
+        &self,
+        user: &str,
+        until: i64,
+        now: i64,
+        shifts: &[DeadlineShift],
+    ) -> Result<()>;
     /// Seconds of vacation the user started since `since`.
     fn vacation_used(&self, user: &str, since: i64) -> Result<i64>;
+}
 
+/// Ratings, read; they are written with the end of a rated game (`Finish::ratings`).
+pub trait RatingStore: Send + Sync {
     fn rating(&self, user: &str, variant: &str, guild: &str) -> Result<Option<RatingRow>>;
     fn ratings_of(&self, user: &str, guild: &str) -> Result<Vec<RatingRow>>;
     fn leaderboard(&self, variant: &str, guild: &str, limit: usize) -> Result<Vec<RatingRow>>;
+}
 
-    fn server(&self, guild: &str) -> Result<Option<ServerRow>>;
-    fn set_server(&self, s: &ServerRow) -> Result<()>;
+/// The whole store: what the command core needs, each call one transaction. Implemented for
+/// every type that implements the five parts.
+pub trait Store: GameStore + ChallengeStore + UserStore + ClockStore + RatingStore {}
 
-    /// Records an offer (replacing an older one of the same kind) if the game is at `version`,
-    /// and queues `notices`.
-    fn put_offer(
-        &self,
-        game: i64,
-        version: i64,
-        offer: &OfferRow,
-        notices: &[NewNotice],
-    ) -> Result<()>;
-    fn offer(&self, game: i64, kind: OfferKind) -> Result<Option<OfferRow>>;
-    /// Removes an offer (declined) and queues `notices`.
-    fn remove_offer(
-        &self,
-        game: i64,
-        kind: OfferKind,
-        notices: &[NewNotice],
-        now: i64,
-    ) -> Result<()>;
-
-    /// Records the Discord thread where a game is played.
-    fn set_thread(&self, game: i64, thread: &str) -> Result<()>;
-
-    /// `PRAGMA integrity_check` (or the database's equivalent): `ok` when healthy.
-    fn integrity_check(&self) -> Result<String>;
+impl<T> Store for T where
+    T: GameStore + ChallengeStore + UserStore + ClockStore + RatingStore + ?Sized
+{
 }

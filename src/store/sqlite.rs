@@ -224,75 +224,68 @@ pub fn fill(text: &str, subst: &[(&str, i64)]) -> String {
     t
 }
 
-/// Ends a game in a transaction: status, result, notices, ratings.
-fn end_game(tx: &Connection, game: &GameRow, f: &Finish, now: i64) -> Result<()> {
+/// Ends a game in a transaction: status, result, notices, and the ratings the core computed.
+fn end_game(tx: &Connection, game: i64, f: &Finish, now: i64) -> Result<()> {
     let n = tx.execute(
         "UPDATE games SET status = 'finished', result = ?2, reason = ?3, finished_at = ?4,
             deadline = NULL, to_move = NULL
          WHERE id = ?1 AND status = 'active'",
-        params![game.id, f.ending.result.as_str(), f.ending.reason, now],
+        params![game, f.ending.result.as_str(), f.ending.reason, now],
     )?;
     if n != 1 {
         return Err(StoreError::Conflict);
     }
-    tx.execute("DELETE FROM offers WHERE game_id = ?1", [game.id])?;
+    tx.execute("DELETE FROM offers WHERE game_id = ?1", [game])?;
     queue(tx, f.notices, now)?;
-    if let (Some(rate), true) = (f.rate, game.rated) {
-        let guild = game.guild.clone().unwrap_or_default();
-        let get = |user: &str| -> Result<RatingRow> {
-            Ok(tx
-                .query_row(
-                    &format!(
-                        "SELECT {RATING_COLUMNS} FROM ratings WHERE user_id = ?1 AND variant = ?2 AND guild = ?3"
-                    ),
-                    params![user, game.variant, guild],
-                    rating_row,
-                )
-                .optional()?
-                .unwrap_or_else(|| RatingRow::new(user, &game.variant, &guild)))
-        };
-        let (a, b) = (get(&game.players[0])?, get(&game.players[1])?);
-        let score = match f.ending.result {
-            GameResult::First => 1.0,
-            GameResult::Second => 0.0,
-            GameResult::Draw => 0.5,
-        };
-        let (a, b) = rate(&a, &b, score);
-        for r in [a, b] {
-            tx.execute(
-                "INSERT INTO ratings (user_id, variant, guild, rating, deviation, volatility, games,
-                    wins, losses, draws, updated_at)
+    for r in &f.ratings {
+        let row = &r.row;
+        // `games` is the row's version: written only if still as read (0: no row yet).
+        let n = if r.read_games == 0 {
+            tx.prepare_cached(
+                "INSERT INTO ratings (user_id, variant, guild, rating, deviation, volatility,
+                    games, wins, losses, draws, updated_at)
                  VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)
-                 ON CONFLICT (user_id, variant, guild) DO UPDATE SET rating = excluded.rating,
-                    deviation = excluded.deviation, volatility = excluded.volatility,
-                    games = excluded.games, wins = excluded.wins, losses = excluded.losses,
-                    draws = excluded.draws, updated_at = excluded.updated_at",
-                params![
-                    r.user, r.variant, r.guild, r.rating, r.deviation, r.volatility, r.games,
-                    r.wins, r.losses, r.draws, now
-                ],
-            )?;
+                 ON CONFLICT (user_id, variant, guild) DO NOTHING",
+            )?
+            .execute(params![
+                row.user,
+                row.variant,
+                row.guild,
+                row.rating,
+                row.deviation,
+                row.volatility,
+                row.games,
+                row.wins,
+                row.losses,
+                row.draws,
+                now
+            ])?
+        } else {
+            tx.prepare_cached(
+                "UPDATE ratings SET rating = ?4, deviation = ?5, volatility = ?6, games = ?7,
+                    wins = ?8, losses = ?9, draws = ?10, updated_at = ?11
+                 WHERE user_id = ?1 AND variant = ?2 AND guild = ?3 AND games = ?12",
+            )?
+            .execute(params![
+                row.user,
+                row.variant,
+                row.guild,
+                row.rating,
+                row.deviation,
+                row.volatility,
+                row.games,
+                row.wins,
+                row.losses,
+                row.draws,
+                now,
+                r.read_games
+            ])?
+        };
+        if n != 1 {
+            return Err(StoreError::Stale);
         }
     }
     Ok(())
-}
-
-impl RatingRow {
-    /// A new player's rating: Glicko-2's 1500 ± 350, volatility 0.06.
-    pub fn new(user: &str, variant: &str, guild: &str) -> RatingRow {
-        RatingRow {
-            user: user.to_string(),
-            variant: variant.to_string(),
-            guild: guild.to_string(),
-            rating: 1500.0,
-            deviation: 350.0,
-            volatility: 0.06,
-            games: 0,
-            wins: 0,
-            losses: 0,
-            draws: 0,
-        }
-    }
 }
 
 fn challenge_row(r: &Row) -> rusqlite::Result<ChallengeRow> {
@@ -437,6 +430,21 @@ fn get_challenge(conn: &Connection, id: i64) -> Result<Option<ChallengeRow>> {
         .optional()?)
 }
 
+/// Writes new deadlines (a vacation's), each game moving to its next version with its reminder
+/// cleared; `Stale` if one is no longer at the version the deadline was computed from.
+fn shift_deadlines(tx: &Connection, shifts: &[DeadlineShift]) -> Result<()> {
+    let mut st = tx.prepare_cached(
+        "UPDATE games SET deadline = ?3, reminded = 0, version = version + 1
+         WHERE id = ?1 AND version = ?2 AND status = 'active'",
+    )?;
+    for s in shifts {
+        if st.execute(params![s.game, s.version, s.deadline])? != 1 {
+            return Err(StoreError::Stale);
+        }
+    }
+    Ok(())
+}
+
 /// Moves a game from `version` to `version + 1`; `Conflict` if it is no longer at `version`.
 fn bump(tx: &Connection, game: i64, version: i64, now: i64) -> Result<()> {
     let n = tx.execute(
@@ -452,42 +460,233 @@ fn bump(tx: &Connection, game: i64, version: i64, now: i64) -> Result<()> {
     }
 }
 
-impl Store for SqliteStore {
-    fn touch_user(&self, id: &str, name: &str, now: i64) -> Result<UserRow> {
-        // Known under this name: a read, no write lock.
-        if let Some(u) = self.user(id)?.filter(|u| u.name == name) {
-            return Ok(u);
-        }
-        self.write(|tx| {
-            tx.execute(
-                "INSERT INTO users (id, name, created_at) VALUES (?1, ?2, ?3)
-                 ON CONFLICT (id) DO UPDATE SET name = excluded.name WHERE name <> excluded.name",
-                params![id, name, now],
-            )?;
-            Ok(tx.query_row(
-                &format!("SELECT {USER_COLUMNS} FROM users WHERE id = ?1"),
-                [id],
-                user_row,
-            )?)
-        })
+impl GameStore for SqliteStore {
+    fn game(&self, id: i64) -> Result<Option<GameRow>> {
+        self.with(|c| get_game(c, id))
     }
 
-    fn user(&self, id: &str) -> Result<Option<UserRow>> {
+    fn games_of(
+        &self,
+        user: &str,
+        status: GameStatus,
+        guild: Option<&str>,
+        limit: usize,
+    ) -> Result<Vec<GameRow>> {
         self.with(|c| {
-            Ok(c.query_row(
-                &format!("SELECT {USER_COLUMNS} FROM users WHERE id = ?1"),
-                [id],
-                user_row,
-            )
-            .optional()?)
+            let mut st = c.prepare_cached(&format!(
+                "SELECT {GAME_COLUMNS} FROM games
+                 WHERE (first_player = ?1 OR second_player = ?1) AND status = ?2
+                   AND (?4 IS NULL OR guild = ?4)
+                 ORDER BY updated_at DESC, id DESC LIMIT ?3"
+            ))?;
+            let rows = st.query_map(
+                params![user, status.as_str(), limit as i64, guild],
+                game_row,
+            )?;
+            Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
         })
     }
 
-    fn set_user_settings(&self, id: &str, style: &str, notify: &str) -> Result<()> {
+    fn waiting_for(&self, user: &str) -> Result<Vec<GameRow>> {
+        self.with(|c| {
+            let mut st = c.prepare_cached(&format!(
+                "SELECT {GAME_COLUMNS} FROM games
+                 WHERE status = 'active' AND to_move = ?1 ORDER BY id"
+            ))?;
+            let rows = st.query_map([user], game_row)?;
+            Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
+        })
+    }
+
+    fn moves(&self, game: i64) -> Result<Vec<MoveRow>> {
+        self.with(|c| {
+            let mut st = c.prepare_cached(
+                "SELECT ply, code, notation, position, user_id, played_at FROM moves
+                 WHERE game_id = ?1 AND taken_back = 0 ORDER BY ply",
+            )?;
+            let rows = st.query_map([game], move_row)?;
+            Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
+        })
+    }
+
+    fn game_with_moves(&self, id: i64) -> Result<Option<(GameRow, Vec<MoveRow>)>> {
+        self.with(|c| {
+            // One read transaction: a move committed meanwhile is either wholly seen or not.
+            let tx = c.transaction()?;
+            let Some(game) = get_game(&tx, id)? else {
+                return Ok(None);
+            };
+            let moves = {
+                let mut st = tx.prepare_cached(
+                    "SELECT ply, code, notation, position, user_id, played_at FROM moves
+                     WHERE game_id = ?1 AND taken_back = 0 ORDER BY ply",
+                )?;
+                let rows = st.query_map([id], move_row)?;
+                rows.collect::<rusqlite::Result<Vec<_>>>()?
+            };
+            tx.commit()?;
+            Ok(Some((game, moves)))
+        })
+    }
+
+    fn start_game(&self, game: &NewGame, notices: &[NewNotice], now: i64) -> Result<GameRow> {
+        self.write(|tx| {
+            let game_id = insert_game(tx, game, now)?;
+            queue_with(tx, notices, Some(game_id), &[("{game}", game_id)], now)?;
+            get_game(tx, game_id)?.ok_or(StoreError::NotFound)
+        })
+    }
+
+    fn computer_games(&self, computer: &str) -> Result<Vec<GameRow>> {
+        self.with(|c| {
+            let mut st = c.prepare_cached(&format!(
+                "SELECT {GAME_COLUMNS} FROM games
+                 WHERE to_move = ?1 AND computer_level IS NOT NULL AND status = 'active'
+                 ORDER BY id"
+            ))?;
+            let rows = st.query_map(params![computer], game_row)?;
+            Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
+        })
+    }
+
+    fn append_move(
+        &self,
+        game: i64,
+        version: i64,
+        mv: &MoveRow,
+        next: (&str, i64),
+        finish: Option<&Finish>,
+        notices: &[NewNotice],
+    ) -> Result<GameRow> {
+        self.write(|tx| {
+            bump(tx, game, version, mv.played_at)?;
+            let current = get_game(tx, game)?.ok_or(StoreError::NotFound)?;
+            if current.status != GameStatus::Active {
+                return Err(StoreError::Conflict);
+            }
+            if current.ply + 1 != mv.ply {
+                return Err(StoreError::Invalid(format!(
+                    "move {} does not follow ply {}",
+                    mv.ply, current.ply
+                )));
+            }
+            tx.prepare_cached(
+                "INSERT INTO moves (game_id, ply, code, notation, position, user_id, played_at)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+            )?
+            .execute(params![
+                game,
+                mv.ply,
+                mv.code,
+                mv.notation,
+                mv.position,
+                mv.user,
+                mv.played_at
+            ])?;
+            tx.prepare_cached(
+                "UPDATE games SET position = ?2, ply = ?3, to_move = ?4, deadline = ?5, reminded = 0
+                 WHERE id = ?1",
+            )?
+            .execute(params![game, mv.position, mv.ply, next.0, next.1])?;
+            tx.prepare_cached("DELETE FROM offers WHERE game_id = ?1")?
+                .execute([game])?;
+            if let Some(f) = finish {
+                end_game(tx, game, f, mv.played_at)?;
+            }
+            queue(tx, notices, mv.played_at)?;
+            get_game(tx, game)?.ok_or(StoreError::NotFound)
+        })
+    }
+
+    fn finish_game(&self, game: i64, version: i64, finish: &Finish, now: i64) -> Result<GameRow> {
+        self.write(|tx| {
+            bump(tx, game, version, now)?;
+            end_game(tx, game, finish, now)?;
+            get_game(tx, game)?.ok_or(StoreError::NotFound)
+        })
+    }
+
+    fn finish_games(&self, games: &[(i64, i64, Finish)], now: i64) -> Result<Vec<bool>> {
+        self.with(|conn| {
+            let mut tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+            let mut done = Vec::with_capacity(games.len());
+            for (game, version, finish) in games {
+                // Each game in a savepoint: one that moved on is rolled back alone.
+                let sp = tx.savepoint()?;
+                let r =
+                    bump(&sp, *game, *version, now).and_then(|_| end_game(&sp, *game, finish, now));
+                match r {
+                    Ok(()) => {
+                        sp.commit()?;
+                        done.push(true);
+                    }
+                    Err(StoreError::Conflict | StoreError::NotFound | StoreError::Stale) => {
+                        done.push(false)
+                    }
+                    Err(e) => return Err(e),
+                }
+            }
+            tx.commit()?;
+            Ok(done)
+        })
+    }
+
+    fn take_back(
+        &self,
+        game: i64,
+        version: i64,
+        keep_ply: u32,
+        position: &str,
+        next: (&str, i64),
+        notices: &[NewNotice],
+        now: i64,
+    ) -> Result<GameRow> {
+        self.write(|tx| {
+            bump(tx, game, version, now)?;
+            tx.execute(
+                "UPDATE moves SET taken_back = 1 WHERE game_id = ?1 AND ply > ?2 AND taken_back = 0",
+                params![game, keep_ply],
+            )?;
+            tx.execute(
+                "UPDATE games SET position = ?2, ply = ?3, to_move = ?4, deadline = ?5, reminded = 0,
+                    status = 'active', result = NULL, reason = NULL, finished_at = NULL
+                 WHERE id = ?1",
+                params![game, position, keep_ply, next.0, next.1],
+            )?;
+            tx.execute("DELETE FROM offers WHERE game_id = ?1", [game])?;
+            queue(tx, notices, now)?;
+            get_game(tx, game)?.ok_or(StoreError::NotFound)
+        })
+    }
+
+    fn set_deadline(
+        &self,
+        game: i64,
+        version: i64,
+        deadline: i64,
+        notices: &[NewNotice],
+        now: i64,
+    ) -> Result<GameRow> {
+        self.write(|tx| {
+            bump(tx, game, version, now)?;
+            let n = tx.execute(
+                "UPDATE games SET deadline = ?2, reminded = 0
+                 WHERE id = ?1 AND status = 'active' AND deadline IS NOT NULL",
+                params![game, deadline],
+            )?;
+            if n != 1 {
+                return Err(StoreError::Conflict);
+            }
+            queue(tx, notices, now)?;
+            get_game(tx, game)?.ok_or(StoreError::NotFound)
+        })
+    }
+
+    fn set_thread(&self, game: i64, thread: &str) -> Result<()> {
         self.write(|tx| {
             let n = tx.execute(
-                "UPDATE users SET style = ?2, notify = ?3 WHERE id = ?1",
-                params![id, style, notify],
+                "UPDATE games SET thread = ?2 WHERE id = ?1",
+                params![game, thread],
             )?;
             if n == 0 {
                 return Err(StoreError::NotFound);
@@ -496,6 +695,12 @@ impl Store for SqliteStore {
         })
     }
 
+    fn integrity_check(&self) -> Result<String> {
+        self.with(|c| Ok(c.query_row("PRAGMA integrity_check", [], |r| r.get(0))?))
+    }
+}
+
+impl ChallengeStore for SqliteStore {
     fn create_challenge(
         &self,
         c: &NewChallenge,
@@ -568,26 +773,6 @@ impl Store for SqliteStore {
         })
     }
 
-    fn start_game(&self, game: &NewGame, notices: &[NewNotice], now: i64) -> Result<GameRow> {
-        self.write(|tx| {
-            let game_id = insert_game(tx, game, now)?;
-            queue_with(tx, notices, Some(game_id), &[("{game}", game_id)], now)?;
-            get_game(tx, game_id)?.ok_or(StoreError::NotFound)
-        })
-    }
-
-    fn computer_games(&self, computer: &str) -> Result<Vec<GameRow>> {
-        self.with(|c| {
-            let mut st = c.prepare_cached(&format!(
-                "SELECT {GAME_COLUMNS} FROM games
-                 WHERE to_move = ?1 AND computer_level IS NOT NULL AND status = 'active'
-                 ORDER BY id"
-            ))?;
-            let rows = st.query_map(params![computer], game_row)?;
-            Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
-        })
-    }
-
     fn close_challenge(
         &self,
         id: i64,
@@ -608,197 +793,148 @@ impl Store for SqliteStore {
         })
     }
 
-    fn game(&self, id: i64) -> Result<Option<GameRow>> {
-        self.with(|c| get_game(c, id))
-    }
-
-    fn games_of(
-        &self,
-        user: &str,
-        status: GameStatus,
-        guild: Option<&str>,
-        limit: usize,
-    ) -> Result<Vec<GameRow>> {
-        self.with(|c| {
-            let mut st = c.prepare_cached(&format!(
-                "SELECT {GAME_COLUMNS} FROM games
-                 WHERE (first_player = ?1 OR second_player = ?1) AND status = ?2
-                   AND (?4 IS NULL OR guild = ?4)
-                 ORDER BY updated_at DESC, id DESC LIMIT ?3"
-            ))?;
-            let rows = st.query_map(
-                params![user, status.as_str(), limit as i64, guild],
-                game_row,
-            )?;
-            Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
-        })
-    }
-
-    fn moves(&self, game: i64) -> Result<Vec<MoveRow>> {
-        self.with(|c| {
-            let mut st = c.prepare_cached(
-                "SELECT ply, code, notation, position, user_id, played_at FROM moves
-                 WHERE game_id = ?1 AND taken_back = 0 ORDER BY ply",
-            )?;
-            let rows = st.query_map([game], move_row)?;
-            Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
-        })
-    }
-
-    fn game_with_moves(&self, id: i64) -> Result<Option<(GameRow, Vec<MoveRow>)>> {
-        self.with(|c| {
-            // One read transaction: a move committed meanwhile is either wholly seen or not.
-            let tx = c.transaction()?;
-            let Some(game) = get_game(&tx, id)? else {
-                return Ok(None);
-            };
-            let moves = {
-                let mut st = tx.prepare_cached(
-                    "SELECT ply, code, notation, position, user_id, played_at FROM moves
-                     WHERE game_id = ?1 AND taken_back = 0 ORDER BY ply",
-                )?;
-                let rows = st.query_map([id], move_row)?;
-                rows.collect::<rusqlite::Result<Vec<_>>>()?
-            };
-            tx.commit()?;
-            Ok(Some((game, moves)))
-        })
-    }
-
-    fn append_move(
+    fn put_offer(
         &self,
         game: i64,
         version: i64,
-        mv: &MoveRow,
-        next: (&str, i64),
-        finish: Option<&Finish>,
+        offer: &OfferRow,
         notices: &[NewNotice],
-    ) -> Result<GameRow> {
+    ) -> Result<()> {
         self.write(|tx| {
-            bump(tx, game, version, mv.played_at)?;
             let current = get_game(tx, game)?.ok_or(StoreError::NotFound)?;
-            if current.status != GameStatus::Active {
+            if current.version != version || current.status != GameStatus::Active {
                 return Err(StoreError::Conflict);
             }
-            if current.ply + 1 != mv.ply {
-                return Err(StoreError::Invalid(format!(
-                    "move {} does not follow ply {}",
-                    mv.ply, current.ply
-                )));
-            }
-            tx.prepare_cached(
-                "INSERT INTO moves (game_id, ply, code, notation, position, user_id, played_at)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-            )?
-            .execute(params![
-                game,
-                mv.ply,
-                mv.code,
-                mv.notation,
-                mv.position,
-                mv.user,
-                mv.played_at
-            ])?;
-            tx.prepare_cached(
-                "UPDATE games SET position = ?2, ply = ?3, to_move = ?4, deadline = ?5, reminded = 0
-                 WHERE id = ?1",
-            )?
-            .execute(params![game, mv.position, mv.ply, next.0, next.1])?;
-            tx.prepare_cached("DELETE FROM offers WHERE game_id = ?1")?
-                .execute([game])?;
-            if let Some(f) = finish {
-                end_game(tx, &current, f, mv.played_at)?;
-            }
-            queue(tx, notices, mv.played_at)?;
-            get_game(tx, game)?.ok_or(StoreError::NotFound)
+            tx.execute(
+                "INSERT INTO offers (game_id, kind, from_user, ply, created_at)
+                 VALUES (?1, ?2, ?3, ?4, ?5)
+                 ON CONFLICT (game_id, kind) DO UPDATE SET from_user = excluded.from_user,
+                    ply = excluded.ply, created_at = excluded.created_at",
+                params![
+                    game,
+                    offer.kind.as_str(),
+                    offer.from_user,
+                    offer.ply,
+                    offer.created_at
+                ],
+            )?;
+            queue(tx, notices, offer.created_at)
         })
     }
 
-    fn finish_game(&self, game: i64, version: i64, finish: &Finish, now: i64) -> Result<GameRow> {
-        self.write(|tx| {
-            bump(tx, game, version, now)?;
-            let current = get_game(tx, game)?.ok_or(StoreError::NotFound)?;
-            end_game(tx, &current, finish, now)?;
-            get_game(tx, game)?.ok_or(StoreError::NotFound)
+    fn offer(&self, game: i64, kind: OfferKind) -> Result<Option<OfferRow>> {
+        self.with(|c| {
+            Ok(c.query_row(
+                "SELECT from_user, ply, created_at FROM offers WHERE game_id = ?1 AND kind = ?2",
+                params![game, kind.as_str()],
+                |r| {
+                    Ok(OfferRow {
+                        game_id: game,
+                        kind,
+                        from_user: r.get(0)?,
+                        ply: r.get(1)?,
+                        created_at: r.get(2)?,
+                    })
+                },
+            )
+            .optional()?)
         })
     }
 
-    fn finish_games(&self, games: &[(i64, i64, Finish)], now: i64) -> Result<Vec<bool>> {
-        self.with(|conn| {
-            let mut tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
-            let mut done = Vec::with_capacity(games.len());
-            for (game, version, finish) in games {
-                // Each game in a savepoint: one that moved on is rolled back alone.
-                let sp = tx.savepoint()?;
-                let r = bump(&sp, *game, *version, now).and_then(|_| {
-                    let current = get_game(&sp, *game)?.ok_or(StoreError::NotFound)?;
-                    end_game(&sp, &current, finish, now)
-                });
-                match r {
-                    Ok(()) => {
-                        sp.commit()?;
-                        done.push(true);
-                    }
-                    Err(StoreError::Conflict) | Err(StoreError::NotFound) => done.push(false),
-                    Err(e) => return Err(e),
-                }
-            }
-            tx.commit()?;
-            Ok(done)
-        })
-    }
-
-    fn take_back(
+    fn remove_offer(
         &self,
         game: i64,
-        version: i64,
-        keep_ply: u32,
-        position: &str,
-        next: (&str, i64),
+        kind: OfferKind,
         notices: &[NewNotice],
         now: i64,
-    ) -> Result<GameRow> {
+    ) -> Result<()> {
         self.write(|tx| {
-            bump(tx, game, version, now)?;
             tx.execute(
-                "UPDATE moves SET taken_back = 1 WHERE game_id = ?1 AND ply > ?2 AND taken_back = 0",
-                params![game, keep_ply],
+                "DELETE FROM offers WHERE game_id = ?1 AND kind = ?2",
+                params![game, kind.as_str()],
             )?;
+            queue(tx, notices, now)
+        })
+    }
+}
+
+impl UserStore for SqliteStore {
+    fn touch_user(&self, id: &str, name: &str, now: i64) -> Result<UserRow> {
+        // Known under this name: a read, no write lock.
+        if let Some(u) = self.user(id)?.filter(|u| u.name == name) {
+            return Ok(u);
+        }
+        self.write(|tx| {
             tx.execute(
-                "UPDATE games SET position = ?2, ply = ?3, to_move = ?4, deadline = ?5, reminded = 0,
-                    status = 'active', result = NULL, reason = NULL, finished_at = NULL
-                 WHERE id = ?1",
-                params![game, position, keep_ply, next.0, next.1],
+                "INSERT INTO users (id, name, created_at) VALUES (?1, ?2, ?3)
+                 ON CONFLICT (id) DO UPDATE SET name = excluded.name WHERE name <> excluded.name",
+                params![id, name, now],
             )?;
-            tx.execute("DELETE FROM offers WHERE game_id = ?1", [game])?;
-            queue(tx, notices, now)?;
-            get_game(tx, game)?.ok_or(StoreError::NotFound)
+            Ok(tx.query_row(
+                &format!("SELECT {USER_COLUMNS} FROM users WHERE id = ?1"),
+                [id],
+                user_row,
+            )?)
         })
     }
 
-    fn extend_deadline(
-        &self,
-        game: i64,
-        version: i64,
-        secs: i64,
-        notices: &[NewNotice],
-        now: i64,
-    ) -> Result<GameRow> {
+    fn user(&self, id: &str) -> Result<Option<UserRow>> {
+        self.with(|c| {
+            Ok(c.query_row(
+                &format!("SELECT {USER_COLUMNS} FROM users WHERE id = ?1"),
+                [id],
+                user_row,
+            )
+            .optional()?)
+        })
+    }
+
+    fn set_user_settings(&self, id: &str, style: &str, notify: &str) -> Result<()> {
         self.write(|tx| {
-            bump(tx, game, version, now)?;
             let n = tx.execute(
-                "UPDATE games SET deadline = deadline + ?2, reminded = 0
-                 WHERE id = ?1 AND status = 'active' AND deadline IS NOT NULL",
-                params![game, secs],
+                "UPDATE users SET style = ?2, notify = ?3 WHERE id = ?1",
+                params![id, style, notify],
             )?;
-            if n != 1 {
-                return Err(StoreError::Conflict);
+            if n == 0 {
+                return Err(StoreError::NotFound);
             }
-            queue(tx, notices, now)?;
-            get_game(tx, game)?.ok_or(StoreError::NotFound)
+            Ok(())
         })
     }
 
+    fn server(&self, guild: &str) -> Result<Option<ServerRow>> {
+        self.with(|c| {
+            Ok(c.query_row(
+                "SELECT guild, default_days, rated_default, games_channel FROM servers WHERE guild = ?1",
+                [guild],
+                |r| {
+                    Ok(ServerRow {
+                        guild: r.get(0)?,
+                        default_days: r.get(1)?,
+                        rated_default: r.get(2)?,
+                        games_channel: r.get(3)?,
+                    })
+                },
+            )
+            .optional()?)
+        })
+    }
+
+    fn set_server(&self, s: &ServerRow) -> Result<()> {
+        self.write(|tx| {
+            tx.execute(
+                "INSERT INTO servers (guild, default_days, rated_default, games_channel)
+                 VALUES (?1, ?2, ?3, ?4)
+                 ON CONFLICT (guild) DO UPDATE SET default_days = excluded.default_days,
+                    rated_default = excluded.rated_default, games_channel = excluded.games_channel",
+                params![s.guild, s.default_days, s.rated_default, s.games_channel],
+            )?;
+            Ok(())
+        })
+    }
+}
+
+impl ClockStore for SqliteStore {
     fn due_games(&self, now: i64, limit: usize) -> Result<Vec<GameRow>> {
         self.with(|c| {
             let mut st = c.prepare_cached(&format!(
@@ -910,7 +1046,13 @@ impl Store for SqliteStore {
         })
     }
 
-    fn start_vacation(&self, user: &str, now: i64, end: i64) -> Result<()> {
+    fn start_vacation(
+        &self,
+        user: &str,
+        now: i64,
+        end: i64,
+        shifts: &[DeadlineShift],
+    ) -> Result<()> {
         self.write(|tx| {
             tx.execute(
                 "INSERT INTO vacations (user_id, start_at, end_at) VALUES (?1, ?2, ?3)",
@@ -920,37 +1062,30 @@ impl Store for SqliteStore {
                 "UPDATE users SET vacation_until = ?2 WHERE id = ?1",
                 params![user, end],
             )?;
-            // Games already past their deadline stay lost on time: a vacation does not revive them.
-            tx.execute(
-                "UPDATE games SET deadline = deadline + ?2, reminded = 0, version = version + 1
-                 WHERE status = 'active' AND to_move = ?1 AND deadline > ?3",
-                params![user, end - now, now],
-            )?;
-            Ok(())
+            shift_deadlines(tx, shifts)
         })
     }
 
-    fn end_vacation(&self, user: &str, now: i64) -> Result<()> {
+    fn end_vacation(
+        &self,
+        user: &str,
+        until: i64,
+        now: i64,
+        shifts: &[DeadlineShift],
+    ) -> Result<()> {
         self.write(|tx| {
-            let until: Option<i64> = tx
-                .query_row("SELECT vacation_until FROM users WHERE id = ?1", [user], |r| r.get(0))
-                .optional()?
-                .flatten();
-            let Some(until) = until.filter(|&u| u > now) else {
-                return Ok(());
-            };
-            let left = until - now;
+            let n = tx.execute(
+                "UPDATE users SET vacation_until = NULL WHERE id = ?1 AND vacation_until = ?2",
+                params![user, until],
+            )?;
+            if n != 1 {
+                return Err(StoreError::Stale);
+            }
             tx.execute(
                 "UPDATE vacations SET end_at = ?2 WHERE user_id = ?1 AND end_at = ?3",
                 params![user, now, until],
             )?;
-            tx.execute("UPDATE users SET vacation_until = NULL WHERE id = ?1", [user])?;
-            tx.execute(
-                "UPDATE games SET deadline = max(deadline - ?2, ?3), reminded = 0, version = version + 1
-                 WHERE status = 'active' AND to_move = ?1 AND deadline IS NOT NULL",
-                params![user, left, now],
-            )?;
-            Ok(())
+            shift_deadlines(tx, shifts)
         })
     }
 
@@ -964,7 +1099,9 @@ impl Store for SqliteStore {
             )?)
         })
     }
+}
 
+impl RatingStore for SqliteStore {
     fn rating(&self, user: &str, variant: &str, guild: &str) -> Result<Option<RatingRow>> {
         self.with(|c| {
             Ok(c.query_row(
@@ -995,117 +1132,5 @@ impl Store for SqliteStore {
             let rows = st.query_map(params![variant, guild, limit as i64], rating_row)?;
             Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
         })
-    }
-
-    fn server(&self, guild: &str) -> Result<Option<ServerRow>> {
-        self.with(|c| {
-            Ok(c.query_row(
-                "SELECT guild, default_days, rated_default, games_channel FROM servers WHERE guild = ?1",
-                [guild],
-                |r| {
-                    Ok(ServerRow {
-                        guild: r.get(0)?,
-                        default_days: r.get(1)?,
-                        rated_default: r.get(2)?,
-                        games_channel: r.get(3)?,
-                    })
-                },
-            )
-            .optional()?)
-        })
-    }
-
-    fn set_server(&self, s: &ServerRow) -> Result<()> {
-        self.write(|tx| {
-            tx.execute(
-                "INSERT INTO servers (guild, default_days, rated_default, games_channel)
-                 VALUES (?1, ?2, ?3, ?4)
-                 ON CONFLICT (guild) DO UPDATE SET default_days = excluded.default_days,
-                    rated_default = excluded.rated_default, games_channel = excluded.games_channel",
-                params![s.guild, s.default_days, s.rated_default, s.games_channel],
-            )?;
-            Ok(())
-        })
-    }
-
-    fn put_offer(
-        &self,
-        game: i64,
-        version: i64,
-        offer: &OfferRow,
-        notices: &[NewNotice],
-    ) -> Result<()> {
-        self.write(|tx| {
-            let current = get_game(tx, game)?.ok_or(StoreError::NotFound)?;
-            if current.version != version || current.status != GameStatus::Active {
-                return Err(StoreError::Conflict);
-            }
-            tx.execute(
-                "INSERT INTO offers (game_id, kind, from_user, ply, created_at)
-                 VALUES (?1, ?2, ?3, ?4, ?5)
-                 ON CONFLICT (game_id, kind) DO UPDATE SET from_user = excluded.from_user,
-                    ply = excluded.ply, created_at = excluded.created_at",
-                params![
-                    game,
-                    offer.kind.as_str(),
-                    offer.from_user,
-                    offer.ply,
-                    offer.created_at
-                ],
-            )?;
-            queue(tx, notices, offer.created_at)
-        })
-    }
-
-    fn offer(&self, game: i64, kind: OfferKind) -> Result<Option<OfferRow>> {
-        self.with(|c| {
-            Ok(c.query_row(
-                "SELECT from_user, ply, created_at FROM offers WHERE game_id = ?1 AND kind = ?2",
-                params![game, kind.as_str()],
-                |r| {
-                    Ok(OfferRow {
-                        game_id: game,
-                        kind,
-                        from_user: r.get(0)?,
-                        ply: r.get(1)?,
-                        created_at: r.get(2)?,
-                    })
-                },
-            )
-            .optional()?)
-        })
-    }
-
-    fn remove_offer(
-        &self,
-        game: i64,
-        kind: OfferKind,
-        notices: &[NewNotice],
-        now: i64,
-    ) -> Result<()> {
-        self.write(|tx| {
-            tx.execute(
-                "DELETE FROM offers WHERE game_id = ?1 AND kind = ?2",
-                params![game, kind.as_str()],
-            )?;
-            queue(tx, notices, now)
-        })
-    }
-
-    fn set_thread(&self, game: i64, thread: &str) -> Result<()> {
-        self.write(|tx| {
-            let n = tx.execute(
-                "UPDATE games SET thread = ?2 WHERE id = ?1",
-                params![game, thread],
-            )?;
-            if n == 0 {
-                return Err(StoreError::NotFound);
-            }
-            Ok(())
-        })
-    }
-
-    fn integrity_check(&self) -> Result<String> {
-        self.with(|c| Ok(c.query_row("PRAGMA integrity_check", [], |r| r.get(0))?))
     }
 }

@@ -15,7 +15,7 @@ use tegami::engine::{Color, Game, Move, Outcome, Position, Variant, VariantId};
 use tegami::service::{
     parse_command, Command, Config, CoreError, ManualClock, Place, Reply, Request, Service, User,
 };
-use tegami::store::{GameResult, GameRow, GameStatus, SqliteStore, Store};
+use tegami::store::{GameResult, GameRow, GameStatus, GameStore, SqliteStore, Store};
 
 /// 2026-01-01T00:00:00Z: the manual clock's start.
 pub const T0: i64 = 1_767_225_600;

@@ -1,0 +1,1120 @@
+//! The PostgreSQL store, for several bot processes sharing one database: the synchronous
+//! `postgres` client behind an `r2d2` pool (the store interface is synchronous, see the module
+//! above), the migrations of `migrations/postgres/` applied in order at start under an advisory
+//! lock (two processes starting at once apply them once). Every write is one transaction; game
+//! changes are guarded by the game's version, ratings and vacation deadlines by the rows they
+//! were computed from, exactly as in the SQLite store.
+
+use ::postgres::types::ToSql;
+use ::postgres::{GenericClient, NoTls, Row};
+use r2d2_postgres::PostgresConnectionManager;
+
+use super::*;
+
+/// The migrations, in order.
+pub const PG_MIGRATIONS: &[(&str, &str)] = &[(
+    "0001_initial.sql",
+    include_str!("../../migrations/postgres/0001_initial.sql"),
+)];
+
+/// At most this many connections per process.
+pub const PG_MAX_CONNECTIONS: u32 = 8;
+
+/// A store in a PostgreSQL database.
+pub struct PgStore {
+    pool: r2d2::Pool<PostgresConnectionManager<NoTls>>,
+}
+
+type Client = r2d2::PooledConnection<PostgresConnectionManager<NoTls>>;
+
+impl From<::postgres::Error> for StoreError {
+    fn from(e: ::postgres::Error) -> StoreError {
+        // The server's own message when it refused ("db error" alone says nothing).
+        StoreError::Backend(match e.as_db_error() {
+            Some(db) => db.to_string(),
+            None => e.to_string(),
+        })
+    }
+}
+
+impl From<r2d2::Error> for StoreError {
+    fn from(e: r2d2::Error) -> StoreError {
+        StoreError::Backend(e.to_string())
+    }
+}
+
+const GAME_COLUMNS: &str = "id, variant, setup, start_position, first_player, second_player, \
+    guild, channel, thread, status, result, reason, rated, days_per_move, deadline, position, \
+    ply, version, created_at, updated_at, finished_at, to_move, reminded, computer_level";
+
+const USER_COLUMNS: &str = "id, name, style, notify, vacation_until, last_digest_at";
+
+const RATING_COLUMNS: &str =
+    "user_id, variant, guild, rating, deviation, volatility, games, wins, losses, draws";
+
+const CHALLENGE_COLUMNS: &str = "id, challenger, challenged, variant, color, days_per_move, \
+    handicap, setup, rated, guild, channel, status, game_id, created_at, expires_at";
+
+/// A count or a ply read back: never negative, never past `u32` (the core writes only those).
+fn count(r: &Row, i: usize) -> Result<u32> {
+    let v: i64 = r.try_get(i)?;
+    u32::try_from(v).map_err(|_| StoreError::Invalid(format!("column {i}: {v} out of range")))
+}
+
+fn game_row(r: &Row) -> Result<GameRow> {
+    let status: String = r.try_get(9)?;
+    let result: Option<String> = r.try_get(10)?;
+    let level: Option<i64> = r.try_get(23)?;
+    Ok(GameRow {
+        id: r.try_get(0)?,
+        variant: r.try_get(1)?,
+        setup: r.try_get(2)?,
+        start_position: r.try_get(3)?,
+        players: [r.try_get(4)?, r.try_get(5)?],
+        guild: r.try_get(6)?,
+        channel: r.try_get(7)?,
+        thread: r.try_get(8)?,
+        status: if status == "active" {
+            GameStatus::Active
+        } else {
+            GameStatus::Finished
+        },
+        result: result.as_deref().and_then(GameResult::parse),
+        reason: r.try_get(11)?,
+        rated: r.try_get(12)?,
+        days_per_move: count(r, 13)?,
+        deadline: r.try_get(14)?,
+        position: r.try_get(15)?,
+        ply: count(r, 16)?,
+        version: r.try_get(17)?,
+        created_at: r.try_get(18)?,
+        updated_at: r.try_get(19)?,
+        finished_at: r.try_get(20)?,
+        to_move: r.try_get(21)?,
+        reminded: r.try_get(22)?,
+        computer_level: level.and_then(|l| u8::try_from(l).ok()),
+    })
+}
+
+fn move_row(r: &Row) -> Result<MoveRow> {
+    Ok(MoveRow {
+        ply: count(r, 0)?,
+        code: r.try_get(1)?,
+        notation: r.try_get(2)?,
+        position: r.try_get(3)?,
+        user: r.try_get(4)?,
+        played_at: r.try_get(5)?,
+    })
+}
+
+fn rating_row(r: &Row) -> Result<RatingRow> {
+    Ok(RatingRow {
+        user: r.try_get(0)?,
+        variant: r.try_get(1)?,
+        guild: r.try_get(2)?,
+        rating: r.try_get(3)?,
+        deviation: r.try_get(4)?,
+        volatility: r.try_get(5)?,
+        games: count(r, 6)?,
+        wins: count(r, 7)?,
+        losses: count(r, 8)?,
+        draws: count(r, 9)?,
+    })
+}
+
+fn outbox_row(r: &Row) -> Result<OutboxRow> {
+    Ok(OutboxRow {
+        id: r.try_get(0)?,
+        notice: NewNotice {
+            id: r.try_get(0)?,
+            user: r.try_get(1)?,
+            via: r.try_get(2)?,
+            channel: r.try_get(3)?,
+            text: r.try_get(4)?,
+            game: r.try_get(6)?,
+        },
+        created_at: r.try_get(5)?,
+    })
+}
+
+fn challenge_row(r: &Row) -> Result<ChallengeRow> {
+    let status: String = r.try_get(11)?;
+    Ok(ChallengeRow {
+        id: r.try_get(0)?,
+        challenger: r.try_get(1)?,
+        challenged: r.try_get(2)?,
+        variant: r.try_get(3)?,
+        color: r.try_get(4)?,
+        days_per_move: count(r, 5)?,
+        handicap: r.try_get(6)?,
+        setup: r.try_get(7)?,
+        rated: r.try_get(8)?,
+        guild: r.try_get(9)?,
+        channel: r.try_get(10)?,
+        status: ChallengeStatus::parse(&status)
+            .ok_or_else(|| StoreError::Invalid(format!("challenge status {status:?}")))?,
+        game_id: r.try_get(12)?,
+        created_at: r.try_get(13)?,
+        expires_at: r.try_get(14)?,
+    })
+}
+
+fn user_row(r: &Row) -> Result<UserRow> {
+    Ok(UserRow {
+        id: r.try_get(0)?,
+        name: r.try_get(1)?,
+        style: r.try_get(2)?,
+        notify: r.try_get(3)?,
+        vacation_until: r.try_get(4)?,
+        last_digest_at: r.try_get(5)?,
+    })
+}
+
+/// Every row of a query, mapped.
+fn all<T>(
+    c: &mut impl GenericClient,
+    sql: &str,
+    params: &[&(dyn ToSql + Sync)],
+    f: fn(&Row) -> Result<T>,
+) -> Result<Vec<T>> {
+    c.query(sql, params)?.iter().map(f).collect()
+}
+
+/// The row of a query, if any, mapped.
+fn one<T>(
+    c: &mut impl GenericClient,
+    sql: &str,
+    params: &[&(dyn ToSql + Sync)],
+    f: fn(&Row) -> Result<T>,
+) -> Result<Option<T>> {
+    c.query_opt(sql, params)?.as_ref().map(f).transpose()
+}
+
+fn get_game(c: &mut impl GenericClient, id: i64) -> Result<Option<GameRow>> {
+    one(
+        c,
+        &format!("SELECT {GAME_COLUMNS} FROM games WHERE id = $1"),
+        &[&id],
+        game_row,
+    )
+}
+
+fn get_challenge(c: &mut impl GenericClient, id: i64) -> Result<Option<ChallengeRow>> {
+    one(
+        c,
+        &format!("SELECT {CHALLENGE_COLUMNS} FROM challenges WHERE id = $1"),
+        &[&id],
+        challenge_row,
+    )
+}
+
+fn get_moves(c: &mut impl GenericClient, game: i64) -> Result<Vec<MoveRow>> {
+    all(
+        c,
+        "SELECT ply, code, notation, position, user_id, played_at FROM moves
+         WHERE game_id = $1 AND NOT taken_back ORDER BY ply",
+        &[&game],
+        move_row,
+    )
+}
+
+/// Inserts a new game; its id.
+fn insert_game(c: &mut impl GenericClient, game: &NewGame, now: i64) -> Result<i64> {
+    let row = c.query_one(
+        "INSERT INTO games (variant, setup, start_position, first_player, second_player,
+            guild, channel, status, rated, days_per_move, deadline, position, ply,
+            version, created_at, updated_at, to_move, computer_level)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, 'active', $8, $9, $10, $3, 0, 0, $11, $11, $12, $13)
+         RETURNING id",
+        &[
+            &game.variant,
+            &game.setup,
+            &game.start_position,
+            &game.players[0],
+            &game.players[1],
+            &game.guild,
+            &game.channel,
+            &game.rated,
+            &i64::from(game.days_per_move),
+            &game.deadline,
+            &now,
+            &game.to_move,
+            &game.computer_level.map(i64::from),
+        ],
+    )?;
+    Ok(row.try_get(0)?)
+}
+
+/// Queues notices, with `game` for those that name none and the placeholders `subst` replaced.
+fn queue_with(
+    c: &mut impl GenericClient,
+    notices: &[NewNotice],
+    game: Option<i64>,
+    subst: &[(&str, i64)],
+    now: i64,
+) -> Result<()> {
+    for n in notices {
+        if n.id <= 0 {
+            return Err(StoreError::Invalid(format!(
+                "notice id {} is not positive",
+                n.id
+            )));
+        }
+        let text = fill(&n.text, subst);
+        c.execute(
+            "INSERT INTO outbox (id, user_id, via, channel, text, created_at, game_id)
+             VALUES ($1, $2, $3, $4, $5, $6, $7)",
+            &[
+                &n.id,
+                &n.user,
+                &n.via,
+                &n.channel,
+                &text,
+                &now,
+                &n.game.or(game),
+            ],
+        )?;
+    }
+    Ok(())
+}
+
+fn queue(c: &mut impl GenericClient, notices: &[NewNotice], now: i64) -> Result<()> {
+    queue_with(c, notices, None, &[], now)
+}
+
+/// Moves a game from `version` to `version + 1`; `Conflict` if it is no longer at `version`.
+fn bump(c: &mut impl GenericClient, game: i64, version: i64, now: i64) -> Result<()> {
+    let n = c.execute(
+        "UPDATE games SET version = version + 1, updated_at = $3 WHERE id = $1 AND version = $2",
+        &[&game, &version, &now],
+    )?;
+    if n == 1 {
+        Ok(())
+    } else if get_game(c, game)?.is_none() {
+        Err(StoreError::NotFound)
+    } else {
+        Err(StoreError::Conflict)
+    }
+}
+
+/// Ends a game: status, result, notices, and the ratings the core computed.
+fn end_game(c: &mut impl GenericClient, game: i64, f: &Finish, now: i64) -> Result<()> {
+    let n = c.execute(
+        "UPDATE games SET status = 'finished', result = $2, reason = $3, finished_at = $4,
+            deadline = NULL, to_move = NULL
+         WHERE id = $1 AND status = 'active'",
+        &[&game, &f.ending.result.as_str(), &f.ending.reason, &now],
+    )?;
+    if n != 1 {
+        return Err(StoreError::Conflict);
+    }
+    c.execute("DELETE FROM offers WHERE game_id = $1", &[&game])?;
+    queue(c, f.notices, now)?;
+    for r in &f.ratings {
+        let row = &r.row;
+        let (games, wins, losses, draws) = (
+            i64::from(row.games),
+            i64::from(row.wins),
+            i64::from(row.losses),
+            i64::from(row.draws),
+        );
+        // `games` is the row's version: written only if still as read (0: no row yet).
+        let n = if r.read_games == 0 {
+            c.execute(
+                "INSERT INTO ratings (user_id, variant, guild, rating, deviation, volatility,
+                    games, wins, losses, draws, updated_at)
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+                 ON CONFLICT (user_id, variant, guild) DO NOTHING",
+                &[
+                    &row.user,
+                    &row.variant,
+                    &row.guild,
+                    &row.rating,
+                    &row.deviation,
+                    &row.volatility,
+                    &games,
+                    &wins,
+                    &losses,
+                    &draws,
+                    &now,
+                ],
+            )?
+        } else {
+            c.execute(
+                "UPDATE ratings SET rating = $4, deviation = $5, volatility = $6, games = $7,
+                    wins = $8, losses = $9, draws = $10, updated_at = $11
+                 WHERE user_id = $1 AND variant = $2 AND guild = $3 AND games = $12",
+                &[
+                    &row.user,
+                    &row.variant,
+                    &row.guild,
+                    &row.rating,
+                    &row.deviation,
+                    &row.volatility,
+                    &games,
+                    &wins,
+                    &losses,
+                    &draws,
+                    &now,
+                    &i64::from(r.read_games),
+                ],
+            )?
+        };
+        if n != 1 {
+            return Err(StoreError::Stale);
+        }
+    }
+    Ok(())
+}
+
+/// Writes new deadlines (a vacation's); `Stale` if a game is no longer at the version read.
+fn shift_deadlines(c: &mut impl GenericClient, shifts: &[DeadlineShift]) -> Result<()> {
+    for s in shifts {
+        let n = c.execute(
+            "UPDATE games SET deadline = $3, reminded = FALSE, version = version + 1
+             WHERE id = $1 AND version = $2 AND status = 'active'",
+            &[&s.game, &s.version, &s.deadline],
+        )?;
+        if n != 1 {
+            return Err(StoreError::Stale);
+        }
+    }
+    Ok(())
+}
+
+impl PgStore {
+    /// Connects to `url` (`postgres://user@host/db`) and brings the schema up to date.
+    pub fn open(url: &str) -> Result<PgStore> {
+        let config: ::postgres::Config = url
+            .parse()
+            .map_err(|e: ::postgres::Error| StoreError::Invalid(format!("database_url: {e}")))?;
+        // One connection first: a wrong address, user or database is said at once, in the
+        // server's words, rather than after the pool's wait.
+        config.connect(NoTls)?;
+        let manager = PostgresConnectionManager::new(config, NoTls);
+        let pool = r2d2::Pool::builder()
+            .max_size(PG_MAX_CONNECTIONS)
+            .connection_timeout(std::time::Duration::from_secs(10))
+            .build(manager)?;
+        let store = PgStore { pool };
+        store.migrate()?;
+        Ok(store)
+    }
+
+    /// Applies the migrations not applied yet, in order, each in its transaction; a lock held
+    /// for the transaction keeps two processes from applying one twice.
+    fn migrate(&self) -> Result<()> {
+        let mut c = self.client()?;
+        c.batch_execute(
+            "CREATE TABLE IF NOT EXISTS schema_migrations (
+                name TEXT PRIMARY KEY, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())",
+        )?;
+        for (name, sql) in PG_MIGRATIONS {
+            let mut tx = c.transaction()?;
+            // Any constant: the key of Tegami's migration lock.
+            tx.execute("SELECT pg_advisory_xact_lock(7465676173)", &[])?;
+            let done = tx
+                .query_opt("SELECT 1 FROM schema_migrations WHERE name = $1", &[name])?
+                .is_some();
+            if !done {
+                tx.batch_execute(sql)?;
+                tx.execute("INSERT INTO schema_migrations (name) VALUES ($1)", &[name])?;
+            }
+            tx.commit()?;
+        }
+        Ok(())
+    }
+
+    fn client(&self) -> Result<Client> {
+        Ok(self.pool.get()?)
+    }
+
+    /// Runs `f` in one transaction, committed if `f` succeeds.
+    fn write<T>(&self, f: impl FnOnce(&mut ::postgres::Transaction) -> Result<T>) -> Result<T> {
+        let mut c = self.client()?;
+        let mut tx = c.transaction()?;
+        let out = f(&mut tx)?;
+        tx.commit()?;
+        Ok(out)
+    }
+}
+
+impl GameStore for PgStore {
+    fn game(&self, id: i64) -> Result<Option<GameRow>> {
+        get_game(&mut *self.client()?, id)
+    }
+
+    fn games_of(
+        &self,
+        user: &str,
+        status: GameStatus,
+        guild: Option<&str>,
+        limit: usize,
+    ) -> Result<Vec<GameRow>> {
+        all(
+            &mut *self.client()?,
+            &format!(
+                "SELECT {GAME_COLUMNS} FROM games
+                 WHERE (first_player = $1 OR second_player = $1) AND status = $2
+                   AND ($4::TEXT IS NULL OR guild = $4)
+                 ORDER BY updated_at DESC, id DESC LIMIT $3"
+            ),
+            &[&user, &status.as_str(), &(limit as i64), &guild],
+            game_row,
+        )
+    }
+
+    fn waiting_for(&self, user: &str) -> Result<Vec<GameRow>> {
+        all(
+            &mut *self.client()?,
+            &format!(
+                "SELECT {GAME_COLUMNS} FROM games
+                 WHERE status = 'active' AND to_move = $1 ORDER BY id"
+            ),
+            &[&user],
+            game_row,
+        )
+    }
+
+    fn moves(&self, game: i64) -> Result<Vec<MoveRow>> {
+        get_moves(&mut *self.client()?, game)
+    }
+
+    fn game_with_moves(&self, id: i64) -> Result<Option<(GameRow, Vec<MoveRow>)>> {
+        let mut c = self.client()?;
+        // One snapshot: a move committed meanwhile is either wholly seen or not.
+        let mut tx = c
+            .build_transaction()
+            .isolation_level(::postgres::IsolationLevel::RepeatableRead)
+            .read_only(true)
+            .start()?;
+        let Some(game) = get_game(&mut tx, id)? else {
+            return Ok(None);
+        };
+        let moves = get_moves(&mut tx, id)?;
+        tx.commit()?;
+        Ok(Some((game, moves)))
+    }
+
+    fn start_game(&self, game: &NewGame, notices: &[NewNotice], now: i64) -> Result<GameRow> {
+        self.write(|tx| {
+            let id = insert_game(tx, game, now)?;
+            queue_with(tx, notices, Some(id), &[("{game}", id)], now)?;
+            get_game(tx, id)?.ok_or(StoreError::NotFound)
+        })
+    }
+
+    fn computer_games(&self, computer: &str) -> Result<Vec<GameRow>> {
+        all(
+            &mut *self.client()?,
+            &format!(
+                "SELECT {GAME_COLUMNS} FROM games
+                 WHERE to_move = $1 AND computer_level IS NOT NULL AND status = 'active'
+                 ORDER BY id"
+            ),
+            &[&computer],
+            game_row,
+        )
+    }
+
+    fn append_move(
+        &self,
+        game: i64,
+        version: i64,
+        mv: &MoveRow,
+        next: (&str, i64),
+        finish: Option<&Finish>,
+        notices: &[NewNotice],
+    ) -> Result<GameRow> {
+        self.write(|tx| {
+            bump(tx, game, version, mv.played_at)?;
+            let current = get_game(tx, game)?.ok_or(StoreError::NotFound)?;
+            if current.status != GameStatus::Active {
+                return Err(StoreError::Conflict);
+            }
+            if current.ply + 1 != mv.ply {
+                return Err(StoreError::Invalid(format!(
+                    "move {} does not follow ply {}",
+                    mv.ply, current.ply
+                )));
+            }
+            tx.execute(
+                "INSERT INTO moves (game_id, ply, code, notation, position, user_id, played_at)
+                 VALUES ($1, $2, $3, $4, $5, $6, $7)",
+                &[
+                    &game,
+                    &i64::from(mv.ply),
+                    &mv.code,
+                    &mv.notation,
+                    &mv.position,
+                    &mv.user,
+                    &mv.played_at,
+                ],
+            )?;
+            tx.execute(
+                "UPDATE games SET position = $2, ply = $3, to_move = $4, deadline = $5,
+                    reminded = FALSE
+                 WHERE id = $1",
+                &[&game, &mv.position, &i64::from(mv.ply), &next.0, &next.1],
+            )?;
+            tx.execute("DELETE FROM offers WHERE game_id = $1", &[&game])?;
+            if let Some(f) = finish {
+                end_game(tx, game, f, mv.played_at)?;
+            }
+            queue(tx, notices, mv.played_at)?;
+            get_game(tx, game)?.ok_or(StoreError::NotFound)
+        })
+    }
+
+    fn finish_game(&self, game: i64, version: i64, finish: &Finish, now: i64) -> Result<GameRow> {
+        self.write(|tx| {
+            bump(tx, game, version, now)?;
+            end_game(tx, game, finish, now)?;
+            get_game(tx, game)?.ok_or(StoreError::NotFound)
+        })
+    }
+
+    fn finish_games(&self, games: &[(i64, i64, Finish)], now: i64) -> Result<Vec<bool>> {
+        self.write(|tx| {
+            let mut done = Vec::with_capacity(games.len());
+            for (game, version, finish) in games {
+                // Each game in a savepoint: one that moved on is rolled back alone.
+                let mut sp = tx.transaction()?;
+                let r = bump(&mut sp, *game, *version, now)
+                    .and_then(|_| end_game(&mut sp, *game, finish, now));
+                match r {
+                    Ok(()) => {
+                        sp.commit()?;
+                        done.push(true);
+                    }
+                    Err(StoreError::Conflict | StoreError::NotFound | StoreError::Stale) => {
+                        sp.rollback()?;
+                        done.push(false)
+                    }
+                    Err(e) => return Err(e),
+                }
+            }
+            Ok(done)
+        })
+    }
+
+    fn take_back(
+        &self,
+        game: i64,
+        version: i64,
+        keep_ply: u32,
+        position: &str,
+        next: (&str, i64),
+        notices: &[NewNotice],
+        now: i64,
+    ) -> Result<GameRow> {
+        self.write(|tx| {
+            bump(tx, game, version, now)?;
+            tx.execute(
+                "UPDATE moves SET taken_back = TRUE
+                 WHERE game_id = $1 AND ply > $2 AND NOT taken_back",
+                &[&game, &i64::from(keep_ply)],
+            )?;
+            tx.execute(
+                "UPDATE games SET position = $2, ply = $3, to_move = $4, deadline = $5,
+                    reminded = FALSE, status = 'active', result = NULL, reason = NULL,
+                    finished_at = NULL
+                 WHERE id = $1",
+                &[&game, &position, &i64::from(keep_ply), &next.0, &next.1],
+            )?;
+            tx.execute("DELETE FROM offers WHERE game_id = $1", &[&game])?;
+            queue(tx, notices, now)?;
+            get_game(tx, game)?.ok_or(StoreError::NotFound)
+        })
+    }
+
+    fn set_deadline(
+        &self,
+        game: i64,
+        version: i64,
+        deadline: i64,
+        notices: &[NewNotice],
+        now: i64,
+    ) -> Result<GameRow> {
+        self.write(|tx| {
+            bump(tx, game, version, now)?;
+            let n = tx.execute(
+                "UPDATE games SET deadline = $2, reminded = FALSE
+                 WHERE id = $1 AND status = 'active' AND deadline IS NOT NULL",
+                &[&game, &deadline],
+            )?;
+            if n != 1 {
+                return Err(StoreError::Conflict);
+            }
+            queue(tx, notices, now)?;
+            get_game(tx, game)?.ok_or(StoreError::NotFound)
+        })
+    }
+
+    fn set_thread(&self, game: i64, thread: &str) -> Result<()> {
+        let n = self.client()?.execute(
+            "UPDATE games SET thread = $2 WHERE id = $1",
+            &[&game, &thread],
+        )?;
+        if n == 0 {
+            return Err(StoreError::NotFound);
+        }
+        Ok(())
+    }
+
+    fn integrity_check(&self) -> Result<String> {
+        // PostgreSQL checks its own pages; what can be asked cheaply is that it answers.
+        let row = self.client()?.query_one("SELECT 'ok'::TEXT", &[])?;
+        Ok(row.try_get(0)?)
+    }
+}
+
+impl ChallengeStore for PgStore {
+    fn create_challenge(
+        &self,
+        c: &NewChallenge,
+        notices: &[NewNotice],
+        now: i64,
+    ) -> Result<ChallengeRow> {
+        self.write(|tx| {
+            let row = tx.query_one(
+                "INSERT INTO challenges (challenger, challenged, variant, color, days_per_move,
+                    handicap, setup, rated, guild, channel, status, created_at, expires_at)
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 'open', $11, $12)
+                 RETURNING id",
+                &[
+                    &c.challenger,
+                    &c.challenged,
+                    &c.variant,
+                    &c.color,
+                    &i64::from(c.days_per_move),
+                    &c.handicap,
+                    &c.setup,
+                    &c.rated,
+                    &c.guild,
+                    &c.channel,
+                    &now,
+                    &c.expires_at,
+                ],
+            )?;
+            let id: i64 = row.try_get(0)?;
+            queue_with(tx, notices, None, &[("{challenge}", id)], now)?;
+            get_challenge(tx, id)?.ok_or(StoreError::NotFound)
+        })
+    }
+
+    fn challenge(&self, id: i64) -> Result<Option<ChallengeRow>> {
+        get_challenge(&mut *self.client()?, id)
+    }
+
+    fn open_challenges(&self, user: &str, now: i64) -> Result<Vec<ChallengeRow>> {
+        all(
+            &mut *self.client()?,
+            &format!(
+                "SELECT {CHALLENGE_COLUMNS} FROM challenges
+                 WHERE status = 'open' AND expires_at > $2
+                   AND (challenger = $1 OR challenged = $1 OR challenged IS NULL)
+                 ORDER BY id"
+            ),
+            &[&user, &now],
+            challenge_row,
+        )
+    }
+
+    fn accept_challenge(
+        &self,
+        id: i64,
+        game: &NewGame,
+        notices: &[NewNotice],
+        now: i64,
+    ) -> Result<GameRow> {
+        self.write(|tx| {
+            let game_id = insert_game(tx, game, now)?;
+            let n = tx.execute(
+                "UPDATE challenges SET status = 'accepted', game_id = $2
+                 WHERE id = $1 AND status = 'open'",
+                &[&id, &game_id],
+            )?;
+            if n != 1 {
+                // Rolled back with the game when the transaction drops.
+                return Err(StoreError::Conflict);
+            }
+            queue_with(tx, notices, Some(game_id), &[("{game}", game_id)], now)?;
+            get_game(tx, game_id)?.ok_or(StoreError::NotFound)
+        })
+    }
+
+    fn close_challenge(
+        &self,
+        id: i64,
+        status: ChallengeStatus,
+        notices: &[NewNotice],
+        now: i64,
+    ) -> Result<()> {
+        self.write(|tx| {
+            let n = tx.execute(
+                "UPDATE challenges SET status = $2 WHERE id = $1 AND status = 'open'",
+                &[&id, &status.as_str()],
+            )?;
+            match n {
+                1 => queue(tx, notices, now),
+                _ if get_challenge(tx, id)?.is_none() => Err(StoreError::NotFound),
+                _ => Err(StoreError::Conflict),
+            }
+        })
+    }
+
+    fn put_offer(
+        &self,
+        game: i64,
+        version: i64,
+        offer: &OfferRow,
+        notices: &[NewNotice],
+    ) -> Result<()> {
+        self.write(|tx| {
+            // Locked: a move cannot commit between the check and the offer.
+            let current = one(
+                tx,
+                &format!("SELECT {GAME_COLUMNS} FROM games WHERE id = $1 FOR UPDATE"),
+                &[&game],
+                game_row,
+            )?
+            .ok_or(StoreError::NotFound)?;
+            if current.version != version || current.status != GameStatus::Active {
+                return Err(StoreError::Conflict);
+            }
+            tx.execute(
+                "INSERT INTO offers (game_id, kind, from_user, ply, created_at)
+                 VALUES ($1, $2, $3, $4, $5)
+                 ON CONFLICT (game_id, kind) DO UPDATE SET from_user = excluded.from_user,
+                    ply = excluded.ply, created_at = excluded.created_at",
+                &[
+                    &game,
+                    &offer.kind.as_str(),
+                    &offer.from_user,
+                    &i64::from(offer.ply),
+                    &offer.created_at,
+                ],
+            )?;
+            queue(tx, notices, offer.created_at)
+        })
+    }
+
+    fn offer(&self, game: i64, kind: OfferKind) -> Result<Option<OfferRow>> {
+        let row = self.client()?.query_opt(
+            "SELECT from_user, ply, created_at FROM offers WHERE game_id = $1 AND kind = $2",
+            &[&game, &kind.as_str()],
+        )?;
+        row.map(|r| {
+            Ok(OfferRow {
+                game_id: game,
+                kind,
+                from_user: r.try_get(0)?,
+                ply: count(&r, 1)?,
+                created_at: r.try_get(2)?,
+            })
+        })
+        .transpose()
+    }
+
+    fn remove_offer(
+        &self,
+        game: i64,
+        kind: OfferKind,
+        notices: &[NewNotice],
+        now: i64,
+    ) -> Result<()> {
+        self.write(|tx| {
+            tx.execute(
+                "DELETE FROM offers WHERE game_id = $1 AND kind = $2",
+                &[&game, &kind.as_str()],
+            )?;
+            queue(tx, notices, now)
+        })
+    }
+}
+
+impl UserStore for PgStore {
+    fn touch_user(&self, id: &str, name: &str, now: i64) -> Result<UserRow> {
+        // Known under this name: a read only.
+        if let Some(u) = self.user(id)?.filter(|u| u.name == name) {
+            return Ok(u);
+        }
+        self.write(|tx| {
+            tx.execute(
+                "INSERT INTO users (id, name, created_at) VALUES ($1, $2, $3)
+                 ON CONFLICT (id) DO UPDATE SET name = excluded.name
+                 WHERE users.name <> excluded.name",
+                &[&id, &name, &now],
+            )?;
+            one(
+                tx,
+                &format!("SELECT {USER_COLUMNS} FROM users WHERE id = $1"),
+                &[&id],
+                user_row,
+            )?
+            .ok_or(StoreError::NotFound)
+        })
+    }
+
+    fn user(&self, id: &str) -> Result<Option<UserRow>> {
+        one(
+            &mut *self.client()?,
+            &format!("SELECT {USER_COLUMNS} FROM users WHERE id = $1"),
+            &[&id],
+            user_row,
+        )
+    }
+
+    fn set_user_settings(&self, id: &str, style: &str, notify: &str) -> Result<()> {
+        let n = self.client()?.execute(
+            "UPDATE users SET style = $2, notify = $3 WHERE id = $1",
+            &[&id, &style, &notify],
+        )?;
+        if n == 0 {
+            return Err(StoreError::NotFound);
+        }
+        Ok(())
+    }
+
+    fn server(&self, guild: &str) -> Result<Option<ServerRow>> {
+        one(
+            &mut *self.client()?,
+            "SELECT guild, default_days, rated_default, games_channel FROM servers
+             WHERE guild = $1",
+            &[&guild],
+            |r| {
+                Ok(ServerRow {
+                    guild: r.try_get(0)?,
+                    default_days: count(r, 1)?,
+                    rated_default: r.try_get(2)?,
+                    games_channel: r.try_get(3)?,
+                })
+            },
+        )
+    }
+
+    fn set_server(&self, s: &ServerRow) -> Result<()> {
+        self.client()?.execute(
+            "INSERT INTO servers (guild, default_days, rated_default, games_channel)
+             VALUES ($1, $2, $3, $4)
+             ON CONFLICT (guild) DO UPDATE SET default_days = excluded.default_days,
+                rated_default = excluded.rated_default, games_channel = excluded.games_channel",
+            &[
+                &s.guild,
+                &i64::from(s.default_days),
+                &s.rated_default,
+                &s.games_channel,
+            ],
+        )?;
+        Ok(())
+    }
+}
+
+impl ClockStore for PgStore {
+    fn due_games(&self, now: i64, limit: usize) -> Result<Vec<GameRow>> {
+        all(
+            &mut *self.client()?,
+            &format!(
+                "SELECT {GAME_COLUMNS} FROM games
+                 WHERE status = 'active' AND deadline <= $1 ORDER BY deadline, id LIMIT $2"
+            ),
+            &[&now, &(limit as i64)],
+            game_row,
+        )
+    }
+
+    fn reminders_due(&self, until: i64, limit: usize) -> Result<Vec<GameRow>> {
+        all(
+            &mut *self.client()?,
+            &format!(
+                "SELECT {GAME_COLUMNS} FROM games
+                 WHERE status = 'active' AND NOT reminded AND deadline <= $1
+                 ORDER BY deadline, id LIMIT $2"
+            ),
+            &[&until, &(limit as i64)],
+            game_row,
+        )
+    }
+
+    fn remind(&self, game: i64, deadline: i64, notice: &NewNotice, now: i64) -> Result<bool> {
+        self.write(|tx| {
+            let n = tx.execute(
+                "UPDATE games SET reminded = TRUE
+                 WHERE id = $1 AND status = 'active' AND NOT reminded AND deadline = $2",
+                &[&game, &deadline],
+            )?;
+            if n == 1 {
+                queue(tx, std::slice::from_ref(notice), now)?;
+            }
+            Ok(n == 1)
+        })
+    }
+
+    fn expired_challenges(&self, now: i64, limit: usize) -> Result<Vec<ChallengeRow>> {
+        all(
+            &mut *self.client()?,
+            &format!(
+                "SELECT {CHALLENGE_COLUMNS} FROM challenges
+                 WHERE status = 'open' AND expires_at <= $1 ORDER BY expires_at, id LIMIT $2"
+            ),
+            &[&now, &(limit as i64)],
+            challenge_row,
+        )
+    }
+
+    fn expire_challenge(&self, id: i64, notices: &[NewNotice], now: i64) -> Result<bool> {
+        self.write(|tx| {
+            let n = tx.execute(
+                "UPDATE challenges SET status = 'expired' WHERE id = $1 AND status = 'open'",
+                &[&id],
+            )?;
+            if n == 1 {
+                queue(tx, notices, now)?;
+            }
+            Ok(n == 1)
+        })
+    }
+
+    fn digests_due(&self, before: i64) -> Result<Vec<(UserRow, u32)>> {
+        let columns = USER_COLUMNS
+            .split(", ")
+            .map(|c| format!("u.{c}"))
+            .collect::<Vec<_>>()
+            .join(", ");
+        let rows = self.client()?.query(
+            &format!(
+                "SELECT {columns},
+                    (SELECT count(*) FROM games g WHERE g.status = 'active' AND g.to_move = u.id)
+                 FROM users u
+                 WHERE u.notify = 'digest' AND (u.last_digest_at IS NULL OR u.last_digest_at <= $1)"
+            ),
+            &[&before],
+        )?;
+        rows.iter()
+            .map(|r| Ok((user_row(r)?, count(r, 6)?)))
+            .collect()
+    }
+
+    fn record_digest(&self, user: &str, before: i64, notice: &NewNotice, now: i64) -> Result<bool> {
+        self.write(|tx| {
+            let n = tx.execute(
+                "UPDATE users SET last_digest_at = $3
+                 WHERE id = $1 AND (last_digest_at IS NULL OR last_digest_at <= $2)",
+                &[&user, &before, &now],
+            )?;
+            if n == 1 {
+                queue(tx, std::slice::from_ref(notice), now)?;
+            }
+            Ok(n == 1)
+        })
+    }
+
+    fn unsent(&self, limit: usize) -> Result<Vec<OutboxRow>> {
+        all(
+            &mut *self.client()?,
+            "SELECT id, user_id, via, channel, text, created_at, game_id FROM outbox
+             WHERE sent_at IS NULL ORDER BY id LIMIT $1",
+            &[&(limit as i64)],
+            outbox_row,
+        )
+    }
+
+    fn mark_sent(&self, ids: &[i64], now: i64) -> Result<()> {
+        self.client()?.execute(
+            "UPDATE outbox SET sent_at = $2 WHERE id = ANY($1) AND sent_at IS NULL",
+            &[&ids, &now],
+        )?;
+        Ok(())
+    }
+
+    fn start_vacation(
+        &self,
+        user: &str,
+        now: i64,
+        end: i64,
+        shifts: &[DeadlineShift],
+    ) -> Result<()> {
+        self.write(|tx| {
+            tx.execute(
+                "INSERT INTO vacations (user_id, start_at, end_at) VALUES ($1, $2, $3)",
+                &[&user, &now, &end],
+            )?;
+            tx.execute(
+                "UPDATE users SET vacation_until = $2 WHERE id = $1",
+                &[&user, &end],
+            )?;
+            shift_deadlines(tx, shifts)
+        })
+    }
+
+    fn end_vacation(
+        &self,
+        user: &str,
+        until: i64,
+        now: i64,
+        shifts: &[DeadlineShift],
+    ) -> Result<()> {
+        self.write(|tx| {
+            let n = tx.execute(
+                "UPDATE users SET vacation_until = NULL WHERE id = $1 AND vacation_until = $2",
+                &[&user, &until],
+            )?;
+            if n != 1 {
+                return Err(StoreError::Stale);
+            }
+            tx.execute(
+                "UPDATE vacations SET end_at = $2 WHERE user_id = $1 AND end_at = $3",
+                &[&user, &now, &until],
+            )?;
+            shift_deadlines(tx, shifts)
+        })
+    }
+
+    fn vacation_used(&self, user: &str, since: i64) -> Result<i64> {
+        let row = self.client()?.query_one(
+            "SELECT coalesce(sum(end_at - start_at), 0)::BIGINT FROM vacations
+             WHERE user_id = $1 AND start_at >= $2",
+            &[&user, &since],
+        )?;
+        Ok(row.try_get(0)?)
+    }
+}
+
+impl RatingStore for PgStore {
+    fn rating(&self, user: &str, variant: &str, guild: &str) -> Result<Option<RatingRow>> {
+        one(
+            &mut *self.client()?,
+            &format!(
+                "SELECT {RATING_COLUMNS} FROM ratings
+                 WHERE user_id = $1 AND variant = $2 AND guild = $3"
+            ),
+            &[&user, &variant, &guild],
+            rating_row,
+        )
+    }
+
+    fn ratings_of(&self, user: &str, guild: &str) -> Result<Vec<RatingRow>> {
+        all(
+            &mut *self.client()?,
+            &format!(
+                "SELECT {RATING_COLUMNS} FROM ratings WHERE user_id = $1 AND guild = $2
+                 ORDER BY variant"
+            ),
+            &[&user, &guild],
+            rating_row,
+        )
+    }
+
+    fn leaderboard(&self, variant: &str, guild: &str, limit: usize) -> Result<Vec<RatingRow>> {
+        all(
+            &mut *self.client()?,
+            &format!(
+                "SELECT {RATING_COLUMNS} FROM ratings WHERE variant = $1 AND guild = $2
+                 ORDER BY rating DESC, deviation ASC LIMIT $3"
+            ),
+            &[&variant, &guild, &(limit as i64)],
+            rating_row,
+        )
+    }
+}

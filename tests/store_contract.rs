@@ -1,0 +1,587 @@
+//! What every store backend must do, checked through the store's traits (and once through the
+//! command core): rows written and read back, a game's version guarding its changes, a rating or a
+//! vacation deadline written only from the row the core read (`Stale` otherwise, with nothing
+//! written), a batch of endings leaving alone the games that moved on, the outbox, two handles
+//! (two processes) racing to end the same games, the command core on top. Each test
+//! runs against every backend `backends()` opens: SQLite in a temporary folder, and PostgreSQL
+//! when `TEGAMI_TEST_DATABASE_URL` names a server (a fresh database per test, dropped after);
+//! without it the PostgreSQL runs say they were skipped.
+
+use std::sync::Arc;
+
+use tegami::service::{parse_command, Config, ManualClock, Place, Request, Service, User};
+use tegami::store::{
+    DeadlineShift, Ending, Finish, GameResult, GameStatus, MoveRow, NewGame, NewNotice, PgStore,
+    RatingRow, RatingUpdate, SqliteStore, Store, StoreError,
+};
+
+/// 2026-01-01T00:00:00Z.
+const T0: i64 = 1_767_225_600;
+const DAY: i64 = 86_400;
+const START: &str = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1";
+
+/// The PostgreSQL server of the tests, if one is given.
+const PG_URL_ENV: &str = "TEGAMI_TEST_DATABASE_URL";
+
+/// A fresh, empty store of one backend; what it needs is cleaned up when it is dropped.
+struct Backend {
+    name: &'static str,
+    store: Option<Arc<dyn Store>>,
+    /// Opens another handle on the same database (another process, as far as it knows).
+    reopen: Box<dyn Fn() -> Arc<dyn Store>>,
+    _dir: Option<tempfile::TempDir>,
+    /// PostgreSQL: the server's URL and the test's database, dropped at the end.
+    database: Option<(String, String)>,
+}
+
+impl Backend {
+    fn store(&self) -> &dyn Store {
+        self.store.as_deref().expect("the store is open")
+    }
+
+    fn shared(&self) -> Arc<dyn Store> {
+        self.store.clone().expect("the store is open")
+    }
+}
+
+impl Drop for Backend {
+    fn drop(&mut self) {
+        // The store's connections first, then its database.
+        self.store = None;
+        if let Some((url, db)) = &self.database {
+            let dropped = postgres::Client::connect(url, postgres::NoTls).and_then(|mut c| {
+                c.batch_execute(&format!("DROP DATABASE IF EXISTS {db} WITH (FORCE)"))
+            });
+            if let Err(e) = dropped {
+                say(&format!("test database {db} left behind: {e:?}"));
+            }
+        }
+    }
+}
+
+/// A line on the test process's standard error, past the test harness's capture (a skip must
+/// be seen even when every test passes).
+fn say(line: &str) {
+    use std::io::Write;
+    let _ = writeln!(std::io::stderr().lock(), "{line}");
+}
+
+/// A new database on the test server, and the URL of it.
+fn pg_database(url: &str) -> (String, String) {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    static N: AtomicUsize = AtomicUsize::new(0);
+    let db = format!(
+        "tegami_test_{}_{}",
+        std::process::id(),
+        N.fetch_add(1, Ordering::SeqCst)
+    );
+    let mut c = postgres::Client::connect(url, postgres::NoTls)
+        .unwrap_or_else(|e| panic!("{PG_URL_ENV}={url}: cannot connect: {e}"));
+    c.batch_execute(&format!("CREATE DATABASE {db}"))
+        .expect("create the test database");
+    let mut config: postgres::Config = url.parse().expect("a PostgreSQL URL");
+    config.dbname(&db);
+    // Back to a URL the store opens: the same server, the new database.
+    let host = match config.get_hosts().first() {
+        Some(postgres::config::Host::Tcp(h)) => h.clone(),
+        Some(postgres::config::Host::Unix(p)) => p.display().to_string(),
+        None => "localhost".into(),
+    };
+    let port = config.get_ports().first().copied().unwrap_or(5432);
+    let user = config.get_user().unwrap_or("postgres");
+    let db_url = format!("host={host} port={port} user={user} dbname={db}");
+    (db_url, db)
+}
+
+/// A fresh, empty store of each backend.
+fn backends() -> Vec<Backend> {
+    let dir = tempfile::tempdir().expect("temporary folder");
+    let path = dir.path().join("tegami.db");
+    let sqlite = SqliteStore::open(&path).expect("open SQLite");
+    let mut out = vec![Backend {
+        name: "sqlite",
+        store: Some(Arc::new(sqlite)),
+        reopen: Box::new(move || Arc::new(SqliteStore::open(&path).expect("reopen SQLite"))),
+        _dir: Some(dir),
+        database: None,
+    }];
+    match std::env::var(PG_URL_ENV) {
+        Ok(url) if !url.is_empty() => {
+            let (db_url, db) = pg_database(&url);
+            let pg = PgStore::open(&db_url).expect("open PostgreSQL");
+            out.push(Backend {
+                name: "postgres",
+                store: Some(Arc::new(pg)),
+                reopen: Box::new(move || {
+                    Arc::new(PgStore::open(&db_url).expect("reopen PostgreSQL"))
+                }),
+                _dir: None,
+                database: Some((url, db)),
+            });
+        }
+        _ => {
+            static ONCE: std::sync::Once = std::sync::Once::new();
+            ONCE.call_once(|| {
+                say(&format!(
+                    "PostgreSQL store tests SKIPPED: {PG_URL_ENV} is not set (SQLite only)"
+                ))
+            });
+        }
+    }
+    out
+}
+
+/// A rated game between `a` and `b` (a to move, deadline three days on).
+fn new_game(store: &dyn Store, a: &str, b: &str) -> tegami::store::GameRow {
+    for u in [a, b] {
+        store.touch_user(u, u, T0).expect("user");
+    }
+    store
+        .start_game(
+            &NewGame {
+                variant: "shogi".into(),
+                setup: None,
+                start_position: START.into(),
+                players: [a.into(), b.into()],
+                guild: None,
+                channel: Some("chan".into()),
+                rated: true,
+                days_per_move: 3,
+                deadline: Some(T0 + 3 * DAY),
+                to_move: a.into(),
+                computer_level: None,
+            },
+            &[],
+            T0,
+        )
+        .expect("start a game")
+}
+
+fn resignation() -> Ending {
+    Ending {
+        result: GameResult::First,
+        reason: "resignation".into(),
+    }
+}
+
+/// `user`'s new rating after `games` games, all won.
+fn won(user: &str, games: u32) -> RatingRow {
+    RatingRow {
+        games,
+        wins: games,
+        rating: 1500.0 + games as f64,
+        ..tegami::service::ratings::starting(user, "shogi", "")
+    }
+}
+
+fn finish<'a>(ending: &'a Ending, updates: Vec<RatingUpdate>) -> Finish<'a> {
+    Finish {
+        ending,
+        notices: &[],
+        ratings: updates,
+    }
+}
+
+#[test]
+fn a_rating_is_written_only_if_it_is_still_as_read() {
+    for b in backends() {
+        let (name, store) = (b.name, b.store());
+        let ending = resignation();
+        let update = |read_games| RatingUpdate {
+            read_games,
+            row: won("alice", read_games + 1),
+        };
+        let g = new_game(store, "alice", "bob");
+        // Computed from a row that is not there: nothing is written, the game goes on.
+        let err = store
+            .finish_game(g.id, g.version, &finish(&ending, vec![update(3)]), T0 + 1)
+            .expect_err("a stale rating");
+        assert!(matches!(err, StoreError::Stale), "{name}: {err:?}");
+        assert_eq!(store.game(g.id).unwrap(), Some(g.clone()), "{name}");
+        assert_eq!(store.rating("alice", "shogi", "").unwrap(), None, "{name}");
+        // From the row as it is (none yet): written with the end, exactly as given.
+        let done = store
+            .finish_game(g.id, g.version, &finish(&ending, vec![update(0)]), T0 + 1)
+            .expect("ends");
+        assert_eq!(done.status, GameStatus::Finished, "{name}");
+        assert_eq!(done.result, Some(GameResult::First), "{name}");
+        assert_eq!(
+            store.rating("alice", "shogi", "").unwrap(),
+            Some(won("alice", 1)),
+            "{name}"
+        );
+        // A second game computed as if alice had no rating: refused, she has one now.
+        let g2 = new_game(store, "alice", "bob");
+        let err = store
+            .finish_game(g2.id, g2.version, &finish(&ending, vec![update(0)]), T0 + 2)
+            .expect_err("a stale rating");
+        assert!(matches!(err, StoreError::Stale), "{name}: {err:?}");
+        assert_eq!(store.game(g2.id).unwrap(), Some(g2.clone()), "{name}");
+        // From her row as it is: written.
+        store
+            .finish_game(g2.id, g2.version, &finish(&ending, vec![update(1)]), T0 + 2)
+            .expect("ends");
+        assert_eq!(
+            store.rating("alice", "shogi", "").unwrap(),
+            Some(won("alice", 2)),
+            "{name}"
+        );
+    }
+}
+
+#[test]
+fn a_game_changed_since_it_was_read_is_a_conflict() {
+    for b in backends() {
+        let (name, store) = (b.name, b.store());
+        let g = new_game(store, "alice", "bob");
+        let mv = MoveRow {
+            ply: 1,
+            code: "7g7f".into(),
+            notation: "P-7f".into(),
+            position: START.into(),
+            user: "alice".into(),
+            played_at: T0 + 5,
+        };
+        let moved = store
+            .append_move(g.id, g.version, &mv, ("bob", T0 + 4 * DAY), None, &[])
+            .expect("a move");
+        assert_eq!((moved.ply, moved.version), (1, g.version + 1), "{name}");
+        assert_eq!(moved.to_move.as_deref(), Some("bob"), "{name}");
+        // The same version again: refused, nothing written.
+        let err = store
+            .append_move(g.id, g.version, &mv, ("bob", T0 + 4 * DAY), None, &[])
+            .expect_err("a stale version");
+        assert!(matches!(err, StoreError::Conflict), "{name}: {err:?}");
+        let ending = resignation();
+        let err = store
+            .finish_game(g.id, g.version, &finish(&ending, vec![]), T0 + 6)
+            .expect_err("a stale version");
+        assert!(matches!(err, StoreError::Conflict), "{name}: {err:?}");
+        assert_eq!(store.moves(g.id).unwrap().len(), 1, "{name}");
+        assert_eq!(store.game(g.id).unwrap(), Some(moved), "{name}");
+    }
+}
+
+#[test]
+fn a_batch_of_endings_leaves_alone_the_games_that_moved_on() {
+    for b in backends() {
+        let (name, store) = (b.name, b.store());
+        let ending = resignation();
+        let (g1, g2, g3) = (
+            new_game(store, "ann", "ben"),
+            new_game(store, "cat", "dan"),
+            new_game(store, "eve", "fay"),
+        );
+        let batch = vec![
+            (g1.id, g1.version, finish(&ending, vec![])),
+            // Moved on since it was read.
+            (g2.id, g2.version - 1, finish(&ending, vec![])),
+            // A rating computed from a row that is not there.
+            (
+                g3.id,
+                g3.version,
+                finish(
+                    &ending,
+                    vec![RatingUpdate {
+                        read_games: 7,
+                        row: won("eve", 8),
+                    }],
+                ),
+            ),
+        ];
+        let done = store.finish_games(&batch, T0 + 9).expect("a batch");
+        assert_eq!(done, vec![true, false, false], "{name}");
+        let status = |id| store.game(id).unwrap().map(|g| g.status);
+        assert_eq!(status(g1.id), Some(GameStatus::Finished), "{name}");
+        assert_eq!(store.game(g2.id).unwrap(), Some(g2), "{name}");
+        assert_eq!(store.game(g3.id).unwrap(), Some(g3), "{name}");
+        assert_eq!(store.rating("eve", "shogi", "").unwrap(), None, "{name}");
+    }
+}
+
+#[test]
+fn vacation_deadlines_move_only_in_games_as_read() {
+    for b in backends() {
+        let (name, store) = (b.name, b.store());
+        let g = new_game(store, "alice", "bob");
+        let deadline = g.deadline.expect("a deadline");
+        let shift = |version| DeadlineShift {
+            game: g.id,
+            version,
+            deadline: deadline + 2 * DAY,
+        };
+        // A game that moved on since: nothing of the vacation is written.
+        let err = store
+            .start_vacation("alice", T0, T0 + 2 * DAY, &[shift(g.version - 1)])
+            .expect_err("a stale game");
+        assert!(matches!(err, StoreError::Stale), "{name}: {err:?}");
+        assert_eq!(store.game(g.id).unwrap(), Some(g.clone()), "{name}");
+        let alice = store.user("alice").unwrap().expect("alice");
+        assert_eq!(alice.vacation_until, None, "{name}");
+        assert_eq!(store.vacation_used("alice", 0).unwrap(), 0, "{name}");
+        // As read: the vacation and the new deadline, together.
+        store
+            .start_vacation("alice", T0, T0 + 2 * DAY, &[shift(g.version)])
+            .expect("starts");
+        let shifted = store.game(g.id).unwrap().expect("the game");
+        assert_eq!(shifted.deadline, Some(deadline + 2 * DAY), "{name}");
+        assert_eq!(shifted.version, g.version + 1, "{name}");
+        // Ending a vacation that is not the one read: refused, nothing moves back.
+        let err = store
+            .end_vacation("alice", T0 + DAY, T0 + 3600, &[])
+            .expect_err("not that vacation");
+        assert!(matches!(err, StoreError::Stale), "{name}: {err:?}");
+        let alice = store.user("alice").unwrap().expect("alice");
+        assert_eq!(alice.vacation_until, Some(T0 + 2 * DAY), "{name}");
+        // The one read: ended, the deadline back by what was left.
+        let back = DeadlineShift {
+            game: g.id,
+            version: shifted.version,
+            deadline: deadline + 3600,
+        };
+        store
+            .end_vacation("alice", T0 + 2 * DAY, T0 + 3600, &[back])
+            .expect("ends");
+        let alice = store.user("alice").unwrap().expect("alice");
+        assert_eq!(alice.vacation_until, None, "{name}");
+        assert_eq!(store.vacation_used("alice", 0).unwrap(), 3600, "{name}");
+        let g = store.game(g.id).unwrap().expect("the game");
+        assert_eq!(g.deadline, Some(deadline + 3600), "{name}");
+        assert_eq!(store.waiting_for("alice").unwrap(), vec![g], "{name}");
+    }
+}
+
+#[test]
+fn notices_wait_in_the_outbox_until_marked_sent() {
+    for b in backends() {
+        let (name, store) = (b.name, b.store());
+        let g = new_game(store, "alice", "bob");
+        let notice = |id: i64, text: &str| NewNotice {
+            id,
+            game: None,
+            user: "bob".into(),
+            via: "mention".into(),
+            channel: Some("chan".into()),
+            text: text.into(),
+        };
+        let ending = resignation();
+        let notices = [notice(11, "you lose"), notice(12, "game over")];
+        let f = Finish {
+            ending: &ending,
+            notices: &notices,
+            ratings: vec![],
+        };
+        store
+            .finish_game(g.id, g.version, &f, T0 + 1)
+            .expect("ends");
+        let unsent = store.unsent(10).unwrap();
+        let ids: Vec<i64> = unsent.iter().map(|o| o.id).collect();
+        assert_eq!(ids, vec![11, 12], "{name}");
+        assert_eq!(unsent[0].notice.text, "you lose", "{name}");
+        store.mark_sent(&[11], T0 + 2).unwrap();
+        let ids: Vec<i64> = store.unsent(10).unwrap().iter().map(|o| o.id).collect();
+        assert_eq!(ids, vec![12], "{name}");
+        // A notice id must be positive: the whole change is refused.
+        let g2 = new_game(store, "alice", "bob");
+        let bad = [notice(0, "bad")];
+        let f = Finish {
+            ending: &ending,
+            notices: &bad,
+            ratings: vec![],
+        };
+        assert!(
+            store.finish_game(g2.id, g2.version, &f, T0 + 3).is_err(),
+            "{name}"
+        );
+        assert_eq!(store.game(g2.id).unwrap(), Some(g2), "{name}");
+    }
+}
+
+/// The number after `prefix` in `text` (`Game #12 begins` → 12).
+fn number_after(text: &str, prefix: &str) -> Option<i64> {
+    let at = text.find(prefix)? + prefix.len();
+    let digits: String = text[at..]
+        .chars()
+        .take_while(|c| c.is_ascii_digit())
+        .collect();
+    digits.parse().ok()
+}
+
+/// The command core over each backend: challenges, moves, an offer declined, more time, a
+/// vacation, a rated resignation, a rated loss on time and an expired challenge by the sweep,
+/// the outbox. Every backend ends with the same games and the same ratings.
+#[test]
+fn the_command_core_plays_alike_on_every_backend() {
+    let mut seen: Vec<(&str, Vec<RatingRow>)> = Vec::new();
+    for b in backends() {
+        let name = b.name;
+        let clock = Arc::new(ManualClock::new(T0));
+        let config = Config {
+            default_days: 3,
+            challenge_days: 7,
+            images: false,
+        };
+        let service = Service::new(b.shared(), clock.clone(), config);
+        let place = Place {
+            guild: Some("g1".into()),
+            channel: Some("g1-chan".into()),
+            admin: false,
+        };
+        let ok = |user: &str, line: &str| -> String {
+            let command = parse_command(line).unwrap_or_else(|e| panic!("{line}: {e}"));
+            let reply = service
+                .try_handle(&Request {
+                    user: User::new(user, user),
+                    place: place.clone(),
+                    command,
+                })
+                .unwrap_or_else(|e| panic!("{name}: @{user} {line}: {e:?}"));
+            assert!(!reply.error, "{name}: @{user} {line}: {}", reply.text);
+            reply.text
+        };
+        let start = |a: &str, b: &str, args: &str| -> i64 {
+            let t = ok(a, &format!("challenge @{b} {args} black"));
+            let c = number_after(&t, "Challenge #").expect("a challenge");
+            let t = ok(b, &format!("accept {c}"));
+            number_after(&t, "Game #").expect("a game")
+        };
+        let g = start("alice", "bob", "shogi rated days=3");
+        ok("alice", &format!("move {g} 7g7f"));
+        ok("bob", &format!("move {g} 3c3d"));
+        ok("alice", &format!("draw {g} offer"));
+        ok("bob", &format!("draw {g} decline"));
+        let before = b.store().game(g).unwrap().expect("the game").deadline;
+        ok("bob", &format!("moretime {g}"));
+        let after = b.store().game(g).unwrap().expect("the game").deadline;
+        assert_eq!(after, before.map(|d| d + DAY), "{name}: moretime");
+        clock.set(T0 + 3600);
+        ok("alice", "vacation 2");
+        let on = b.store().game(g).unwrap().expect("the game").deadline;
+        assert_eq!(on, after.map(|d| d + 2 * DAY), "{name}: vacation");
+        ok("alice", "vacation end");
+        let back = b.store().game(g).unwrap().expect("the game").deadline;
+        assert_eq!(back, after, "{name}: back from vacation");
+        ok("bob", &format!("resign {g}"));
+        // A rated game Carol never starts, and a challenge nobody answers.
+        let g2 = start("carol", "alice", "shogi rated days=1");
+        ok("dan", "challenge @erin shogi");
+        let sweep = service.sweep(T0 + 8 * DAY).expect("a sweep");
+        assert_eq!(sweep.timeouts, vec![g2], "{name}");
+        assert_eq!(sweep.expired.len(), 1, "{name}");
+        let ids: Vec<i64> = sweep.notices.iter().map(|(id, _)| *id).collect();
+        assert!(!ids.is_empty(), "{name}: the sweep's notices");
+        service.mark_sent(&ids).expect("marked sent");
+        let again = service.sweep(T0 + 8 * DAY).expect("a second sweep");
+        assert!(
+            again.timeouts.is_empty() && again.expired.is_empty(),
+            "{name}"
+        );
+        let store = b.store();
+        for id in [g, g2] {
+            let row = store.game(id).unwrap().expect("the game");
+            assert_eq!(row.status, GameStatus::Finished, "{name}: game {id}");
+        }
+        let ratings: Vec<RatingRow> = ["alice", "bob", "carol"]
+            .iter()
+            .map(|u| store.rating(u, "shogi", "g1").unwrap().expect("rated"))
+            .collect();
+        assert_eq!((ratings[0].games, ratings[0].wins), (2, 2), "{name}");
+        seen.push((name, ratings));
+    }
+    for (name, ratings) in &seen[1..] {
+        assert_eq!(ratings, &seen[0].1, "{name} rates as {} does", seen[0].0);
+    }
+}
+
+/// The Discord adapter calls the core from the async runtime's blocking threads
+/// (`spawn_blocking`); every backend works there (PostgreSQL's synchronous client runs a small
+/// runtime of its own, which tokio allows on those threads and not on its workers).
+#[test]
+fn the_store_answers_from_the_runtimes_blocking_threads() {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .expect("a runtime");
+    for b in backends() {
+        let (name, store) = (b.name, b.shared());
+        let user = runtime
+            .block_on(async move {
+                tokio::task::spawn_blocking(move || store.touch_user("alice", "Alice", T0)).await
+            })
+            .expect("the blocking task ran")
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(user.name, "Alice", "{name}");
+    }
+}
+
+/// Two handles on one database (two processes) end the same games at the same moment, one by
+/// one and in batches: each game ends exactly once, its notice queued once.
+#[test]
+fn two_handles_racing_end_each_game_once() {
+    const GAMES: usize = 40;
+    for b in backends() {
+        let name = b.name;
+        let handles = [b.shared(), (b.reopen)()];
+        let games: Vec<_> = (0..GAMES)
+            .map(|i| new_game(b.store(), &format!("a{i}"), &format!("b{i}")))
+            .collect();
+        let barrier = std::sync::Barrier::new(2);
+        let wins: Vec<Vec<bool>> = std::thread::scope(|s| {
+            let runs: Vec<_> = handles
+                .iter()
+                .enumerate()
+                .map(|(h, store)| {
+                    let (games, barrier) = (&games, &barrier);
+                    s.spawn(move || {
+                        let ending = resignation();
+                        barrier.wait();
+                        games
+                            .iter()
+                            .enumerate()
+                            .map(|(i, g)| {
+                                let id = 1_000 + (i * 2 + h) as i64;
+                                let notices = [NewNotice {
+                                    id,
+                                    game: Some(g.id),
+                                    user: g.players[1].clone(),
+                                    via: "mention".into(),
+                                    channel: None,
+                                    text: format!("game {} over", g.id),
+                                }];
+                                let f = Finish {
+                                    ending: &ending,
+                                    notices: &notices,
+                                    ratings: vec![],
+                                };
+                                if i % 2 == 0 {
+                                    match store.finish_game(g.id, g.version, &f, T0 + 1) {
+                                        Ok(_) => true,
+                                        Err(StoreError::Conflict) => false,
+                                        Err(e) => panic!("{name}: handle {h}: {e}"),
+                                    }
+                                } else {
+                                    let batch = [(g.id, g.version, f)];
+                                    store.finish_games(&batch, T0 + 1).expect("a batch")[0]
+                                }
+                            })
+                            .collect()
+                    })
+                })
+                .collect();
+            runs.into_iter()
+                .map(|r| r.join().expect("a racing handle"))
+                .collect()
+        });
+        for (i, g) in games.iter().enumerate() {
+            assert!(
+                wins[0][i] ^ wins[1][i],
+                "{name}: game {} ended by exactly one",
+                g.id
+            );
+            let row = b.store().game(g.id).unwrap().expect("the game");
+            assert_eq!(row.version, g.version + 1, "{name}: game {}", g.id);
+        }
+        assert_eq!(b.store().unsent(10 * GAMES).unwrap().len(), GAMES, "{name}");
+    }
+}
