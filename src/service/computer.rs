@@ -20,7 +20,7 @@ use tracing::{info, warn};
 
 use crate::engine::notation::{code, fen, human, move_number};
 use crate::engine::search::{self, Analysis, Limits, DEFAULT_TT_MB};
-use crate::engine::{Color, Game, Variant, VariantId};
+use crate::engine::{Color, Game, Variant};
 use crate::render::chart::{eval_chart_png, ChartOptions};
 use crate::store::{GameStatus, NewGame};
 
@@ -76,6 +76,7 @@ impl Service {
         user: &User,
         place: &Place,
         computer: &User,
+        v: &'static Variant,
         a: ChallengeArgs,
     ) -> Result<Reply, CoreError> {
         let level = a.level.unwrap_or(DEFAULT_LEVEL);
@@ -90,15 +91,6 @@ impl Service {
                 computer.name
             ));
         }
-        let id = VariantId::parse(&a.variant).ok_or_else(|| {
-            let known: Vec<&str> = VariantId::ALL.iter().map(|v| v.as_str()).collect();
-            CoreError::User(format!(
-                "unknown game '{}': choose one of {}",
-                a.variant,
-                known.join(", ")
-            ))
-        })?;
-        let v = Variant::get(id);
         let server = self.server_of(place)?;
         let days = a.days.unwrap_or(server.default_days);
         super::check_days(days)?;
@@ -384,11 +376,6 @@ impl Worker {
         {
             warn!(game, "the computer's threads have stopped; move not queued");
         }
-    }
-
-    /// How many games wait for a thread.
-    pub fn waiting(&self) -> usize {
-        self.queued.lock().unwrap_or_else(|e| e.into_inner()).len()
     }
 }
 

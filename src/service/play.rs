@@ -114,7 +114,7 @@ impl Service {
         })?;
         if let Some(computer) = self.computer() {
             if a.opponent.as_ref().is_some_and(|o| o.id == computer.id) {
-                return self.challenge_computer(user, place, &computer, a);
+                return self.challenge_computer(user, place, &computer, Variant::get(id), a);
             }
         }
         if a.level.is_some() {
