@@ -20,6 +20,7 @@ use tegami::store::{
     ChallengeRow, ChallengeStatus, ChallengeStore, ClockStore, DeadlineShift, Finish, GameResult,
     GameRow, GameStatus, GameStore, MoveRow, NewChallenge, NewGame, NewNotice, OfferKind, OfferRow,
     OutboxRow, RatingRow, RatingStore, ServerRow, SqliteStore, StoreError, UserRow, UserStore,
+    OUTBOX_LEASE,
 };
 
 /// The sweep benchmark (benches/sweep.rs), run from here by ignored tests.
@@ -1061,6 +1062,12 @@ impl ClockStore for CrashingStore {
     fn unsent(&self, limit: usize) -> Result<Vec<OutboxRow>, StoreError> {
         self.inner.unsent(limit)
     }
+    fn claim_unsent(&self, limit: usize, now: i64) -> Result<Vec<OutboxRow>, StoreError> {
+        self.inner.claim_unsent(limit, now)
+    }
+    fn release_claims(&self) -> Result<(), StoreError> {
+        self.inner.release_claims()
+    }
     fn mark_sent(&self, ids: &[i64], now: i64) -> Result<(), StoreError> {
         self.inner.mark_sent(ids, now)
     }
@@ -1159,11 +1166,13 @@ fn crash_mid_sweep(k: usize, commit_then_fail: bool) {
         .count();
     assert_eq!(finished, k + usize::from(commit_then_fail));
 
-    // A restart and a sweep.
+    // A restart and a sweep, once the crashed process's hold on the notices it queued has
+    // lapsed (a process still running would renew it; see `OUTBOX_LEASE`).
     env.restart();
-    let s = env.sweep(now);
+    let later = now + OUTBOX_LEASE;
+    let s = env.sweep(later);
     assert_eq!(s.timeouts.len(), N - finished, "the rest end now");
-    let again = env.sweep(now + 1);
+    let again = env.sweep(later + 1);
     assert_idle(&again, "after the recovery sweep");
 
     let outbox = env.outbox();

@@ -11,8 +11,9 @@ use std::sync::Arc;
 
 use tegami::service::{parse_command, Config, ManualClock, Place, Request, Service, User};
 use tegami::store::{
-    DeadlineShift, Ending, Finish, GameResult, GameStatus, MoveRow, NewGame, NewNotice, PgStore,
-    RatingRow, RatingUpdate, SqliteStore, Store, StoreError,
+    DeadlineShift, Ending, Finish, GameResult, GameStatus, MoveRow, NewChallenge, NewGame,
+    NewNotice, OutboxRow, PgStore, RatingRow, RatingUpdate, SqliteStore, Store, StoreError,
+    OUTBOX_LEASE,
 };
 
 /// 2026-01-01T00:00:00Z.
@@ -137,6 +138,11 @@ fn backends() -> Vec<Backend> {
 
 /// A rated game between `a` and `b` (a to move, deadline three days on).
 fn new_game(store: &dyn Store, a: &str, b: &str) -> tegami::store::GameRow {
+    new_game_due(store, a, b, T0 + 3 * DAY)
+}
+
+/// A rated game between `a` and `b`, `a` to move by `deadline`.
+fn new_game_due(store: &dyn Store, a: &str, b: &str, deadline: i64) -> tegami::store::GameRow {
     for u in [a, b] {
         store.touch_user(u, u, T0).expect("user");
     }
@@ -151,7 +157,7 @@ fn new_game(store: &dyn Store, a: &str, b: &str) -> tegami::store::GameRow {
                 channel: Some("chan".into()),
                 rated: true,
                 days_per_move: 3,
-                deadline: Some(T0 + 3 * DAY),
+                deadline: Some(deadline),
                 to_move: a.into(),
                 computer_level: None,
             },
@@ -587,5 +593,285 @@ fn two_handles_racing_end_each_game_once() {
             assert_eq!(row.version, g.version + 1, "{name}: game {}", g.id);
         }
         assert_eq!(b.store().unsent(10 * GAMES).unwrap().len(), GAMES, "{name}");
+    }
+}
+
+fn ids_of(rows: Vec<OutboxRow>) -> Vec<i64> {
+    rows.into_iter().map(|o| o.id).collect()
+}
+
+/// A notice is delivered by the handle (the process) that queued it; another takes it only
+/// once the first stopped renewing its hold, or let go of it at a clean shutdown.
+#[test]
+fn a_notice_is_held_by_one_handle_at_a_time() {
+    for b in backends() {
+        let name = b.name;
+        let (mine, other) = (b.shared(), (b.reopen)());
+        let g = new_game(&*mine, "alice", "bob");
+        let notice = |id: i64| NewNotice {
+            id,
+            game: Some(g.id),
+            user: "bob".into(),
+            via: "mention".into(),
+            channel: None,
+            text: format!("notice {id}"),
+        };
+        let ending = resignation();
+        let notices = [notice(21), notice(22)];
+        let f = Finish {
+            ending: &ending,
+            notices: &notices,
+            ratings: vec![],
+        };
+        mine.finish_game(g.id, g.version, &f, T0 + 1).expect("ends");
+        // Both see them waiting; only the handle that queued them may take them.
+        assert_eq!(ids_of(other.unsent(10).unwrap()), [21, 22], "{name}");
+        assert!(
+            other.claim_unsent(10, T0 + 2).unwrap().is_empty(),
+            "{name}: another process's fresh notices"
+        );
+        assert_eq!(ids_of(mine.claim_unsent(10, T0 + 2).unwrap()), [21, 22]);
+        // Claiming again renews the hold: still held past the first lease.
+        assert_eq!(
+            ids_of(mine.claim_unsent(10, T0 + OUTBOX_LEASE).unwrap()),
+            [21, 22],
+            "{name}"
+        );
+        assert!(
+            other
+                .claim_unsent(10, T0 + OUTBOX_LEASE + 5)
+                .unwrap()
+                .is_empty(),
+            "{name}: a renewed hold"
+        );
+        // The first stops renewing (it stopped): once its hold lapses the other takes them,
+        // and the first may no longer deliver them.
+        let later = T0 + 2 * OUTBOX_LEASE + 1;
+        assert_eq!(
+            ids_of(other.claim_unsent(10, later).unwrap()),
+            [21, 22],
+            "{name}: a lapsed hold"
+        );
+        assert!(mine.claim_unsent(10, later).unwrap().is_empty(), "{name}");
+        other.mark_sent(&[21], later).unwrap();
+        assert_eq!(
+            ids_of(other.claim_unsent(10, later + 1).unwrap()),
+            [22],
+            "{name}"
+        );
+        // A clean shutdown lets go at once.
+        other.release_claims().unwrap();
+        assert_eq!(
+            ids_of(mine.claim_unsent(10, later + 2).unwrap()),
+            [22],
+            "{name}: let go"
+        );
+    }
+}
+
+/// Two handles deliver free notices at the same moment (claim a few, mark them sent, again):
+/// every notice is delivered, by exactly one of them.
+#[test]
+fn two_handles_claiming_at_once_deliver_each_notice_once() {
+    const NOTICES: usize = 300;
+    for b in backends() {
+        let name = b.name;
+        // Queued by a third handle that then stops cleanly: free for the two.
+        let queuer = (b.reopen)();
+        for chunk in 0..(NOTICES / 30) {
+            let g = new_game(&*queuer, &format!("q{chunk}"), &format!("r{chunk}"));
+            let notices: Vec<NewNotice> = (0..30)
+                .map(|i| NewNotice {
+                    id: (5_000 + chunk * 30 + i) as i64,
+                    game: Some(g.id),
+                    user: g.players[1].clone(),
+                    via: "mention".into(),
+                    channel: None,
+                    text: "over".into(),
+                })
+                .collect();
+            let ending = resignation();
+            let f = Finish {
+                ending: &ending,
+                notices: &notices,
+                ratings: vec![],
+            };
+            queuer.finish_game(g.id, g.version, &f, T0).expect("ends");
+        }
+        queuer.release_claims().unwrap();
+        let handles = [b.shared(), (b.reopen)()];
+        let barrier = std::sync::Barrier::new(2);
+        let delivered: Vec<Vec<i64>> = std::thread::scope(|s| {
+            let runs: Vec<_> = handles
+                .iter()
+                .map(|store| {
+                    let barrier = &barrier;
+                    s.spawn(move || {
+                        barrier.wait();
+                        let mut mine = Vec::new();
+                        loop {
+                            let got = ids_of(store.claim_unsent(7, T0 + 1).expect("claim"));
+                            if got.is_empty() {
+                                return mine;
+                            }
+                            store.mark_sent(&got, T0 + 1).expect("mark sent");
+                            mine.extend(got);
+                        }
+                    })
+                })
+                .collect();
+            runs.into_iter()
+                .map(|r| r.join().expect("a delivering handle"))
+                .collect()
+        });
+        let mut all: Vec<i64> = delivered.concat();
+        all.sort();
+        let expected: Vec<i64> = (5_000..5_000 + NOTICES as i64).collect();
+        assert_eq!(all, expected, "{name}: each notice delivered exactly once");
+        say(&format!(
+            "{name}: two handles delivered {} and {} notices",
+            delivered[0].len(),
+            delivered[1].len()
+        ));
+    }
+}
+
+/// The correspondence sweep run by two processes at the same moment on one database: each
+/// overdue game is lost on time once (its two notices queued once, the ratings moved once),
+/// each reminder, expired challenge and digest happens once, and the notices each sweep hands
+/// over for delivery are disjoint.
+#[test]
+fn two_processes_sweeping_at_once_do_everything_once() {
+    const DUE: usize = 60;
+    const REMIND: usize = 20;
+    const EXPIRED: usize = 15;
+    let now = T0 + 4 * DAY;
+    for b in backends() {
+        let name = b.name;
+        let store = b.store();
+        let due: Vec<i64> = (0..DUE)
+            .map(|i| new_game(store, &format!("late{i}"), &format!("w{i}")).id)
+            .collect();
+        // Due within the day: reminded. Their players read a daily digest.
+        let remind: Vec<i64> = (0..REMIND)
+            .map(|i| {
+                let g = new_game_due(store, &format!("slow{i}"), &format!("x{i}"), now + DAY / 2);
+                store
+                    .set_user_settings(&format!("slow{i}"), "kanji", "digest")
+                    .expect("digest");
+                g.id
+            })
+            .collect();
+        let expired: Vec<i64> = (0..EXPIRED)
+            .map(|i| {
+                store
+                    .create_challenge(
+                        &NewChallenge {
+                            challenger: format!("late{i}"),
+                            challenged: Some(format!("w{i}")),
+                            variant: "shogi".into(),
+                            color: "random".into(),
+                            days_per_move: 3,
+                            handicap: None,
+                            setup: None,
+                            rated: false,
+                            guild: None,
+                            channel: Some("chan".into()),
+                            expires_at: T0 + DAY,
+                        },
+                        &[],
+                        T0,
+                    )
+                    .expect("a challenge")
+                    .id
+            })
+            .collect();
+        let config = Config {
+            default_days: 3,
+            challenge_days: 7,
+            images: false,
+        };
+        let services: Vec<Service> = [b.shared(), (b.reopen)()]
+            .into_iter()
+            .map(|h| Service::new(h, Arc::new(ManualClock::new(now)), config.clone()))
+            .collect();
+        let barrier = std::sync::Barrier::new(2);
+        let sweeps: Vec<tegami::service::Sweep> = std::thread::scope(|s| {
+            let runs: Vec<_> = services
+                .iter()
+                .map(|service| {
+                    let barrier = &barrier;
+                    s.spawn(move || {
+                        barrier.wait();
+                        service.sweep(now).expect("a sweep")
+                    })
+                })
+                .collect();
+            runs.into_iter()
+                .map(|r| r.join().expect("a sweeping process"))
+                .collect()
+        });
+        let once = |what: &str, lists: [&Vec<i64>; 2], expected: &[i64]| {
+            let mut all: Vec<i64> = [&lists[0][..], &lists[1][..]].concat();
+            all.sort();
+            let mut want = expected.to_vec();
+            want.sort();
+            assert_eq!(all, want, "{name}: {what}, each by exactly one sweep");
+        };
+        once(
+            "losses on time",
+            [&sweeps[0].timeouts, &sweeps[1].timeouts],
+            &due,
+        );
+        once(
+            "reminders",
+            [&sweeps[0].reminders, &sweeps[1].reminders],
+            &remind,
+        );
+        once(
+            "expiries",
+            [&sweeps[0].expired, &sweeps[1].expired],
+            &expired,
+        );
+        let mut digests: Vec<String> = [&sweeps[0].digests[..], &sweeps[1].digests[..]].concat();
+        digests.sort();
+        let mut want: Vec<String> = (0..REMIND).map(|i| format!("slow{i}")).collect();
+        want.sort();
+        assert_eq!(digests, want, "{name}: digests, each by exactly one sweep");
+        for (i, g) in due.iter().enumerate() {
+            let row = store.game(*g).unwrap().expect("the game");
+            assert_eq!(row.status, GameStatus::Finished, "{name}: game {g}");
+            assert_eq!(row.reason.as_deref(), Some("timeout"), "{name}: game {g}");
+            let r = store
+                .rating(&format!("late{i}"), "shogi", "")
+                .unwrap()
+                .expect("rated");
+            assert_eq!((r.games, r.losses), (1, 1), "{name}: late{i} rated once");
+        }
+        // The outbox: every notice queued once, handed to exactly one process.
+        let unsent = store.unsent(100_000).unwrap();
+        for g in &due {
+            let lost = format!("game #{g}: you lost on time");
+            let n = unsent.iter().filter(|o| o.notice.text == lost).count();
+            assert_eq!(n, 1, "{name}: '{lost}' queued once");
+        }
+        assert_eq!(
+            unsent.len(),
+            2 * DUE + 2 * REMIND + EXPIRED,
+            "{name}: two notices a loss on time, a reminder and a digest per slow player, one per expiry"
+        );
+        let handed: Vec<i64> = sweeps
+            .iter()
+            .flat_map(|s| s.notices.iter().map(|(id, _)| *id))
+            .collect();
+        let mut sorted = handed.clone();
+        sorted.sort();
+        sorted.dedup();
+        assert_eq!(
+            sorted.len(),
+            handed.len(),
+            "{name}: a notice handed to both"
+        );
+        assert_eq!(sorted, ids_of(unsent), "{name}: every notice handed over");
     }
 }

@@ -266,10 +266,24 @@ pub async fn run(config: BotConfig, service: Arc<Service>) -> Result<(), RunErro
         } => Ok(()),
     };
     stopper.abort();
-    background.abort();
     announcer.abort();
     gate.close();
     gate.drained(DRAIN).await;
+    // The delivery loop stops at its next tick once the gate is closed: a delivery under way
+    // is finished and marked sent rather than cut between the two.
+    let mut background = background;
+    if tokio::time::timeout(DRAIN, &mut background).await.is_err() {
+        background.abort();
+    }
+    // What this process still holds is let go, for another process to deliver at once.
+    let s = service.clone();
+    match tokio::task::spawn_blocking(move || s.release_claims()).await {
+        Ok(Ok(())) => {}
+        Ok(Err(e)) => warn!(
+            "cannot let go of undelivered notices (another process takes them after a minute): {e}"
+        ),
+        Err(e) => warn!("cannot let go of undelivered notices: {e}"),
+    }
     match result {
         Ok(()) => {
             info!("stopped");

@@ -262,7 +262,7 @@ async fn flush(http: &Arc<Http>, service: &Arc<Service>, outbox: &Arc<Outbox>) {
     let (s, o) = (service.clone(), outbox.clone());
     let pending = tokio::task::spawn_blocking(move || {
         let _no_command_midway = o.commands.write();
-        let pending = s.unsent(200)?;
+        let pending = s.claim_unsent(200)?;
         let due: Vec<Notice> = pending
             .into_iter()
             .filter(|n| n.id.is_some_and(|id| o.due(id)))

@@ -4,9 +4,12 @@
 //! The sweep is idempotent and survives restarts: every change is one transaction guarded by
 //! what it changes (a game still active at the version seen, a reminder not yet sent for this
 //! deadline, a challenge still open, a digest not sent in the last day), and the notification it
-//! causes is queued in the outbox in that same transaction. `sweep` returns the notifications not
-//! yet marked sent; the caller delivers them and calls `mark_sent`. A crash between delivery and
-//! `mark_sent` delivers a notification twice at worst, never loses one.
+//! causes is queued in the outbox in that same transaction. Several processes may sweep one
+//! database at once: each change claims its row in its transaction (on PostgreSQL, `FOR UPDATE
+//! SKIP LOCKED`; SQLite has one writer at a time), so a game is forfeited once and its notices
+//! queued once. `sweep` returns the notifications this process holds and has not marked sent
+//! (`claim_unsent`); the caller delivers them and calls `mark_sent`. A crash between delivery
+//! and `mark_sent` delivers a notification twice at worst, never loses one.
 
 use std::collections::HashSet;
 
@@ -34,6 +37,22 @@ pub struct Sweep {
 }
 
 const BATCH: usize = 500;
+
+/// An outbox row as the adapters deliver it.
+fn notice_of(o: crate::store::OutboxRow) -> Notice {
+    Notice {
+        user: o.notice.user,
+        via: if o.notice.via == "dm" {
+            Via::Dm
+        } else {
+            Via::Mention
+        },
+        channel: o.notice.channel,
+        text: o.notice.text,
+        id: Some(o.id),
+        game: o.notice.game,
+    }
+}
 
 impl Service {
     /// How to reach a user from the sweep (digest users get direct messages).
@@ -223,50 +242,39 @@ impl Service {
             }
         }
         out.notices = self
-            .store
-            .unsent(10_000)?
+            .claim_unsent(10_000)?
             .into_iter()
-            .map(|o| {
-                let via = if o.notice.via == "dm" {
-                    Via::Dm
-                } else {
-                    Via::Mention
-                };
-                (
-                    o.id,
-                    Notice {
-                        user: o.notice.user,
-                        via,
-                        channel: o.notice.channel,
-                        text: o.notice.text,
-                        id: Some(o.id),
-                        game: o.notice.game,
-                    },
-                )
-            })
+            .filter_map(|n| Some((n.id?, n)))
             .collect();
         Ok(out)
     }
 
-    /// Notifications waiting for delivery, oldest first.
+    /// Notifications waiting for delivery, oldest first, whoever holds them.
     pub fn unsent(&self, limit: usize) -> Result<Vec<Notice>, CoreError> {
         Ok(self
             .store
             .unsent(limit)?
             .into_iter()
-            .map(|o| Notice {
-                user: o.notice.user,
-                via: if o.notice.via == "dm" {
-                    Via::Dm
-                } else {
-                    Via::Mention
-                },
-                channel: o.notice.channel,
-                text: o.notice.text,
-                id: Some(o.id),
-                game: o.notice.game,
-            })
+            .map(notice_of)
             .collect())
+    }
+
+    /// The notifications this process is to deliver, oldest first: those it queued, and those
+    /// of a process that stopped. Another running process's notices are never among them (see
+    /// `ClockStore::claim_unsent`); calling this every few seconds keeps this process's hold.
+    pub fn claim_unsent(&self, limit: usize) -> Result<Vec<Notice>, CoreError> {
+        Ok(self
+            .store
+            .claim_unsent(limit, self.now())?
+            .into_iter()
+            .map(notice_of)
+            .collect())
+    }
+
+    /// Lets go of this process's undelivered notifications (at a clean shutdown), so that
+    /// another process delivers them at once.
+    pub fn release_claims(&self) -> Result<(), CoreError> {
+        Ok(self.store.release_claims()?)
     }
 
     /// Records the Discord thread where a game is played.

@@ -59,6 +59,24 @@ pub enum StoreError {
 
 pub type Result<T> = std::result::Result<T, StoreError>;
 
+/// How long (seconds) a store handle holds the notices it queued or claimed. The handle pushes
+/// the hold forward each time it claims ([`ClockStore::claim_unsent`], every few seconds in the
+/// bot), so only a process that stopped lets it lapse; then another process takes its notices.
+pub const OUTBOX_LEASE: i64 = 60;
+
+/// A name for one store handle (one process, as far as the outbox knows): the process id and
+/// a random part, so two processes on two machines with the same process id still differ.
+pub(crate) fn holder_id() -> String {
+    use std::hash::{BuildHasher, Hasher};
+    let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+    h.write_u128(
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos()),
+    );
+    format!("{}-{:016x}", std::process::id(), h.finish())
+}
+
 /// Whether a game is being played.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum GameStatus {
@@ -534,8 +552,20 @@ pub trait ClockStore: Send + Sync {
     /// Records a digest for the user and queues it, once per period (`false` if one was sent
     /// since `before`).
     fn record_digest(&self, user: &str, before: i64, notice: &NewNotice, now: i64) -> Result<bool>;
-    /// Notifications not yet marked sent, oldest first.
+    /// Notifications not yet marked sent, oldest first, whoever holds them (a read: for
+    /// tests and diagnostics; delivery goes through `claim_unsent`).
     fn unsent(&self, limit: usize) -> Result<Vec<OutboxRow>>;
+    /// The notifications this handle may deliver, oldest first, and its hold on them: those
+    /// it queued or claimed before, and those nobody holds (their holder's hold lapsed: it
+    /// stopped, or let go). Every unsent notice this handle holds, claimed now or earlier,
+    /// is held again until `now + OUTBOX_LEASE`. A notice another live handle holds is never
+    /// returned, so two processes never deliver one notice; claiming is one transaction
+    /// (`FOR UPDATE SKIP LOCKED` on PostgreSQL), so two handles claiming at once split the
+    /// free rows between them.
+    fn claim_unsent(&self, limit: usize, now: i64) -> Result<Vec<OutboxRow>>;
+    /// Lets go of the unsent notices this handle holds (a clean shutdown): another process
+    /// may take them at once instead of after the lease.
+    fn release_claims(&self) -> Result<()>;
     fn mark_sent(&self, ids: &[i64], now: i64) -> Result<()>;
 
     /// Records a vacation from `now` to `end` and moves the deadlines of `shifts` (the games

@@ -4,6 +4,12 @@
 //! lock (two processes starting at once apply them once). Every write is one transaction; game
 //! changes are guarded by the game's version, ratings and vacation deadlines by the rows they
 //! were computed from, exactly as in the SQLite store.
+//!
+//! What must happen once across processes claims its rows in its transaction with
+//! `FOR UPDATE SKIP LOCKED`: the sweep's losses on time (`finish_games`), reminders, expired
+//! challenges and digests lock the row they change and skip one another process holds (that
+//! process is deciding it); the outbox is claimed with a lease (`claim_unsent`, see
+//! [`OUTBOX_LEASE`]), because delivery happens outside any transaction.
 
 use ::postgres::types::ToSql;
 use ::postgres::{GenericClient, NoTls, Row};
@@ -12,10 +18,16 @@ use r2d2_postgres::PostgresConnectionManager;
 use super::*;
 
 /// The migrations, in order.
-pub const PG_MIGRATIONS: &[(&str, &str)] = &[(
-    "0001_initial.sql",
-    include_str!("../../migrations/postgres/0001_initial.sql"),
-)];
+pub const PG_MIGRATIONS: &[(&str, &str)] = &[
+    (
+        "0001_initial.sql",
+        include_str!("../../migrations/postgres/0001_initial.sql"),
+    ),
+    (
+        "0002_outbox_claims.sql",
+        include_str!("../../migrations/postgres/0002_outbox_claims.sql"),
+    ),
+];
 
 /// At most this many connections per process.
 pub const PG_MAX_CONNECTIONS: u32 = 8;
@@ -23,6 +35,8 @@ pub const PG_MAX_CONNECTIONS: u32 = 8;
 /// A store in a PostgreSQL database.
 pub struct PgStore {
     pool: r2d2::Pool<PostgresConnectionManager<NoTls>>,
+    /// This handle's name on the notices it holds.
+    holder: String,
 }
 
 type Client = r2d2::PooledConnection<PostgresConnectionManager<NoTls>>;
@@ -248,6 +262,7 @@ fn insert_game(c: &mut impl GenericClient, game: &NewGame, now: i64) -> Result<i
 /// Queues notices, with `game` for those that name none and the placeholders `subst` replaced.
 fn queue_with(
     c: &mut impl GenericClient,
+    holder: &str,
     notices: &[NewNotice],
     game: Option<i64>,
     subst: &[(&str, i64)],
@@ -262,8 +277,9 @@ fn queue_with(
         }
         let text = fill(&n.text, subst);
         c.execute(
-            "INSERT INTO outbox (id, user_id, via, channel, text, created_at, game_id)
-             VALUES ($1, $2, $3, $4, $5, $6, $7)",
+            "INSERT INTO outbox (id, user_id, via, channel, text, created_at, game_id,
+                claimed_by, claimed_until)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
             &[
                 &n.id,
                 &n.user,
@@ -272,14 +288,16 @@ fn queue_with(
                 &text,
                 &now,
                 &n.game.or(game),
+                &holder,
+                &(now + OUTBOX_LEASE),
             ],
         )?;
     }
     Ok(())
 }
 
-fn queue(c: &mut impl GenericClient, notices: &[NewNotice], now: i64) -> Result<()> {
-    queue_with(c, notices, None, &[], now)
+fn queue(c: &mut impl GenericClient, holder: &str, notices: &[NewNotice], now: i64) -> Result<()> {
+    queue_with(c, holder, notices, None, &[], now)
 }
 
 /// Moves a game from `version` to `version + 1`; `Conflict` if it is no longer at `version`.
@@ -298,7 +316,13 @@ fn bump(c: &mut impl GenericClient, game: i64, version: i64, now: i64) -> Result
 }
 
 /// Ends a game: status, result, notices, and the ratings the core computed.
-fn end_game(c: &mut impl GenericClient, game: i64, f: &Finish, now: i64) -> Result<()> {
+fn end_game(
+    c: &mut impl GenericClient,
+    holder: &str,
+    game: i64,
+    f: &Finish,
+    now: i64,
+) -> Result<()> {
     let n = c.execute(
         "UPDATE games SET status = 'finished', result = $2, reason = $3, finished_at = $4,
             deadline = NULL, to_move = NULL
@@ -309,7 +333,7 @@ fn end_game(c: &mut impl GenericClient, game: i64, f: &Finish, now: i64) -> Resu
         return Err(StoreError::Conflict);
     }
     c.execute("DELETE FROM offers WHERE game_id = $1", &[&game])?;
-    queue(c, f.notices, now)?;
+    queue(c, holder, f.notices, now)?;
     for r in &f.ratings {
         let row = &r.row;
         let (games, wins, losses, draws) = (
@@ -396,7 +420,10 @@ impl PgStore {
             .max_size(PG_MAX_CONNECTIONS)
             .connection_timeout(std::time::Duration::from_secs(10))
             .build(manager)?;
-        let store = PgStore { pool };
+        let store = PgStore {
+            pool,
+            holder: holder_id(),
+        };
         store.migrate()?;
         Ok(store)
     }
@@ -499,7 +526,7 @@ impl GameStore for PgStore {
     fn start_game(&self, game: &NewGame, notices: &[NewNotice], now: i64) -> Result<GameRow> {
         self.write(|tx| {
             let id = insert_game(tx, game, now)?;
-            queue_with(tx, notices, Some(id), &[("{game}", id)], now)?;
+            queue_with(tx, &self.holder, notices, Some(id), &[("{game}", id)], now)?;
             get_game(tx, id)?.ok_or(StoreError::NotFound)
         })
     }
@@ -559,9 +586,9 @@ impl GameStore for PgStore {
             )?;
             tx.execute("DELETE FROM offers WHERE game_id = $1", &[&game])?;
             if let Some(f) = finish {
-                end_game(tx, game, f, mv.played_at)?;
+                end_game(tx, &self.holder, game, f, mv.played_at)?;
             }
-            queue(tx, notices, mv.played_at)?;
+            queue(tx, &self.holder, notices, mv.played_at)?;
             get_game(tx, game)?.ok_or(StoreError::NotFound)
         })
     }
@@ -569,19 +596,35 @@ impl GameStore for PgStore {
     fn finish_game(&self, game: i64, version: i64, finish: &Finish, now: i64) -> Result<GameRow> {
         self.write(|tx| {
             bump(tx, game, version, now)?;
-            end_game(tx, game, finish, now)?;
+            end_game(tx, &self.holder, game, finish, now)?;
             get_game(tx, game)?.ok_or(StoreError::NotFound)
         })
     }
 
     fn finish_games(&self, games: &[(i64, i64, Finish)], now: i64) -> Result<Vec<bool>> {
         self.write(|tx| {
+            // The claim: the games no other transaction holds are locked for this one. A game
+            // another process is ending (its sweep) or moving in right now is skipped, not
+            // waited for: that process decides it, and a later sweep looks again.
+            let ids: Vec<i64> = games.iter().map(|(id, _, _)| *id).collect();
+            let held = tx
+                .query(
+                    "SELECT id FROM games WHERE id = ANY($1) FOR UPDATE SKIP LOCKED",
+                    &[&ids],
+                )?
+                .iter()
+                .map(|r| r.try_get::<_, i64>(0))
+                .collect::<std::result::Result<std::collections::HashSet<i64>, _>>()?;
             let mut done = Vec::with_capacity(games.len());
             for (game, version, finish) in games {
+                if !held.contains(game) {
+                    done.push(false);
+                    continue;
+                }
                 // Each game in a savepoint: one that moved on is rolled back alone.
                 let mut sp = tx.transaction()?;
                 let r = bump(&mut sp, *game, *version, now)
-                    .and_then(|_| end_game(&mut sp, *game, finish, now));
+                    .and_then(|_| end_game(&mut sp, &self.holder, *game, finish, now));
                 match r {
                     Ok(()) => {
                         sp.commit()?;
@@ -623,7 +666,7 @@ impl GameStore for PgStore {
                 &[&game, &position, &i64::from(keep_ply), &next.0, &next.1],
             )?;
             tx.execute("DELETE FROM offers WHERE game_id = $1", &[&game])?;
-            queue(tx, notices, now)?;
+            queue(tx, &self.holder, notices, now)?;
             get_game(tx, game)?.ok_or(StoreError::NotFound)
         })
     }
@@ -646,7 +689,7 @@ impl GameStore for PgStore {
             if n != 1 {
                 return Err(StoreError::Conflict);
             }
-            queue(tx, notices, now)?;
+            queue(tx, &self.holder, notices, now)?;
             get_game(tx, game)?.ok_or(StoreError::NotFound)
         })
     }
@@ -698,7 +741,7 @@ impl ChallengeStore for PgStore {
                 ],
             )?;
             let id: i64 = row.try_get(0)?;
-            queue_with(tx, notices, None, &[("{challenge}", id)], now)?;
+            queue_with(tx, &self.holder, notices, None, &[("{challenge}", id)], now)?;
             get_challenge(tx, id)?.ok_or(StoreError::NotFound)
         })
     }
@@ -739,7 +782,14 @@ impl ChallengeStore for PgStore {
                 // Rolled back with the game when the transaction drops.
                 return Err(StoreError::Conflict);
             }
-            queue_with(tx, notices, Some(game_id), &[("{game}", game_id)], now)?;
+            queue_with(
+                tx,
+                &self.holder,
+                notices,
+                Some(game_id),
+                &[("{game}", game_id)],
+                now,
+            )?;
             get_game(tx, game_id)?.ok_or(StoreError::NotFound)
         })
     }
@@ -757,7 +807,7 @@ impl ChallengeStore for PgStore {
                 &[&id, &status.as_str()],
             )?;
             match n {
-                1 => queue(tx, notices, now),
+                1 => queue(tx, &self.holder, notices, now),
                 _ if get_challenge(tx, id)?.is_none() => Err(StoreError::NotFound),
                 _ => Err(StoreError::Conflict),
             }
@@ -796,7 +846,7 @@ impl ChallengeStore for PgStore {
                     &offer.created_at,
                 ],
             )?;
-            queue(tx, notices, offer.created_at)
+            queue(tx, &self.holder, notices, offer.created_at)
         })
     }
 
@@ -829,7 +879,7 @@ impl ChallengeStore for PgStore {
                 "DELETE FROM offers WHERE game_id = $1 AND kind = $2",
                 &[&game, &kind.as_str()],
             )?;
-            queue(tx, notices, now)
+            queue(tx, &self.holder, notices, now)
         })
     }
 }
@@ -941,11 +991,13 @@ impl ClockStore for PgStore {
         self.write(|tx| {
             let n = tx.execute(
                 "UPDATE games SET reminded = TRUE
-                 WHERE id = $1 AND status = 'active' AND NOT reminded AND deadline = $2",
+                 WHERE id = (SELECT id FROM games
+                    WHERE id = $1 AND status = 'active' AND NOT reminded AND deadline = $2
+                    FOR UPDATE SKIP LOCKED)",
                 &[&game, &deadline],
             )?;
             if n == 1 {
-                queue(tx, std::slice::from_ref(notice), now)?;
+                queue(tx, &self.holder, std::slice::from_ref(notice), now)?;
             }
             Ok(n == 1)
         })
@@ -966,11 +1018,13 @@ impl ClockStore for PgStore {
     fn expire_challenge(&self, id: i64, notices: &[NewNotice], now: i64) -> Result<bool> {
         self.write(|tx| {
             let n = tx.execute(
-                "UPDATE challenges SET status = 'expired' WHERE id = $1 AND status = 'open'",
+                "UPDATE challenges SET status = 'expired'
+                 WHERE id = (SELECT id FROM challenges WHERE id = $1 AND status = 'open'
+                    FOR UPDATE SKIP LOCKED)",
                 &[&id],
             )?;
             if n == 1 {
-                queue(tx, notices, now)?;
+                queue(tx, &self.holder, notices, now)?;
             }
             Ok(n == 1)
         })
@@ -1000,11 +1054,13 @@ impl ClockStore for PgStore {
         self.write(|tx| {
             let n = tx.execute(
                 "UPDATE users SET last_digest_at = $3
-                 WHERE id = $1 AND (last_digest_at IS NULL OR last_digest_at <= $2)",
+                 WHERE id = (SELECT id FROM users
+                    WHERE id = $1 AND (last_digest_at IS NULL OR last_digest_at <= $2)
+                    FOR UPDATE SKIP LOCKED)",
                 &[&user, &before, &now],
             )?;
             if n == 1 {
-                queue(tx, std::slice::from_ref(notice), now)?;
+                queue(tx, &self.holder, std::slice::from_ref(notice), now)?;
             }
             Ok(n == 1)
         })
@@ -1018,6 +1074,42 @@ impl ClockStore for PgStore {
             &[&(limit as i64)],
             outbox_row,
         )
+    }
+
+    fn claim_unsent(&self, limit: usize, now: i64) -> Result<Vec<OutboxRow>> {
+        self.write(|tx| {
+            tx.execute(
+                "UPDATE outbox SET claimed_until = $2 WHERE claimed_by = $1 AND sent_at IS NULL",
+                &[&self.holder, &(now + OUTBOX_LEASE)],
+            )?;
+            // Rows another handle is claiming at this moment are locked: skipped, not waited
+            // for (they are its, or will be).
+            let mut out = all(
+                tx,
+                "WITH free AS (
+                    SELECT id FROM outbox
+                    WHERE sent_at IS NULL
+                      AND (claimed_by = $1 OR claimed_until IS NULL OR claimed_until <= $3)
+                    ORDER BY id LIMIT $4
+                    FOR UPDATE SKIP LOCKED)
+                 UPDATE outbox o SET claimed_by = $1, claimed_until = $2 FROM free
+                 WHERE o.id = free.id
+                 RETURNING o.id, o.user_id, o.via, o.channel, o.text, o.created_at, o.game_id",
+                &[&self.holder, &(now + OUTBOX_LEASE), &now, &(limit as i64)],
+                outbox_row,
+            )?;
+            out.sort_by_key(|o| o.id);
+            Ok(out)
+        })
+    }
+
+    fn release_claims(&self) -> Result<()> {
+        self.client()?.execute(
+            "UPDATE outbox SET claimed_by = NULL, claimed_until = NULL
+             WHERE claimed_by = $1 AND sent_at IS NULL",
+            &[&self.holder],
+        )?;
+        Ok(())
     }
 
     fn mark_sent(&self, ids: &[i64], now: i64) -> Result<()> {

@@ -34,6 +34,10 @@ pub const MIGRATIONS: &[(&str, &str)] = &[
         "0005_computer_games.sql",
         include_str!("../../migrations/0005_computer_games.sql"),
     ),
+    (
+        "0006_outbox_claims.sql",
+        include_str!("../../migrations/0006_outbox_claims.sql"),
+    ),
 ];
 
 /// How hard SQLite works to keep a commit across a crash of the machine.
@@ -55,6 +59,8 @@ pub struct SqliteStore {
     durability: Durability,
     pool: Mutex<Pool>,
     freed: Condvar,
+    /// This handle's name on the notices it holds.
+    holder: String,
 }
 
 /// The connections: idle ones, and how many exist (idle or in use).
@@ -177,22 +183,24 @@ fn outbox_row(r: &Row) -> rusqlite::Result<OutboxRow> {
 }
 
 /// Queues notices in the outbox, in the caller's transaction.
-fn queue(tx: &Connection, notices: &[NewNotice], now: i64) -> Result<()> {
-    queue_with(tx, notices, None, &[], now)
+fn queue(tx: &Connection, holder: &str, notices: &[NewNotice], now: i64) -> Result<()> {
+    queue_with(tx, holder, notices, None, &[], now)
 }
 
 /// `queue`, with `game` for the notices that name none, and the placeholders `subst` (such as
 /// `{game}`) replaced in their texts by the ids the transaction just made.
 fn queue_with(
     tx: &Connection,
+    holder: &str,
     notices: &[NewNotice],
     game: Option<i64>,
     subst: &[(&str, i64)],
     now: i64,
 ) -> Result<()> {
     let mut st = tx.prepare_cached(
-        "INSERT INTO outbox (id, user_id, via, channel, text, created_at, game_id)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+        "INSERT INTO outbox (id, user_id, via, channel, text, created_at, game_id,
+            claimed_by, claimed_until)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
     )?;
     for n in notices {
         if n.id <= 0 {
@@ -209,7 +217,9 @@ fn queue_with(
             n.channel,
             text,
             now,
-            n.game.or(game)
+            n.game.or(game),
+            holder,
+            now + OUTBOX_LEASE
         ])?;
     }
     Ok(())
@@ -225,7 +235,7 @@ pub fn fill(text: &str, subst: &[(&str, i64)]) -> String {
 }
 
 /// Ends a game in a transaction: status, result, notices, and the ratings the core computed.
-fn end_game(tx: &Connection, game: i64, f: &Finish, now: i64) -> Result<()> {
+fn end_game(tx: &Connection, holder: &str, game: i64, f: &Finish, now: i64) -> Result<()> {
     let n = tx.execute(
         "UPDATE games SET status = 'finished', result = ?2, reason = ?3, finished_at = ?4,
             deadline = NULL, to_move = NULL
@@ -236,7 +246,7 @@ fn end_game(tx: &Connection, game: i64, f: &Finish, now: i64) -> Result<()> {
         return Err(StoreError::Conflict);
     }
     tx.execute("DELETE FROM offers WHERE game_id = ?1", [game])?;
-    queue(tx, f.notices, now)?;
+    queue(tx, holder, f.notices, now)?;
     for r in &f.ratings {
         let row = &r.row;
         // `games` is the row's version: written only if still as read (0: no row yet).
@@ -335,6 +345,7 @@ impl SqliteStore {
                 open: 0,
             }),
             freed: Condvar::new(),
+            holder: holder_id(),
         };
         let mut conn = store.take()?;
         let migrations = Migrations::new(MIGRATIONS.iter().map(|(_, sql)| M::up(sql)).collect());
@@ -532,7 +543,14 @@ impl GameStore for SqliteStore {
     fn start_game(&self, game: &NewGame, notices: &[NewNotice], now: i64) -> Result<GameRow> {
         self.write(|tx| {
             let game_id = insert_game(tx, game, now)?;
-            queue_with(tx, notices, Some(game_id), &[("{game}", game_id)], now)?;
+            queue_with(
+                tx,
+                &self.holder,
+                notices,
+                Some(game_id),
+                &[("{game}", game_id)],
+                now,
+            )?;
             get_game(tx, game_id)?.ok_or(StoreError::NotFound)
         })
     }
@@ -591,9 +609,9 @@ impl GameStore for SqliteStore {
             tx.prepare_cached("DELETE FROM offers WHERE game_id = ?1")?
                 .execute([game])?;
             if let Some(f) = finish {
-                end_game(tx, game, f, mv.played_at)?;
+                end_game(tx, &self.holder, game, f, mv.played_at)?;
             }
-            queue(tx, notices, mv.played_at)?;
+            queue(tx, &self.holder, notices, mv.played_at)?;
             get_game(tx, game)?.ok_or(StoreError::NotFound)
         })
     }
@@ -601,7 +619,7 @@ impl GameStore for SqliteStore {
     fn finish_game(&self, game: i64, version: i64, finish: &Finish, now: i64) -> Result<GameRow> {
         self.write(|tx| {
             bump(tx, game, version, now)?;
-            end_game(tx, game, finish, now)?;
+            end_game(tx, &self.holder, game, finish, now)?;
             get_game(tx, game)?.ok_or(StoreError::NotFound)
         })
     }
@@ -613,8 +631,8 @@ impl GameStore for SqliteStore {
             for (game, version, finish) in games {
                 // Each game in a savepoint: one that moved on is rolled back alone.
                 let sp = tx.savepoint()?;
-                let r =
-                    bump(&sp, *game, *version, now).and_then(|_| end_game(&sp, *game, finish, now));
+                let r = bump(&sp, *game, *version, now)
+                    .and_then(|_| end_game(&sp, &self.holder, *game, finish, now));
                 match r {
                     Ok(()) => {
                         sp.commit()?;
@@ -654,7 +672,7 @@ impl GameStore for SqliteStore {
                 params![game, position, keep_ply, next.0, next.1],
             )?;
             tx.execute("DELETE FROM offers WHERE game_id = ?1", [game])?;
-            queue(tx, notices, now)?;
+            queue(tx, &self.holder, notices, now)?;
             get_game(tx, game)?.ok_or(StoreError::NotFound)
         })
     }
@@ -677,7 +695,7 @@ impl GameStore for SqliteStore {
             if n != 1 {
                 return Err(StoreError::Conflict);
             }
-            queue(tx, notices, now)?;
+            queue(tx, &self.holder, notices, now)?;
             get_game(tx, game)?.ok_or(StoreError::NotFound)
         })
     }
@@ -728,7 +746,7 @@ impl ChallengeStore for SqliteStore {
                 ],
             )?;
             let id = tx.last_insert_rowid();
-            queue_with(tx, notices, None, &[("{challenge}", id)], now)?;
+            queue_with(tx, &self.holder, notices, None, &[("{challenge}", id)], now)?;
             get_challenge(tx, id)?.ok_or(StoreError::NotFound)
         })
     }
@@ -768,7 +786,14 @@ impl ChallengeStore for SqliteStore {
                 // Rolled back with the game when the transaction drops.
                 return Err(StoreError::Conflict);
             }
-            queue_with(tx, notices, Some(game_id), &[("{game}", game_id)], now)?;
+            queue_with(
+                tx,
+                &self.holder,
+                notices,
+                Some(game_id),
+                &[("{game}", game_id)],
+                now,
+            )?;
             get_game(tx, game_id)?.ok_or(StoreError::NotFound)
         })
     }
@@ -786,7 +811,7 @@ impl ChallengeStore for SqliteStore {
                 params![id, status.as_str()],
             )?;
             match n {
-                1 => queue(tx, notices, now),
+                1 => queue(tx, &self.holder, notices, now),
                 _ if get_challenge(tx, id)?.is_none() => Err(StoreError::NotFound),
                 _ => Err(StoreError::Conflict),
             }
@@ -818,7 +843,7 @@ impl ChallengeStore for SqliteStore {
                     offer.created_at
                 ],
             )?;
-            queue(tx, notices, offer.created_at)
+            queue(tx, &self.holder, notices, offer.created_at)
         })
     }
 
@@ -853,7 +878,7 @@ impl ChallengeStore for SqliteStore {
                 "DELETE FROM offers WHERE game_id = ?1 AND kind = ?2",
                 params![game, kind.as_str()],
             )?;
-            queue(tx, notices, now)
+            queue(tx, &self.holder, notices, now)
         })
     }
 }
@@ -966,7 +991,7 @@ impl ClockStore for SqliteStore {
                 params![game, deadline],
             )?;
             if n == 1 {
-                queue(tx, std::slice::from_ref(notice), now)?;
+                queue(tx, &self.holder, std::slice::from_ref(notice), now)?;
             }
             Ok(n == 1)
         })
@@ -990,7 +1015,7 @@ impl ClockStore for SqliteStore {
                 [id],
             )?;
             if n == 1 {
-                queue(tx, notices, now)?;
+                queue(tx, &self.holder, notices, now)?;
             }
             Ok(n == 1)
         })
@@ -1017,7 +1042,7 @@ impl ClockStore for SqliteStore {
                 params![user, before, now],
             )?;
             if n == 1 {
-                queue(tx, std::slice::from_ref(notice), now)?;
+                queue(tx, &self.holder, std::slice::from_ref(notice), now)?;
             }
             Ok(n == 1)
         })
@@ -1031,6 +1056,44 @@ impl ClockStore for SqliteStore {
             )?;
             let rows = st.query_map([limit as i64], outbox_row)?;
             Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
+        })
+    }
+
+    fn claim_unsent(&self, limit: usize, now: i64) -> Result<Vec<OutboxRow>> {
+        // One immediate transaction: SQLite lets one writer in at a time, so two handles (two
+        // processes on one file) claiming at once take turns and never share a row.
+        self.write(|tx| {
+            tx.prepare_cached(
+                "UPDATE outbox SET claimed_until = ?2 WHERE claimed_by = ?1 AND sent_at IS NULL",
+            )?
+            .execute(params![self.holder, now + OUTBOX_LEASE])?;
+            let mut st = tx.prepare_cached(
+                "UPDATE outbox SET claimed_by = ?1, claimed_until = ?2
+                 WHERE id IN (
+                    SELECT id FROM outbox
+                    WHERE sent_at IS NULL
+                      AND (claimed_by = ?1 OR claimed_until IS NULL OR claimed_until <= ?3)
+                    ORDER BY id LIMIT ?4)
+                 RETURNING id, user_id, via, channel, text, created_at, game_id",
+            )?;
+            let rows = st.query_map(
+                params![self.holder, now + OUTBOX_LEASE, now, limit as i64],
+                outbox_row,
+            )?;
+            let mut out = rows.collect::<rusqlite::Result<Vec<_>>>()?;
+            out.sort_by_key(|o| o.id);
+            Ok(out)
+        })
+    }
+
+    fn release_claims(&self) -> Result<()> {
+        self.write(|tx| {
+            tx.execute(
+                "UPDATE outbox SET claimed_by = NULL, claimed_until = NULL
+                 WHERE claimed_by = ?1 AND sent_at IS NULL",
+                [&self.holder],
+            )?;
+            Ok(())
         })
     }
 
