@@ -17,10 +17,10 @@ use tegami::service::{
     DAY,
 };
 use tegami::store::{
-    ChallengeRow, ChallengeStatus, ChallengeStore, ClockStore, DeadlineShift, Finish, GameResult,
-    GameRow, GameStatus, GameStore, MoveRow, NewChallenge, NewGame, NewNotice, OfferKind, OfferRow,
-    OutboxRow, RatingRow, RatingStore, ServerRow, SqliteStore, StoreError, UserRow, UserStore,
-    OUTBOX_LEASE,
+    BatchEnd, ChallengeRow, ChallengeStatus, ChallengeStore, ClockStore, DeadlineShift, Finish,
+    GameResult, GameRow, GameStatus, GameStore, MoveRow, NewChallenge, NewGame, NewNotice,
+    OfferKind, OfferRow, OutboxRow, RatingRow, RatingStore, ServerRow, SqliteStore, StoreError,
+    UserRow, UserStore, OUTBOX_LEASE,
 };
 
 /// The sweep benchmark (benches/sweep.rs), run from here by ignored tests.
@@ -901,14 +901,15 @@ impl GameStore for CrashingStore {
         &self,
         games: &[(i64, i64, Finish)],
         now: i64,
-    ) -> Result<Vec<bool>, StoreError> {
+    ) -> Result<Vec<BatchEnd>, StoreError> {
         // One by one, so that the simulated crash can fall between any two games (the real
         // store commits a batch at once, which only makes a crash cut fewer places).
         let mut done = Vec::new();
         for (game, version, finish) in games {
             match self.finish_game(*game, *version, finish, now) {
-                Ok(_) => done.push(true),
-                Err(StoreError::Conflict | StoreError::Stale) => done.push(false),
+                Ok(_) => done.push(BatchEnd::Ended),
+                Err(StoreError::Conflict) => done.push(BatchEnd::Moved),
+                Err(StoreError::Stale) => done.push(BatchEnd::Stale),
                 Err(e) => return Err(e),
             }
         }

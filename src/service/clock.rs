@@ -18,7 +18,7 @@ use tracing::{info, instrument};
 use super::play::ending_of;
 use super::*;
 use crate::engine::{Outcome, Reason};
-use crate::store::{DeadlineShift, NewNotice, ServerRow};
+use crate::store::{BatchEnd, DeadlineShift, NewNotice, ServerRow};
 
 /// What a sweep did.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -141,21 +141,22 @@ impl Service {
                     ));
                 }
                 let done = self.store.finish_games(&batch, now)?;
-                for ((row, ending, notices), ended) in endings.iter().zip(done) {
-                    // `false`: a move or another sweep got there first, or a player's rating
-                    // moved on (another game of theirs ended, or one before in this batch was
-                    // left alone): then the game is still as read, and ends on its own with
-                    // fresh ratings.
-                    let ended = ended
-                        || (row.rated
-                            && self.store.game(row.id)?.is_some_and(|g| {
-                                g.status == GameStatus::Active && g.version == row.version
-                            })
-                            && match self.end_game(row, ending, notices, now) {
-                                Ok(_) => true,
-                                Err(StoreError::Conflict | StoreError::NotFound) => false,
-                                Err(e) => return Err(e.into()),
-                            });
+                for ((row, ending, notices), outcome) in endings.iter().zip(done) {
+                    let ended = match outcome {
+                        BatchEnd::Ended => true,
+                        // A move or another sweep got there first; or another process holds
+                        // the game right now (its sweep, a move): it decides, and a later
+                        // sweep looks again if the game is still due.
+                        BatchEnd::Moved | BatchEnd::Held => false,
+                        // A player's rating moved on (another game of theirs ended, or one
+                        // before in this batch was left alone): the game is still as read,
+                        // and ends on its own with fresh ratings.
+                        BatchEnd::Stale => match self.end_game(row, ending, notices, now) {
+                            Ok(_) => true,
+                            Err(StoreError::Conflict | StoreError::NotFound) => false,
+                            Err(e) => return Err(e.into()),
+                        },
+                    };
                     if ended {
                         info!(game = row.id, "lost on time");
                         out.timeouts.push(row.id);

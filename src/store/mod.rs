@@ -268,6 +268,21 @@ pub struct Finish<'a> {
     pub ratings: Vec<RatingUpdate>,
 }
 
+/// What became of one game of `GameStore::finish_games`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BatchEnd {
+    /// It ended.
+    Ended,
+    /// Left alone: it moved on (a move, another ending) or is gone.
+    Moved,
+    /// Left alone: a rating of its players moved on since the core read it; the game is as
+    /// read, and may end with ratings read again.
+    Stale,
+    /// Left alone: another transaction (another process's sweep, a move being played) holds
+    /// the game right now, and decides it (PostgreSQL; SQLite has one writer at a time).
+    Held,
+}
+
 /// A game's new deadline (a vacation starting or ending), written only if the game is still at
 /// `version`; otherwise the whole change fails with `Stale`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -439,8 +454,9 @@ pub trait GameStore: Send + Sync {
     /// notices and the new ratings of `finish`, together.
     fn finish_game(&self, game: i64, version: i64, finish: &Finish, now: i64) -> Result<GameRow>;
     /// Ends several games (game, version, how) in one transaction, each as `finish_game` would;
-    /// a game that moved on, or whose ratings did, is left alone (`false` in its place).
-    fn finish_games(&self, games: &[(i64, i64, Finish)], now: i64) -> Result<Vec<bool>>;
+    /// a game that moved on, whose ratings did, or that another process holds at this moment is
+    /// left alone. One outcome per game, in order.
+    fn finish_games(&self, games: &[(i64, i64, Finish)], now: i64) -> Result<Vec<BatchEnd>>;
     /// Takes back the moves after `keep_ply`, the game going back to `position` with `to_move`
     /// to play by `deadline` (and back to active if it had ended), and queues `notices`.
     #[allow(clippy::too_many_arguments)]

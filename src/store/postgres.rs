@@ -601,7 +601,7 @@ impl GameStore for PgStore {
         })
     }
 
-    fn finish_games(&self, games: &[(i64, i64, Finish)], now: i64) -> Result<Vec<bool>> {
+    fn finish_games(&self, games: &[(i64, i64, Finish)], now: i64) -> Result<Vec<BatchEnd>> {
         self.write(|tx| {
             // The claim: the games no other transaction holds are locked for this one. A game
             // another process is ending (its sweep) or moving in right now is skipped, not
@@ -618,7 +618,8 @@ impl GameStore for PgStore {
             let mut done = Vec::with_capacity(games.len());
             for (game, version, finish) in games {
                 if !held.contains(game) {
-                    done.push(false);
+                    // Locked by another transaction, or no such game.
+                    done.push(BatchEnd::Held);
                     continue;
                 }
                 // Each game in a savepoint: one that moved on is rolled back alone.
@@ -628,11 +629,15 @@ impl GameStore for PgStore {
                 match r {
                     Ok(()) => {
                         sp.commit()?;
-                        done.push(true);
+                        done.push(BatchEnd::Ended);
                     }
-                    Err(StoreError::Conflict | StoreError::NotFound | StoreError::Stale) => {
+                    Err(e @ (StoreError::Conflict | StoreError::NotFound | StoreError::Stale)) => {
                         sp.rollback()?;
-                        done.push(false)
+                        done.push(if matches!(e, StoreError::Stale) {
+                            BatchEnd::Stale
+                        } else {
+                            BatchEnd::Moved
+                        })
                     }
                     Err(e) => return Err(e),
                 }

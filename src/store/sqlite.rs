@@ -624,7 +624,7 @@ impl GameStore for SqliteStore {
         })
     }
 
-    fn finish_games(&self, games: &[(i64, i64, Finish)], now: i64) -> Result<Vec<bool>> {
+    fn finish_games(&self, games: &[(i64, i64, Finish)], now: i64) -> Result<Vec<BatchEnd>> {
         self.with(|conn| {
             let mut tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
             let mut done = Vec::with_capacity(games.len());
@@ -636,11 +636,10 @@ impl GameStore for SqliteStore {
                 match r {
                     Ok(()) => {
                         sp.commit()?;
-                        done.push(true);
+                        done.push(BatchEnd::Ended);
                     }
-                    Err(StoreError::Conflict | StoreError::NotFound | StoreError::Stale) => {
-                        done.push(false)
-                    }
+                    Err(StoreError::Conflict | StoreError::NotFound) => done.push(BatchEnd::Moved),
+                    Err(StoreError::Stale) => done.push(BatchEnd::Stale),
                     Err(e) => return Err(e),
                 }
             }
