@@ -11,8 +11,10 @@
 //! process is deciding it); the outbox is claimed with a lease (`claim_unsent`, see
 //! [`OUTBOX_LEASE`]), because delivery happens outside any transaction.
 
+use std::collections::HashMap;
+
 use ::postgres::types::ToSql;
-use ::postgres::{GenericClient, NoTls, Row};
+use ::postgres::{NoTls, Row, Statement};
 use r2d2_postgres::PostgresConnectionManager;
 
 use super::*;
@@ -34,12 +36,107 @@ pub const PG_MAX_CONNECTIONS: u32 = 8;
 
 /// A store in a PostgreSQL database.
 pub struct PgStore {
-    pool: r2d2::Pool<PostgresConnectionManager<NoTls>>,
+    pool: r2d2::Pool<Manager>,
     /// This handle's name on the notices it holds.
     holder: String,
 }
 
-type Client = r2d2::PooledConnection<PostgresConnectionManager<NoTls>>;
+type Client = r2d2::PooledConnection<Manager>;
+
+/// A pooled connection and the statements it has prepared. The client prepares a statement
+/// given as text before each use (a round trip of its own); each connection keeps its
+/// prepared statements instead, so a query costs one round trip from its second use on.
+pub struct Conn {
+    client: ::postgres::Client,
+    prepared: HashMap<String, Statement>,
+}
+
+/// `r2d2_postgres`'s manager, with a statement cache per connection.
+pub struct Manager(PostgresConnectionManager<NoTls>);
+
+impl r2d2::ManageConnection for Manager {
+    type Connection = Conn;
+    type Error = ::postgres::Error;
+
+    fn connect(&self) -> std::result::Result<Conn, ::postgres::Error> {
+        Ok(Conn {
+            client: self.0.connect()?,
+            prepared: HashMap::new(),
+        })
+    }
+
+    fn is_valid(&self, c: &mut Conn) -> std::result::Result<(), ::postgres::Error> {
+        self.0.is_valid(&mut c.client)
+    }
+
+    fn has_broken(&self, c: &mut Conn) -> bool {
+        self.0.has_broken(&mut c.client)
+    }
+}
+
+/// A connection's prepared statement for `sql`, prepared on first use.
+fn statement(
+    client: &mut impl ::postgres::GenericClient,
+    prepared: &mut HashMap<String, Statement>,
+    sql: &str,
+) -> Result<Statement> {
+    if let Some(st) = prepared.get(sql) {
+        return Ok(st.clone());
+    }
+    let st = client.prepare(sql)?;
+    prepared.insert(sql.to_string(), st.clone());
+    Ok(st)
+}
+
+/// What the queries below run on: a connection, or a transaction on one; both through the
+/// connection's prepared statements.
+trait Sql {
+    fn query(&mut self, sql: &str, params: &[&(dyn ToSql + Sync)]) -> Result<Vec<Row>>;
+    fn query_opt(&mut self, sql: &str, params: &[&(dyn ToSql + Sync)]) -> Result<Option<Row>>;
+    fn query_one(&mut self, sql: &str, params: &[&(dyn ToSql + Sync)]) -> Result<Row>;
+    fn execute(&mut self, sql: &str, params: &[&(dyn ToSql + Sync)]) -> Result<u64>;
+    /// Statements without parameters, by the simple protocol (savepoints).
+    fn batch_execute(&mut self, sql: &str) -> Result<()>;
+}
+
+/// One transaction of a pooled connection.
+struct Tx<'a> {
+    tx: ::postgres::Transaction<'a>,
+    prepared: &'a mut HashMap<String, Statement>,
+}
+
+macro_rules! impl_sql {
+    ($t:ty, $client:ident) => {
+        impl Sql for $t {
+            fn query(&mut self, sql: &str, params: &[&(dyn ToSql + Sync)]) -> Result<Vec<Row>> {
+                let st = statement(&mut self.$client, &mut self.prepared, sql)?;
+                Ok(self.$client.query(&st, params)?)
+            }
+            fn query_opt(
+                &mut self,
+                sql: &str,
+                params: &[&(dyn ToSql + Sync)],
+            ) -> Result<Option<Row>> {
+                let st = statement(&mut self.$client, &mut self.prepared, sql)?;
+                Ok(self.$client.query_opt(&st, params)?)
+            }
+            fn query_one(&mut self, sql: &str, params: &[&(dyn ToSql + Sync)]) -> Result<Row> {
+                let st = statement(&mut self.$client, &mut self.prepared, sql)?;
+                Ok(self.$client.query_one(&st, params)?)
+            }
+            fn execute(&mut self, sql: &str, params: &[&(dyn ToSql + Sync)]) -> Result<u64> {
+                let st = statement(&mut self.$client, &mut self.prepared, sql)?;
+                Ok(self.$client.execute(&st, params)?)
+            }
+            fn batch_execute(&mut self, sql: &str) -> Result<()> {
+                Ok(self.$client.batch_execute(sql)?)
+            }
+        }
+    };
+}
+
+impl_sql!(Conn, client);
+impl_sql!(Tx<'_>, tx);
 
 impl From<::postgres::Error> for StoreError {
     fn from(e: ::postgres::Error) -> StoreError {
@@ -186,7 +283,7 @@ fn user_row(r: &Row) -> Result<UserRow> {
 
 /// Every row of a query, mapped.
 fn all<T>(
-    c: &mut impl GenericClient,
+    c: &mut impl Sql,
     sql: &str,
     params: &[&(dyn ToSql + Sync)],
     f: fn(&Row) -> Result<T>,
@@ -196,7 +293,7 @@ fn all<T>(
 
 /// The row of a query, if any, mapped.
 fn one<T>(
-    c: &mut impl GenericClient,
+    c: &mut impl Sql,
     sql: &str,
     params: &[&(dyn ToSql + Sync)],
     f: fn(&Row) -> Result<T>,
@@ -204,7 +301,7 @@ fn one<T>(
     c.query_opt(sql, params)?.as_ref().map(f).transpose()
 }
 
-fn get_game(c: &mut impl GenericClient, id: i64) -> Result<Option<GameRow>> {
+fn get_game(c: &mut impl Sql, id: i64) -> Result<Option<GameRow>> {
     one(
         c,
         &format!("SELECT {GAME_COLUMNS} FROM games WHERE id = $1"),
@@ -213,7 +310,7 @@ fn get_game(c: &mut impl GenericClient, id: i64) -> Result<Option<GameRow>> {
     )
 }
 
-fn get_challenge(c: &mut impl GenericClient, id: i64) -> Result<Option<ChallengeRow>> {
+fn get_challenge(c: &mut impl Sql, id: i64) -> Result<Option<ChallengeRow>> {
     one(
         c,
         &format!("SELECT {CHALLENGE_COLUMNS} FROM challenges WHERE id = $1"),
@@ -222,7 +319,7 @@ fn get_challenge(c: &mut impl GenericClient, id: i64) -> Result<Option<Challenge
     )
 }
 
-fn get_moves(c: &mut impl GenericClient, game: i64) -> Result<Vec<MoveRow>> {
+fn get_moves(c: &mut impl Sql, game: i64) -> Result<Vec<MoveRow>> {
     all(
         c,
         "SELECT ply, code, notation, position, user_id, played_at FROM moves
@@ -233,7 +330,7 @@ fn get_moves(c: &mut impl GenericClient, game: i64) -> Result<Vec<MoveRow>> {
 }
 
 /// Inserts a new game; its id.
-fn insert_game(c: &mut impl GenericClient, game: &NewGame, now: i64) -> Result<i64> {
+fn insert_game(c: &mut impl Sql, game: &NewGame, now: i64) -> Result<i64> {
     let row = c.query_one(
         "INSERT INTO games (variant, setup, start_position, first_player, second_player,
             guild, channel, status, rated, days_per_move, deadline, position, ply,
@@ -261,7 +358,7 @@ fn insert_game(c: &mut impl GenericClient, game: &NewGame, now: i64) -> Result<i
 
 /// Queues notices, with `game` for those that name none and the placeholders `subst` replaced.
 fn queue_with(
-    c: &mut impl GenericClient,
+    c: &mut impl Sql,
     holder: &str,
     notices: &[NewNotice],
     game: Option<i64>,
@@ -296,12 +393,12 @@ fn queue_with(
     Ok(())
 }
 
-fn queue(c: &mut impl GenericClient, holder: &str, notices: &[NewNotice], now: i64) -> Result<()> {
+fn queue(c: &mut impl Sql, holder: &str, notices: &[NewNotice], now: i64) -> Result<()> {
     queue_with(c, holder, notices, None, &[], now)
 }
 
 /// Moves a game from `version` to `version + 1`; `Conflict` if it is no longer at `version`.
-fn bump(c: &mut impl GenericClient, game: i64, version: i64, now: i64) -> Result<()> {
+fn bump(c: &mut impl Sql, game: i64, version: i64, now: i64) -> Result<()> {
     let n = c.execute(
         "UPDATE games SET version = version + 1, updated_at = $3 WHERE id = $1 AND version = $2",
         &[&game, &version, &now],
@@ -316,13 +413,7 @@ fn bump(c: &mut impl GenericClient, game: i64, version: i64, now: i64) -> Result
 }
 
 /// Ends a game: status, result, notices, and the ratings the core computed.
-fn end_game(
-    c: &mut impl GenericClient,
-    holder: &str,
-    game: i64,
-    f: &Finish,
-    now: i64,
-) -> Result<()> {
+fn end_game(c: &mut impl Sql, holder: &str, game: i64, f: &Finish, now: i64) -> Result<()> {
     let n = c.execute(
         "UPDATE games SET status = 'finished', result = $2, reason = $3, finished_at = $4,
             deadline = NULL, to_move = NULL
@@ -392,7 +483,7 @@ fn end_game(
 }
 
 /// Writes new deadlines (a vacation's); `Stale` if a game is no longer at the version read.
-fn shift_deadlines(c: &mut impl GenericClient, shifts: &[DeadlineShift]) -> Result<()> {
+fn shift_deadlines(c: &mut impl Sql, shifts: &[DeadlineShift]) -> Result<()> {
     for s in shifts {
         let n = c.execute(
             "UPDATE games SET deadline = $3, reminded = FALSE, version = version + 1
@@ -415,10 +506,14 @@ impl PgStore {
         // One connection first: a wrong address, user or database is said at once, in the
         // server's words, rather than after the pool's wait.
         config.connect(NoTls)?;
-        let manager = PostgresConnectionManager::new(config, NoTls);
+        let manager = Manager(PostgresConnectionManager::new(config, NoTls));
         let pool = r2d2::Pool::builder()
             .max_size(PG_MAX_CONNECTIONS)
             .connection_timeout(std::time::Duration::from_secs(10))
+            // No empty query before every use (a round trip per call, a third of a move's):
+            // a connection that broke fails its call, which is an error the caller sees, and
+            // the pool drops it (`has_broken`) for a fresh one.
+            .test_on_check_out(false)
             .build(manager)?;
         let store = PgStore {
             pool,
@@ -432,6 +527,7 @@ impl PgStore {
     /// for the transaction keeps two processes from applying one twice.
     fn migrate(&self) -> Result<()> {
         let mut c = self.client()?;
+        let c = &mut c.client;
         c.batch_execute(
             "CREATE TABLE IF NOT EXISTS schema_migrations (
                 name TEXT PRIMARY KEY, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())",
@@ -457,11 +553,15 @@ impl PgStore {
     }
 
     /// Runs `f` in one transaction, committed if `f` succeeds.
-    fn write<T>(&self, f: impl FnOnce(&mut ::postgres::Transaction) -> Result<T>) -> Result<T> {
+    fn write<T>(&self, f: impl FnOnce(&mut Tx<'_>) -> Result<T>) -> Result<T> {
         let mut c = self.client()?;
-        let mut tx = c.transaction()?;
+        let Conn { client, prepared } = &mut *c;
+        let mut tx = Tx {
+            tx: client.transaction()?,
+            prepared,
+        };
         let out = f(&mut tx)?;
-        tx.commit()?;
+        tx.tx.commit()?;
         Ok(out)
     }
 }
@@ -509,17 +609,21 @@ impl GameStore for PgStore {
 
     fn game_with_moves(&self, id: i64) -> Result<Option<(GameRow, Vec<MoveRow>)>> {
         let mut c = self.client()?;
+        let Conn { client, prepared } = &mut *c;
         // One snapshot: a move committed meanwhile is either wholly seen or not.
-        let mut tx = c
-            .build_transaction()
-            .isolation_level(::postgres::IsolationLevel::RepeatableRead)
-            .read_only(true)
-            .start()?;
+        let mut tx = Tx {
+            tx: client
+                .build_transaction()
+                .isolation_level(::postgres::IsolationLevel::RepeatableRead)
+                .read_only(true)
+                .start()?,
+            prepared,
+        };
         let Some(game) = get_game(&mut tx, id)? else {
             return Ok(None);
         };
         let moves = get_moves(&mut tx, id)?;
-        tx.commit()?;
+        tx.tx.commit()?;
         Ok(Some((game, moves)))
     }
 
@@ -623,16 +727,16 @@ impl GameStore for PgStore {
                     continue;
                 }
                 // Each game in a savepoint: one that moved on is rolled back alone.
-                let mut sp = tx.transaction()?;
-                let r = bump(&mut sp, *game, *version, now)
-                    .and_then(|_| end_game(&mut sp, &self.holder, *game, finish, now));
+                tx.batch_execute("SAVEPOINT game")?;
+                let r = bump(tx, *game, *version, now)
+                    .and_then(|_| end_game(tx, &self.holder, *game, finish, now));
                 match r {
                     Ok(()) => {
-                        sp.commit()?;
+                        tx.batch_execute("RELEASE SAVEPOINT game")?;
                         done.push(BatchEnd::Ended);
                     }
                     Err(e @ (StoreError::Conflict | StoreError::NotFound | StoreError::Stale)) => {
-                        sp.rollback()?;
+                        tx.batch_execute("ROLLBACK TO SAVEPOINT game")?;
                         done.push(if matches!(e, StoreError::Stale) {
                             BatchEnd::Stale
                         } else {
