@@ -911,8 +911,13 @@ impl RawGateway {
     }
 
     async fn identify(&mut self, intents: u64) -> serde_json::Value {
+        self.identify_as(intents, [0, 1]).await
+    }
+
+    /// IDENTIFY as shard `[id, total]`; returns READY.
+    async fn identify_as(&mut self, intents: u64, shard: [u64; 2]) -> serde_json::Value {
         self.send(json!({"op": 2, "d": {
-            "token": "Bot raw", "intents": intents, "shard": [0, 1],
+            "token": "Bot raw", "intents": intents, "shard": shard,
             "properties": {"os": "linux", "browser": "raw", "device": "raw"},
         }}))
         .await;
@@ -1003,6 +1008,152 @@ async fn fake_gateway_protocol_sequence_and_resume_replay() {
         )
         .await;
         assert_eq!(raw.recv().await["d"]["content"], json!(mention));
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn fake_routes_each_servers_events_to_its_shard() {
+    bounded(async {
+        let fake = FakeDiscord::start().await;
+        let alice = alice();
+        fake.add_user(&alice);
+        let all = (GatewayIntents::non_privileged() | GatewayIntents::MESSAGE_CONTENT).bits();
+        // The default server is on shard 1 of 2; a second one, on shard 0, with its channel.
+        let (club, club_channel) = (GUILD_ID + (1 << 22), 1_000_000_000_000_000_021);
+        assert_eq!(FakeDiscord::shard_of_guild(GUILD_ID, 2), 1);
+        assert_eq!(FakeDiscord::shard_of_guild(club, 2), 0);
+        assert_eq!(FakeDiscord::shard_of_guild(club, 1), 0);
+        fake.add_guild(GUILD_ID, "games");
+        fake.add_guild(club, "club");
+        fake.add_text_channel_in(club, club_channel, "club-games");
+
+        // Each shard is told of its own server only: unavailable in READY, then GUILD_CREATE
+        // with its channels.
+        let mut shard0 = RawGateway::connect(&fake).await;
+        assert_eq!(shard0.recv().await["op"], 10);
+        let ready0 = shard0.identify_as(all, [0, 2]).await;
+        assert_eq!(ready0["d"]["shard"], json!([0, 2]));
+        assert_eq!(
+            ready0["d"]["guilds"],
+            json!([{"id": club.to_string(), "unavailable": true}])
+        );
+        let created0 = shard0.recv().await;
+        assert_eq!(
+            (created0["t"].clone(), created0["s"].clone()),
+            (json!("GUILD_CREATE"), json!(2))
+        );
+        let guild: serenity::all::GuildCreateEvent =
+            serde_json::from_value(created0["d"].clone()).expect("serenity reads GUILD_CREATE");
+        assert_eq!(guild.guild.id.get(), club);
+        let channels: Vec<u64> = guild.guild.channels.keys().map(|c| c.get()).collect();
+        assert_eq!(channels, vec![club_channel]);
+
+        let mut shard1 = RawGateway::connect(&fake).await;
+        assert_eq!(shard1.recv().await["op"], 10);
+        let ready1 = shard1.identify_as(all, [1, 2]).await;
+        assert_eq!(
+            ready1["d"]["guilds"],
+            json!([{"id": GUILD_ID.to_string(), "unavailable": true}])
+        );
+        let created1 = shard1.recv().await;
+        assert_eq!(created1["t"], "GUILD_CREATE");
+        assert_eq!(created1["d"]["id"], json!(GUILD_ID.to_string()));
+        assert_eq!(
+            created1["d"]["channels"][0]["id"],
+            json!(CHANNEL_ID.to_string())
+        );
+        fake.wait_shard_ready(0, 2, WAIT).await;
+        fake.wait_shard_ready(1, 2, WAIT).await;
+        assert_eq!(fake.connected_shards(), vec![[0, 2], [1, 2]]);
+
+        // Events go to the shard of their server, a DM's to shard 0.
+        fake.dispatch(
+            "MESSAGE_CREATE",
+            fake.message_create(&alice, CHANNEL_ID, "in games"),
+        )
+        .await;
+        fake.dispatch(
+            "MESSAGE_CREATE",
+            fake.message_create(&alice, club_channel, "in the club"),
+        )
+        .await;
+        let (_, _, click) = fake.slash_command_in(club_channel, &alice, "ping", json!([]), &[]);
+        fake.dispatch("INTERACTION_CREATE", click).await;
+        let http = HttpBuilder::new("raw")
+            .proxy(fake.api_base())
+            .ratelimiter_disabled(true)
+            .build();
+        let dm = UserId::new(alice.id)
+            .create_dm_channel(&http)
+            .await
+            .expect("a DM channel");
+        fake.dispatch(
+            "MESSAGE_CREATE",
+            fake.message_create(&alice, dm.id.get(), "a DM"),
+        )
+        .await;
+        let got1 = shard1.recv().await;
+        assert_eq!(
+            (got1["s"].clone(), got1["d"]["content"].clone()),
+            (json!(3), json!("in games"))
+        );
+        let got0 = shard0.recv().await;
+        assert_eq!(
+            (got0["s"].clone(), got0["d"]["content"].clone()),
+            (json!(3), json!("in the club"))
+        );
+        let got0 = shard0.recv().await;
+        assert_eq!(
+            (got0["t"].clone(), got0["d"]["guild_id"].clone()),
+            (json!("INTERACTION_CREATE"), json!(club.to_string()))
+        );
+        assert_eq!(shard0.recv().await["d"]["content"], "a DM");
+
+        // The record says where each went.
+        let sent: Vec<(String, Option<u64>, [u64; 2])> = fake
+            .dispatches()
+            .into_iter()
+            .map(|d| (d.event, d.guild_id, d.shard))
+            .collect();
+        assert_eq!(
+            sent,
+            vec![
+                ("READY".to_string(), None, [0, 2]),
+                ("GUILD_CREATE".to_string(), Some(club), [0, 2]),
+                ("READY".to_string(), None, [1, 2]),
+                ("GUILD_CREATE".to_string(), Some(GUILD_ID), [1, 2]),
+                ("MESSAGE_CREATE".to_string(), Some(GUILD_ID), [1, 2]),
+                ("MESSAGE_CREATE".to_string(), Some(club), [0, 2]),
+                ("INTERACTION_CREATE".to_string(), Some(club), [0, 2]),
+                ("MESSAGE_CREATE".to_string(), None, [0, 2]),
+            ]
+        );
+
+        // With shard 1 gone, an event of its server waits for it (and fails in the end); the
+        // other shard goes on.
+        drop(shard1);
+        let deadline = tokio::time::Instant::now() + WAIT;
+        while fake.connected_shards() != vec![[0, 2]] {
+            assert!(tokio::time::Instant::now() < deadline, "shard 1 is gone");
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+        let waiting = tokio::time::timeout(
+            Duration::from_millis(300),
+            fake.dispatch(
+                "MESSAGE_CREATE",
+                fake.message_create(&alice, CHANNEL_ID, "nobody hears"),
+            ),
+        )
+        .await;
+        assert!(waiting.is_err(), "not sent to the wrong shard");
+        fake.dispatch(
+            "MESSAGE_CREATE",
+            fake.message_create(&alice, club_channel, "still here"),
+        )
+        .await;
+        assert_eq!(shard0.recv().await["d"]["content"], "still here");
+        fake.assert_clean();
     })
     .await;
 }

@@ -2,7 +2,9 @@
 //! against the fake Discord on loopback. A whole correspondence game is played the Discord way
 //! (slash commands, buttons, a prefix command, a bare move in the game's thread), with the
 //! mistakes players make, a crash and restart mid-game, a dropped gateway and a failed notice.
+//! `sharded`: two processes, one shard each, on one PostgreSQL database.
 
+use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, ExitStatus, Stdio};
 use std::time::{Duration, Instant};
@@ -14,6 +16,7 @@ use crate::fake_discord::{
 };
 
 mod computer;
+mod sharded;
 mod startup;
 
 /// How long any one step may take before the test fails.
@@ -28,20 +31,46 @@ pub struct Bot {
 impl Bot {
     /// Starts the real binary with `config`, pointed at the fake through `TEGAMI_DISCORD_API`.
     pub fn start(fake: &FakeDiscord, dir: &Path, config: &Path, n: usize) -> Bot {
-        let log = dir.join(format!("bot-{n}.log"));
+        let db = dir.join("tegami.db");
+        Bot::start_with(
+            fake,
+            dir,
+            config,
+            &n.to_string(),
+            &["--db".as_ref(), db.as_os_str()],
+            &[],
+        )
+    }
+
+    /// Starts `tegami run --config CONFIG ARGS` pointed at the fake, with `env` set over the
+    /// defaults (`DISCORD_TOKEN`, the log filter; no `DATABASE_URL` unless given); stderr goes
+    /// to `dir/bot-NAME.log`.
+    pub fn start_with(
+        fake: &FakeDiscord,
+        dir: &Path,
+        config: &Path,
+        name: &str,
+        args: &[&OsStr],
+        env: &[(&str, &str)],
+    ) -> Bot {
+        let log = dir.join(format!("bot-{name}.log"));
         let err = std::fs::File::create(&log).expect("log file");
-        let child = Command::new(env!("CARGO_BIN_EXE_tegami"))
-            .arg("run")
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_tegami"));
+        cmd.arg("run")
             .arg("--config")
             .arg(config)
-            .arg("--db")
-            .arg(dir.join("tegami.db"))
+            .args(args)
+            .env_remove("DATABASE_URL")
             .env("DISCORD_TOKEN", "test.token.not-real")
             .env("TEGAMI_DISCORD_API", fake.api_base())
             .env(
                 "RUST_LOG",
                 "info,tegami=debug,serenity::client::dispatch=debug",
-            )
+            );
+        for (k, v) in env {
+            cmd.env(k, v);
+        }
+        let child = cmd
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(err)

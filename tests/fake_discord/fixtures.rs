@@ -126,6 +126,15 @@ pub(crate) fn id_of(v: &Value) -> Option<u64> {
     }
 }
 
+/// The server a dispatch is about: `d.id` of GUILD_CREATE, else `d.guild_id` (messages,
+/// interactions, threads); `None` for a DM or an event of no server.
+pub(crate) fn guild_of_event(name: &str, d: &Value) -> Option<u64> {
+    match name {
+        "GUILD_CREATE" | "GUILD_UPDATE" | "GUILD_DELETE" => id_of(&d["id"]),
+        _ => id_of(&d["guild_id"]),
+    }
+}
+
 /// An ordinary member's permissions.
 pub(crate) fn default_member_permissions() -> u64 {
     (Permissions::VIEW_CHANNEL
@@ -208,10 +217,15 @@ pub(crate) fn member_json(user: &FakeUser, permissions: u64) -> Value {
 
 /// A text channel of the test server.
 pub(crate) fn text_channel_json(id: u64, name: &str) -> Value {
+    text_channel_json_in(GUILD_ID, id, name)
+}
+
+/// A text channel of a server.
+pub(crate) fn text_channel_json_in(guild_id: u64, id: u64, name: &str) -> Value {
     json!({
         "id": id.to_string(),
         "type": 0,
-        "guild_id": GUILD_ID.to_string(),
+        "guild_id": guild_id.to_string(),
         "name": name,
         "position": 0,
         "permission_overwrites": [],
@@ -223,6 +237,97 @@ pub(crate) fn text_channel_json(id: u64, name: &str) -> Value {
         "default_auto_archive_duration": 1440,
         "flags": 0,
     })
+}
+
+/// A server as GUILD_CREATE gives it: its `@everyone` role with an ordinary member's
+/// permissions, the bot as its only member, and `channels` (without their threads).
+pub(crate) fn guild_create_json(guild_id: u64, name: &str, channels: Vec<Value>) -> Value {
+    let everyone = json!({
+        "id": guild_id.to_string(),
+        "name": "@everyone",
+        "color": 0,
+        "colors": {"primary_color": 0, "secondary_color": null, "tertiary_color": null},
+        "hoist": false,
+        "icon": null,
+        "unicode_emoji": null,
+        "position": 0,
+        "permissions": default_member_permissions().to_string(),
+        "managed": false,
+        "mentionable": false,
+        "flags": 0,
+    });
+    let bot_member = json!({
+        "user": bot_user_json(),
+        "nick": null,
+        "avatar": null,
+        "roles": [],
+        "joined_at": "2024-01-01T00:00:00.000000+00:00",
+        "premium_since": null,
+        "deaf": false,
+        "mute": false,
+        "flags": 0,
+        "pending": false,
+        "communication_disabled_until": null,
+    });
+    let mut g = json!({
+        "id": guild_id.to_string(),
+        "name": name,
+        "icon": null,
+        "icon_hash": null,
+        "splash": null,
+        "discovery_splash": null,
+        "owner_id": OWNER_USER_ID.to_string(),
+        "afk_channel_id": null,
+        "afk_timeout": 300,
+        "widget_enabled": false,
+        "widget_channel_id": null,
+        "verification_level": 0,
+        "default_message_notifications": 1,
+        "explicit_content_filter": 0,
+        "roles": [everyone],
+        "emojis": [],
+        "features": [],
+        "mfa_level": 0,
+        "application_id": null,
+        "system_channel_id": null,
+        "system_channel_flags": 0,
+        "rules_channel_id": null,
+        "max_presences": null,
+        "max_members": 500_000,
+        "vanity_url_code": null,
+        "description": null,
+        "banner": null,
+        "premium_tier": 0,
+        "premium_subscription_count": 0,
+        "preferred_locale": "en-US",
+        "public_updates_channel_id": null,
+        "max_video_channel_users": 25,
+        "max_stage_video_channel_users": 50,
+        "nsfw_level": 0,
+        "stickers": [],
+        "premium_progress_bar_enabled": false,
+        "safety_alerts_channel_id": null,
+        "incidents_data": null,
+    });
+    // What only GUILD_CREATE carries (in a second `json!`: one would be too deep a macro).
+    let extra = json!({
+        "joined_at": "2024-01-01T00:00:00.000000+00:00",
+        "large": false,
+        "unavailable": false,
+        "member_count": 1,
+        "voice_states": [],
+        "members": [bot_member],
+        "channels": channels,
+        "threads": [],
+        "presences": [],
+        "stage_instances": [],
+        "guild_scheduled_events": [],
+    });
+    if let (Value::Object(g), Value::Object(extra)) = (&mut g, extra) {
+        g.extend(extra);
+    }
+    check_event("GUILD_CREATE", &g);
+    g
 }
 
 /// The partial channel of an interaction.
@@ -275,6 +380,9 @@ pub(crate) fn check_event(name: &str, d: &Value) {
         }
         "READY" => {
             must_parse::<serenity::all::Ready>("READY", d);
+        }
+        "GUILD_CREATE" => {
+            must_parse::<serenity::all::GuildCreateEvent>("GUILD_CREATE", d);
         }
         _ => {}
     }

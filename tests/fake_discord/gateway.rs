@@ -1,7 +1,11 @@
-//! The WebSocket gateway: HELLO, IDENTIFY → READY, heartbeats, RESUME → replay + RESUMED, and the
-//! dispatches the tests send. Plain JSON text frames (serenity asks for `compress: true`, which
-//! only allows compressed payloads; it reads text frames as they come).
+//! The WebSocket gateway: HELLO, IDENTIFY → READY (then GUILD_CREATE for each server of the
+//! connection's shard), heartbeats, RESUME → replay + RESUMED, and the dispatches the tests send.
+//! Plain JSON text frames (serenity asks for `compress: true`, which only allows compressed
+//! payloads; it reads text frames as they come). Each connection serves the shard its IDENTIFY
+//! named (`shard: [id, total]`, shard 0 of 1 without one); the view keeps the live connection
+//! of every shard, which is where dispatches about that shard's servers go.
 
+use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use axum::extract::ws::{CloseFrame, Message, WebSocket, WebSocketUpgrade};
@@ -10,7 +14,7 @@ use axum::response::Response;
 use serde_json::{json, Value};
 use tokio::sync::{mpsc, oneshot, watch};
 
-use super::{fixtures, Session, Shared, APP_ID};
+use super::{fixtures, Dispatched, FakeDiscord, Session, Shared, APP_ID};
 
 /// How many dispatches a session keeps for replay on RESUME.
 const REPLAY_KEEP: usize = 1000;
@@ -28,13 +32,29 @@ pub(crate) struct GatewayView {
     pub last_ended: u64,
     /// The connection that identified or resumed last and is still open.
     pub live: Option<LiveConn>,
+    /// By shard id: the connection of that shard that identified or resumed last and is still
+    /// open.
+    pub shards: BTreeMap<u64, LiveConn>,
 }
 
-/// The connection dispatches go to.
+impl GatewayView {
+    /// The live connection that receives events of this server (`None`: a DM, shard 0), as
+    /// Discord routes them: shard `(guild_id >> 22) % total`.
+    pub fn conn_for(&self, guild_id: Option<u64>) -> Option<&LiveConn> {
+        self.shards.values().find(|c| {
+            let [id, total] = c.shard;
+            id == guild_id.map_or(0, |g| FakeDiscord::shard_of_guild(g, total))
+        })
+    }
+}
+
+/// A connection dispatches go to.
 #[derive(Clone, Debug)]
 pub(crate) struct LiveConn {
     pub number: u64,
     pub session_id: String,
+    /// `[shard id, shard count]` from its IDENTIFY.
+    pub shard: [u64; 2],
     pub tx: mpsc::UnboundedSender<GwCmd>,
 }
 
@@ -81,6 +101,8 @@ struct Connection {
     socket: WebSocket,
     number: u64,
     session: Option<String>,
+    /// `[shard id, shard count]`, from IDENTIFY (or the session a RESUME continues).
+    shard: [u64; 2],
     tx: mpsc::UnboundedSender<GwCmd>,
 }
 
@@ -104,6 +126,7 @@ impl Connection {
             socket,
             number,
             session: None,
+            shard: [0, 1],
             tx,
         };
         let interval = conn.shared.lock().heartbeat_interval_ms;
@@ -148,6 +171,7 @@ impl Connection {
             if v.live.as_ref().is_some_and(|l| l.number == number) {
                 v.live = None;
             }
+            v.shards.retain(|_, l| l.number != number);
             v.last_ended = v.last_ended.max(number);
         });
     }
@@ -193,11 +217,24 @@ impl Connection {
         let live = LiveConn {
             number: self.number,
             session_id: self.session.clone().unwrap_or_default(),
+            shard: self.shard,
             tx: self.tx.clone(),
         };
         self.shared.gw_tx.send_modify(|v| {
+            v.shards.insert(self.shard[0], live.clone());
             v.live = Some(live);
             count(v);
+        });
+    }
+
+    /// Notes a dispatch sent on this connection (see [`super::FakeDiscord::dispatches`]).
+    fn record(&self, t: &str, d: &Value, seq: u64) {
+        self.shared.lock().dispatches.push(Dispatched {
+            event: t.to_owned(),
+            guild_id: fixtures::guild_of_event(t, d),
+            shard: self.shard,
+            connection: self.number,
+            seq,
         });
     }
 
@@ -205,6 +242,7 @@ impl Connection {
         match cmd {
             GwCmd::Dispatch { t, d, done } => {
                 let seq = self.next_seq(&t, &d, true);
+                self.record(&t, &d, seq);
                 let flow = self.send(json!({"op": 0, "s": seq, "t": t, "d": d})).await;
                 // Once in the session's history the event is replayed on RESUME, so it counts as
                 // sent even if the socket just failed.
@@ -279,8 +317,17 @@ impl Connection {
             return self.close(4004, "fake discord: no token").await;
         }
         let intents = d["intents"].as_u64().unwrap_or(0);
+        let shard = match d["shard"].as_array().map(Vec::as_slice) {
+            None => [0, 1],
+            Some([id, total]) => match (id.as_u64(), total.as_u64()) {
+                (Some(id), Some(total)) if id < total => [id, total],
+                _ => return self.close(4010, "fake discord: invalid shard").await,
+            },
+            Some(_) => return self.close(4010, "fake discord: invalid shard").await,
+        };
         let session_id = format!("fake-session-{}", self.shared.snowflake());
-        {
+        // The servers of this shard, with their channels (threads are not announced).
+        let servers: Vec<(u64, String, Vec<Value>)> = {
             let mut st = self.shared.lock();
             st.identify_payloads.push(d.clone());
             st.sessions.insert(
@@ -288,17 +335,39 @@ impl Connection {
                 Session {
                     seq: 0,
                     intents,
+                    shard,
                     events: Vec::new(),
                 },
             );
-        }
+            st.guilds
+                .iter()
+                .filter(|(g, _)| FakeDiscord::shard_of_guild(**g, shard[1]) == shard[0])
+                .map(|(g, name)| {
+                    let channels = st
+                        .channels
+                        .values()
+                        .filter(|c| {
+                            fixtures::id_of(&c["guild_id"]) == Some(*g)
+                                && c.get("thread_metadata").is_none()
+                        })
+                        .cloned()
+                        .collect();
+                    (*g, name.clone(), channels)
+                })
+                .collect()
+        };
         self.session = Some(session_id.clone());
+        self.shard = shard;
         self.shared.gw_tx.send_modify(|v| v.identifies += 1);
 
+        let unavailable: Vec<Value> = servers
+            .iter()
+            .map(|(g, _, _)| json!({"id": g.to_string(), "unavailable": true}))
+            .collect();
         let mut ready = json!({
             "v": 10,
             "user": fixtures::current_user_json(),
-            "guilds": [],
+            "guilds": unavailable,
             "session_id": session_id,
             "resume_gateway_url": self.shared.ws_url,
             "application": {"id": APP_ID.to_string(), "flags": 0},
@@ -311,9 +380,24 @@ impl Connection {
             ready["shard"] = d["shard"].clone();
         }
         let seq = self.next_seq("READY", &ready, false);
-        let flow = self
+        self.record("READY", &ready, seq);
+        let mut flow = self
             .send(json!({"op": 0, "s": seq, "t": "READY", "d": ready}))
             .await;
+        // Then each server of the shard, as Discord does (only with the GUILDS intent).
+        if intents & 1 != 0 {
+            for (g, name, channels) in servers {
+                if let Flow::End = flow {
+                    break;
+                }
+                let guild = fixtures::guild_create_json(g, &name, channels);
+                let seq = self.next_seq("GUILD_CREATE", &guild, true);
+                self.record("GUILD_CREATE", &guild, seq);
+                flow = self
+                    .send(json!({"op": 0, "s": seq, "t": "GUILD_CREATE", "d": guild}))
+                    .await;
+            }
+        }
         if let Flow::Continue = flow {
             self.make_live(|v| v.readies += 1);
         }
@@ -326,17 +410,18 @@ impl Connection {
         let replay = {
             let st = self.shared.lock();
             match st.sessions.get(&session_id) {
-                Some(s) if st.resume_allowed => Some(
+                Some(s) if st.resume_allowed => Some((
+                    s.shard,
                     s.events
                         .iter()
                         .filter(|(seq, _, _)| *seq > client_seq)
                         .cloned()
                         .collect::<Vec<_>>(),
-                ),
+                )),
                 _ => None,
             }
         };
-        let Some(replay) = replay else {
+        let Some((shard, replay)) = replay else {
             self.shared.lock().sessions.remove(&session_id);
             self.shared.gw_tx.send_modify(|v| v.invalid_sessions += 1);
             return self
@@ -344,6 +429,7 @@ impl Connection {
                 .await;
         };
         self.session = Some(session_id);
+        self.shard = shard;
         for (seq, t, d) in replay {
             if let Flow::End = self.send(json!({"op": 0, "s": seq, "t": t, "d": d})).await {
                 return Flow::End;

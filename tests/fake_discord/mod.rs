@@ -12,6 +12,19 @@
 //! RESUMED (or op 9 when resuming is refused), plain JSON text frames. Sequence numbers run per
 //! session. [`FakeDiscord::drop_gateway`] and friends end connections the ways Discord does.
 //!
+//! Sharding, as Discord routes it: each connection serves the shard its IDENTIFY names
+//! (`shard: [id, total]`; none is shard 0 of 1), and the fake keeps the live connection of each
+//! shard. An event about a server (its `guild_id`, or the `id` of GUILD_CREATE) goes to the
+//! connection of shard `(guild_id >> 22) % total` ([`FakeDiscord::shard_of_guild`]); an event of
+//! no server (a DM) goes to shard 0. [`FakeDiscord::dispatch`] waits for that shard's connection,
+//! so with one connection of one shard everything goes there, as before. The servers added with
+//! [`FakeDiscord::add_guild`] are announced to the shard that owns them when it identifies:
+//! listed as unavailable in READY, then one GUILD_CREATE each with its text channels (the
+//! default server [`GUILD_ID`] is known, for channels and members, but not announced unless
+//! added). Every dispatch is recorded with the connection and shard it went to
+//! ([`FakeDiscord::dispatches`]), and every REST call with the `Authorization` it came with
+//! ([`Recorded::auth`]): give each bot process its own token to tell their calls apart.
+//!
 //! The fake keeps enough state to answer like Discord: messages (with their attachments and
 //! components, edits and deletions), DM channels, threads, registered commands, interactions
 //! and their responses. It enforces the Discord rules that catch bot bugs (one initial response
@@ -122,6 +135,9 @@ pub struct Recorded {
     pub edited: Option<Value>,
     /// Whether the status was injected by [`FakeDiscord::fail_next`].
     pub injected: bool,
+    /// The `Authorization` header (`Bot TOKEN`) the request came with, if any: which bot
+    /// process made it, when each has its own token.
+    pub auth: Option<String>,
 }
 
 impl Recorded {
@@ -176,6 +192,21 @@ impl Recorded {
         }
         s
     }
+}
+
+/// One gateway dispatch (op 0) the fake sent, and where it went.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Dispatched {
+    /// The event name (`t`).
+    pub event: String,
+    /// The server it is about (`None`: a DM, READY).
+    pub guild_id: Option<u64>,
+    /// `[shard id, shard count]` of the connection it was sent on.
+    pub shard: [u64; 2],
+    /// The number of the connection it was sent on (1 for the first).
+    pub connection: u64,
+    /// Its sequence number in that session.
+    pub seq: u64,
 }
 
 /// What the fake knows about one interaction it built.
@@ -235,6 +266,8 @@ pub(crate) struct Session {
     pub seq: u64,
     /// The intents the bot identified with.
     pub intents: u64,
+    /// `[shard id, shard count]` the bot identified as.
+    pub shard: [u64; 2],
     /// Dispatches sent in this session, for replay on RESUME: (s, t, d).
     pub events: Vec<(u64, String, Value)>,
 }
@@ -269,6 +302,17 @@ pub(crate) struct State {
     pub resume_allowed: bool,
     pub heartbeat_interval_ms: u64,
     pub identify_payloads: Vec<Value>,
+    /// The servers announced to their shard on IDENTIFY, by id: their names.
+    pub guilds: BTreeMap<u64, String>,
+    /// Every dispatch sent, oldest first.
+    pub dispatches: Vec<Dispatched>,
+}
+
+impl State {
+    /// Whether the fake knows this server: the default one or one added.
+    pub fn knows_guild(&self, guild_id: u64) -> bool {
+        guild_id == GUILD_ID || self.guilds.contains_key(&guild_id)
+    }
 }
 
 /// State shared by the handle, the HTTP handlers and the gateway connections.
@@ -459,6 +503,37 @@ impl FakeDiscord {
         v.live.map_or(0, |l| l.number)
     }
 
+    /// Waits until a bot has identified as shard `shard` of `total` (and was sent READY) on a
+    /// connection that is still open (panics after `timeout`).
+    pub async fn wait_shard_ready(&self, shard: u64, total: u64, timeout: Duration) {
+        self.wait_gw(
+            &format!("a bot identifying as shard {shard} of {total}"),
+            timeout,
+            |v| {
+                v.shards
+                    .get(&shard)
+                    .is_some_and(|c| c.shard == [shard, total])
+            },
+        )
+        .await;
+    }
+
+    /// The shard Discord routes a server's events to: `(guild_id >> 22) % total`.
+    pub fn shard_of_guild(guild_id: u64, total: u64) -> u64 {
+        (guild_id >> 22) % total.max(1)
+    }
+
+    /// `[shard id, shard count]` of each shard with a live connection, by shard id.
+    pub fn connected_shards(&self) -> Vec<[u64; 2]> {
+        self.gw().shards.values().map(|c| c.shard).collect()
+    }
+
+    /// Every dispatch sent so far (READY and GUILD_CREATE included, RESUME replays not), with
+    /// the connection and shard it went to, oldest first.
+    pub fn dispatches(&self) -> Vec<Dispatched> {
+        self.shared.lock().dispatches.clone()
+    }
+
     /// Whether a bot is connected and identified (or resumed) right now.
     pub fn is_connected(&self) -> bool {
         self.gw().live.is_some()
@@ -508,15 +583,29 @@ impl FakeDiscord {
         self.shared.lock().resume_allowed = allowed;
     }
 
-    async fn live_tx(&self, what: &str) -> tokio::sync::mpsc::UnboundedSender<GwCmd> {
+    /// The live connection of the shard that owns `guild_id` (shard 0 for none), waiting up to
+    /// [`DISPATCH_WAIT`] for one.
+    async fn conn_for(&self, what: &str, guild_id: Option<u64>) -> gateway::LiveConn {
         let v = self
-            .wait_gw(what, DISPATCH_WAIT, |v| v.live.is_some())
+            .wait_gw(what, DISPATCH_WAIT, |v| v.conn_for(guild_id).is_some())
             .await;
-        v.live.map(|l| l.tx).expect("live connection")
+        v.conn_for(guild_id).cloned().expect("live connection")
+    }
+
+    /// What a dispatch waits for, for its panic message.
+    fn waiting_for(event_name: &str, guild_id: Option<u64>) -> String {
+        match guild_id {
+            Some(g) => {
+                format!("a connected bot on the shard of server {g} to dispatch {event_name} to")
+            }
+            None => format!("a connected bot on shard 0 to dispatch {event_name} to"),
+        }
     }
 
     /// Sends an op 0 dispatch `t = event_name`, `d = data` to the connected bot (waiting up to
-    /// 15 s for one), with the session's next sequence number, which it returns.
+    /// 15 s for one), with the session's next sequence number, which it returns. The
+    /// connection is the one of the shard that owns the event's server (`d.guild_id`; shard 0
+    /// for a DM), see the module's documentation.
     ///
     /// The event is first checked the way serenity reads it: an event serenity cannot parse
     /// panics here instead of being dropped silently by the bot. The gateway rules on intents
@@ -525,11 +614,13 @@ impl FakeDiscord {
     /// with empty content, embeds, attachments and components.
     pub async fn dispatch(&self, event_name: &str, data: Value) -> u64 {
         fixtures::check_event(event_name, &data);
+        let guild_id = fixtures::guild_of_event(event_name, &data);
         loop {
-            let tx = self
-                .live_tx(&format!("a connected bot to dispatch {event_name} to"))
+            let conn = self
+                .conn_for(&Self::waiting_for(event_name, guild_id), guild_id)
                 .await;
-            let data = self.apply_intents(event_name, data.clone());
+            let tx = conn.tx;
+            let data = self.apply_intents(event_name, data.clone(), &conn.session_id);
             if event_name == "INTERACTION_CREATE" {
                 self.mark_dispatched(&data);
             }
@@ -551,10 +642,12 @@ impl FakeDiscord {
     /// Like [`Self::dispatch`] without any check or intent rule: for events serenity is meant to
     /// reject or does not know.
     pub async fn dispatch_raw(&self, event_name: &str, data: Value) -> u64 {
+        let guild_id = fixtures::guild_of_event(event_name, &data);
         loop {
             let tx = self
-                .live_tx(&format!("a connected bot to dispatch {event_name} to"))
-                .await;
+                .conn_for(&Self::waiting_for(event_name, guild_id), guild_id)
+                .await
+                .tx;
             let (done_tx, done_rx) = oneshot::channel();
             let cmd = GwCmd::Dispatch {
                 t: event_name.to_owned(),
@@ -570,18 +663,15 @@ impl FakeDiscord {
         }
     }
 
-    fn apply_intents(&self, event_name: &str, mut data: Value) -> Value {
+    fn apply_intents(&self, event_name: &str, mut data: Value, session_id: &str) -> Value {
         if event_name != "MESSAGE_CREATE" && event_name != "MESSAGE_UPDATE" {
             return data;
         }
-        let Some(live) = self.gw().live else {
-            return data;
-        };
         let intents = self
             .shared
             .lock()
             .sessions
-            .get(&live.session_id)
+            .get(session_id)
             .map_or(0, |s| s.intents);
         let in_guild = data.get("guild_id").is_some_and(|g| !g.is_null());
         let (needed, name) = if in_guild {
@@ -703,10 +793,31 @@ impl FakeDiscord {
 
     /// Adds a text channel (type 0) to the server, for tests that need more than [`CHANNEL_ID`].
     pub fn add_text_channel(&self, id: u64, name: &str) {
-        self.shared
-            .lock()
-            .channels
-            .insert(id, fixtures::text_channel_json(id, name));
+        self.add_text_channel_in(GUILD_ID, id, name);
+    }
+
+    /// Adds a text channel (type 0) to a server ([`GUILD_ID`] or one added with
+    /// [`Self::add_guild`]).
+    pub fn add_text_channel_in(&self, guild_id: u64, id: u64, name: &str) {
+        let mut st = self.shared.lock();
+        assert!(
+            st.knows_guild(guild_id),
+            "fake discord: unknown server {guild_id} (add it with add_guild)"
+        );
+        st.channels
+            .insert(id, fixtures::text_channel_json_in(guild_id, id, name));
+    }
+
+    /// Adds a server (or, for [`GUILD_ID`], makes the default one announced): the shard that
+    /// owns it ([`Self::shard_of_guild`]) gets it in READY's `guilds` (unavailable), then a
+    /// GUILD_CREATE with its text channels, when it identifies from now on. Its members are the
+    /// known users; add its channels with [`Self::add_text_channel_in`].
+    pub fn add_guild(&self, guild_id: u64, name: &str) {
+        assert!(
+            guild_id >> 22 != 0,
+            "fake discord: {guild_id} is not a snowflake Discord would hand out"
+        );
+        self.shared.lock().guilds.insert(guild_id, name.to_owned());
     }
 
     /// The channel with this id as the fake stores it (guild channel, thread or DM).

@@ -15,7 +15,6 @@ use super::fixtures::{self, id_of};
 use super::messages::{self, Via, EPHEMERAL};
 use super::{
     checks, FakeUser, Recorded, RecordedFile, Shared, State, APP_ID, BOT_USERNAME, BOT_USER_ID,
-    GUILD_ID,
 };
 
 /// An answer: status and optional JSON body.
@@ -209,6 +208,11 @@ pub(crate) async fn handle(AxumState(shared): AxumState<Arc<Shared>>, req: Reque
     let method = req.method().as_str().to_ascii_uppercase();
     let path = req.uri().path().to_owned();
     let query = req.uri().query().map(str::to_owned);
+    let auth = req
+        .headers()
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .map(str::to_owned);
     let multipart = req
         .headers()
         .get(header::CONTENT_TYPE)
@@ -226,7 +230,7 @@ pub(crate) async fn handle(AxumState(shared): AxumState<Arc<Shared>>, req: Reque
     }
 
     if method == "GET" && path.starts_with("/attachments/") {
-        return attachment(&shared, &method, &path, query);
+        return attachment(&shared, &method, &path, query, auth);
     }
 
     let (json, files, body_error) = match body {
@@ -279,12 +283,19 @@ pub(crate) async fn handle(AxumState(shared): AxumState<Arc<Shared>>, req: Reque
         created: outcome.created,
         edited: outcome.edited,
         injected,
+        auth,
     });
     outcome.reply.into_response()
 }
 
 /// `GET /attachments/{channel}/{id}/{name}`: the bytes of an attachment the fake stored.
-fn attachment(shared: &Shared, method: &str, path: &str, query: Option<String>) -> Response {
+fn attachment(
+    shared: &Shared,
+    method: &str,
+    path: &str,
+    query: Option<String>,
+    auth: Option<String>,
+) -> Response {
     let id = path.split('/').nth(3).and_then(|s| s.parse::<u64>().ok());
     let bytes = id.and_then(|id| shared.lock().attachment_files.get(&id).cloned());
     let status = if bytes.is_some() { 200 } else { 404 };
@@ -300,6 +311,7 @@ fn attachment(shared: &Shared, method: &str, path: &str, query: Option<String>) 
         created: None,
         edited: None,
         injected: false,
+        auth,
     });
     match bytes {
         Some(b) => {
@@ -468,7 +480,7 @@ fn user(st: &State, id: u64) -> Result<Value, Reply> {
 }
 
 fn member(st: &State, guild: u64, user_id: u64) -> Result<Outcome, Reply> {
-    let Some(u) = st.users.get(&user_id).filter(|_| guild == GUILD_ID) else {
+    let Some(u) = st.users.get(&user_id).filter(|_| st.knows_guild(guild)) else {
         return Err(Reply::error(404, 10007, "Unknown Member"));
     };
     let perms = st
@@ -567,7 +579,7 @@ fn commands(
     if app != APP_ID {
         return Err(Reply::error(404, 10002, "Unknown Application"));
     }
-    if guild.is_some_and(|g| g != GUILD_ID) {
+    if guild.is_some_and(|g| !st.knows_guild(g)) {
         return Err(Reply::error(403, 50001, "Missing Access"));
     }
     let existing = match guild {
