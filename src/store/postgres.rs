@@ -36,7 +36,8 @@ pub const PG_MAX_CONNECTIONS: u32 = 8;
 
 /// A store in a PostgreSQL database.
 pub struct PgStore {
-    pool: r2d2::Pool<Manager>,
+    /// Always there but while the store is dropped (see `Drop`).
+    pool: Option<r2d2::Pool<Manager>>,
     /// This handle's name on the notices it holds.
     holder: String,
 }
@@ -516,7 +517,7 @@ impl PgStore {
             .test_on_check_out(false)
             .build(manager)?;
         let store = PgStore {
-            pool,
+            pool: Some(pool),
             holder: holder_id(),
         };
         store.migrate()?;
@@ -549,7 +550,10 @@ impl PgStore {
     }
 
     fn client(&self) -> Result<Client> {
-        Ok(self.pool.get()?)
+        match &self.pool {
+            Some(pool) => Ok(pool.get()?),
+            None => Err(StoreError::Backend("the store is closed".into())),
+        }
     }
 
     /// Runs `f` in one transaction, committed if `f` succeeds.
@@ -563,6 +567,20 @@ impl PgStore {
         let out = f(&mut tx)?;
         tx.tx.commit()?;
         Ok(out)
+    }
+}
+
+impl Drop for PgStore {
+    /// The client closes a connection by blocking on its own small runtime, which tokio
+    /// forbids on a thread that runs tokio (the bot's last handle may go there at exit): the
+    /// connections are then closed on a thread of their own.
+    fn drop(&mut self) {
+        let Some(pool) = self.pool.take() else {
+            return;
+        };
+        if tokio::runtime::Handle::try_current().is_ok() {
+            let _ = std::thread::spawn(move || drop(pool)).join();
+        }
     }
 }
 
