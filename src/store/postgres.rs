@@ -142,9 +142,14 @@ impl_sql!(Tx<'_>, tx);
 impl From<::postgres::Error> for StoreError {
     fn from(e: ::postgres::Error) -> StoreError {
         // The server's own message when it refused ("db error" alone says nothing).
+        // Otherwise the client's words and their cause ("error connecting to server" alone
+        // does not say that nothing listens there).
         StoreError::Backend(match e.as_db_error() {
             Some(db) => db.to_string(),
-            None => e.to_string(),
+            None => match std::error::Error::source(&e) {
+                Some(cause) => format!("{e}: {cause}"),
+                None => e.to_string(),
+            },
         })
     }
 }

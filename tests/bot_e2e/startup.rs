@@ -385,6 +385,53 @@ fn a_database_that_cannot_be_written_is_named_and_refused() {
     }
 }
 
+/// A PostgreSQL database that is not a `postgres://` URL, that nothing listens for, or that the
+/// server does not have: refused at once, saying why, and nothing is written (no SQLite file
+/// appears instead).
+#[test]
+fn a_postgresql_database_that_cannot_be_opened_is_refused_with_the_reason() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let d = dir.path();
+    // A port nothing listens on: bound, then let go.
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .expect("a free port")
+        .port();
+    let mut cases = vec![
+        (
+            "mysql://tegami@localhost/tegami".to_string(),
+            vec!["must start with postgres://"],
+        ),
+        (
+            format!("postgres://tegami@127.0.0.1:{port}/tegami"),
+            vec!["PostgreSQL", "Connection refused"],
+        ),
+    ];
+    // With the tests' server, a database it does not have: the server's own words.
+    if let Ok(server) = std::env::var("TEGAMI_TEST_DATABASE_URL") {
+        if let Some((base, _)) = server.rsplit_once('/') {
+            cases.push((
+                format!("{base}/tegami_no_such_database"),
+                vec!["PostgreSQL", "does not exist"],
+            ));
+        }
+    }
+    for (url, says) in cases {
+        let out = run_to_end(
+            tegami(d)
+                .arg("--config")
+                .arg(example_path())
+                .env("DISCORD_TOKEN", TOKEN)
+                .env("DATABASE_URL", &url),
+        );
+        refused(&out, &says);
+    }
+    assert!(
+        !d.join("tegami.db").exists(),
+        "no SQLite file instead of the PostgreSQL database"
+    );
+}
+
 #[test]
 fn an_api_base_that_is_not_http_is_refused() {
     let dir = tempfile::tempdir().expect("temp dir");
