@@ -1010,6 +1010,9 @@ impl UserStore for CrashingStore {
     fn user(&self, id: &str) -> Result<Option<UserRow>, StoreError> {
         self.inner.user(id)
     }
+    fn users(&self, ids: &[String]) -> Result<Vec<UserRow>, StoreError> {
+        self.inner.users(ids)
+    }
     fn set_user_settings(&self, id: &str, style: &str, notify: &str) -> Result<(), StoreError> {
         self.inner.set_user_settings(id, style, notify)
     }

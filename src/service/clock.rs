@@ -18,7 +18,7 @@ use tracing::{info, instrument};
 use super::play::ending_of;
 use super::*;
 use crate::engine::{Outcome, Reason};
-use crate::store::{BatchEnd, DeadlineShift, NewNotice, ServerRow};
+use crate::store::{BatchEnd, DeadlineShift, NewNotice, ServerRow, UserRow};
 
 /// What a sweep did.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -37,6 +37,28 @@ pub struct Sweep {
 }
 
 const BATCH: usize = 500;
+
+/// A notice of the sweep to `user` (whose row is `known`, if they have one): digest and DM
+/// users get a direct message, the others a mention.
+fn notice_to(
+    known: Option<&UserRow>,
+    user: &str,
+    channel: Option<&String>,
+    text: String,
+) -> NewNotice {
+    let via = match known {
+        Some(u) if u.notify == "dm" || u.notify == "digest" => "dm",
+        _ => "mention",
+    };
+    NewNotice {
+        id: super::new_notice_id(),
+        game: None,
+        user: user.to_string(),
+        via: via.into(),
+        channel: channel.cloned(),
+        text,
+    }
+}
 
 /// An outbox row as the adapters deliver it.
 fn notice_of(o: crate::store::OutboxRow) -> Notice {
@@ -62,18 +84,12 @@ impl Service {
         channel: Option<&String>,
         text: String,
     ) -> Result<NewNotice, CoreError> {
-        let via = match self.store.user(user)? {
-            Some(u) if u.notify == "dm" || u.notify == "digest" => "dm",
-            _ => "mention",
-        };
-        Ok(NewNotice {
-            id: super::new_notice_id(),
-            game: None,
-            user: user.to_string(),
-            via: via.into(),
-            channel: channel.cloned(),
+        Ok(notice_to(
+            self.store.user(user)?.as_ref(),
+            user,
+            channel,
             text,
-        })
+        ))
     }
 
     /// Runs the correspondence sweep as of `now`.
@@ -91,6 +107,14 @@ impl Service {
             // Forfeits are committed a hundred at a time (each game still guarded by its
             // version): one commit's wait on the disk for a hundred games.
             for chunk in fresh.chunks(100) {
+                // The players of the hundred games, read at once (how to reach them, names).
+                let ids: Vec<String> = chunk.iter().flat_map(|r| r.players.clone()).collect();
+                let users: std::collections::HashMap<String, UserRow> = self
+                    .store
+                    .users(&ids)?
+                    .into_iter()
+                    .map(|u| (u.id.clone(), u))
+                    .collect();
                 let mut endings = Vec::new();
                 for row in chunk {
                     let Some(loser) = row.to_move.clone() else {
@@ -110,22 +134,21 @@ impl Service {
                         reason: Reason::Timeout,
                     };
                     let winner = row.players[(!loser_side).index()].clone();
+                    let loser_name = users.get(&loser).map_or(loser.as_str(), |u| &u.name);
                     let notices = vec![
-                        self.outbox_notice(
+                        notice_to(
+                            users.get(&loser),
                             &loser,
                             row.channel.as_ref(),
                             format!("game #{}: you lost on time", row.id),
-                        )?
+                        )
                         .about(row.id),
-                        self.outbox_notice(
+                        notice_to(
+                            users.get(&winner),
                             &winner,
                             row.channel.as_ref(),
-                            format!(
-                                "game #{}: {} ran out of time, you win",
-                                row.id,
-                                self.name_of(&loser)
-                            ),
-                        )?
+                            format!("game #{}: {loser_name} ran out of time, you win", row.id),
+                        )
                         .about(row.id),
                     ];
                     endings.push((row, ending_of(o), notices));

@@ -544,6 +544,8 @@ pub trait UserStore: Send + Sync {
     /// Records a user (or updates their display name); returns their settings.
     fn touch_user(&self, id: &str, name: &str, now: i64) -> Result<UserRow>;
     fn user(&self, id: &str) -> Result<Option<UserRow>>;
+    /// The users of `ids` that are known, in any order (one read for many: the sweep's).
+    fn users(&self, ids: &[String]) -> Result<Vec<UserRow>>;
     fn set_user_settings(&self, id: &str, style: &str, notify: &str) -> Result<()>;
     fn server(&self, guild: &str) -> Result<Option<ServerRow>>;
     fn set_server(&self, s: &ServerRow) -> Result<()>;

@@ -431,7 +431,43 @@ fn end_game(c: &mut impl Sql, holder: &str, game: i64, f: &Finish, now: i64) -> 
     }
     c.execute("DELETE FROM offers WHERE game_id = $1", &[&game])?;
     queue(c, holder, f.notices, now)?;
-    for r in &f.ratings {
+    write_ratings(c, &f.ratings, now)
+}
+
+/// Ends a game of the sweep's batch, the transaction holding its row: if it is still at
+/// `version`, one statement moves it on and ends it (nothing written otherwise: `Conflict`);
+/// then its offers, notices and ratings (`Stale` if a rating moved on).
+fn end_held(
+    c: &mut impl Sql,
+    holder: &str,
+    game: i64,
+    version: i64,
+    f: &Finish,
+    now: i64,
+) -> Result<()> {
+    let n = c.execute(
+        "UPDATE games SET version = version + 1, updated_at = $3, status = 'finished',
+            result = $4, reason = $5, finished_at = $3, deadline = NULL, to_move = NULL
+         WHERE id = $1 AND version = $2 AND status = 'active'",
+        &[
+            &game,
+            &version,
+            &now,
+            &f.ending.result.as_str(),
+            &f.ending.reason,
+        ],
+    )?;
+    if n != 1 {
+        return Err(StoreError::Conflict);
+    }
+    c.execute("DELETE FROM offers WHERE game_id = $1", &[&game])?;
+    queue(c, holder, f.notices, now)?;
+    write_ratings(c, &f.ratings, now)
+}
+
+/// Writes the new ratings the core computed, each only if its row is still as read.
+fn write_ratings(c: &mut impl Sql, ratings: &[RatingUpdate], now: i64) -> Result<()> {
+    for r in ratings {
         let row = &r.row;
         let (games, wins, losses, draws) = (
             i64::from(row.games),
@@ -749,17 +785,24 @@ impl GameStore for PgStore {
                     done.push(BatchEnd::Held);
                     continue;
                 }
-                // Each game in a savepoint: one that moved on is rolled back alone.
-                tx.batch_execute("SAVEPOINT game")?;
-                let r = bump(tx, *game, *version, now)
-                    .and_then(|_| end_game(tx, &self.holder, *game, finish, now));
-                match r {
+                // A game that moved on writes nothing (its first statement is guarded); one
+                // with ratings may find one stale after writing, so it goes in a savepoint,
+                // rolled back alone.
+                let rated = !finish.ratings.is_empty();
+                if rated {
+                    tx.batch_execute("SAVEPOINT game")?;
+                }
+                match end_held(tx, &self.holder, *game, *version, finish, now) {
                     Ok(()) => {
-                        tx.batch_execute("RELEASE SAVEPOINT game")?;
+                        if rated {
+                            tx.batch_execute("RELEASE SAVEPOINT game")?;
+                        }
                         done.push(BatchEnd::Ended);
                     }
                     Err(e @ (StoreError::Conflict | StoreError::NotFound | StoreError::Stale)) => {
-                        tx.batch_execute("ROLLBACK TO SAVEPOINT game")?;
+                        if rated {
+                            tx.batch_execute("ROLLBACK TO SAVEPOINT game")?;
+                        }
                         done.push(if matches!(e, StoreError::Stale) {
                             BatchEnd::Stale
                         } else {
@@ -1044,6 +1087,15 @@ impl UserStore for PgStore {
             &mut *self.client()?,
             &format!("SELECT {USER_COLUMNS} FROM users WHERE id = $1"),
             &[&id],
+            user_row,
+        )
+    }
+
+    fn users(&self, ids: &[String]) -> Result<Vec<UserRow>> {
+        all(
+            &mut *self.client()?,
+            &format!("SELECT {USER_COLUMNS} FROM users WHERE id = ANY($1)"),
+            &[&ids],
             user_row,
         )
     }

@@ -913,6 +913,20 @@ impl UserStore for SqliteStore {
         })
     }
 
+    fn users(&self, ids: &[String]) -> Result<Vec<UserRow>> {
+        self.with(|c| {
+            let mut st =
+                c.prepare_cached(&format!("SELECT {USER_COLUMNS} FROM users WHERE id = ?1"))?;
+            let mut out = Vec::with_capacity(ids.len());
+            for id in ids {
+                if let Some(u) = st.query_row([id], user_row).optional()? {
+                    out.push(u);
+                }
+            }
+            Ok(out)
+        })
+    }
+
     fn set_user_settings(&self, id: &str, style: &str, notify: &str) -> Result<()> {
         self.write(|tx| {
             let n = tx.execute(
