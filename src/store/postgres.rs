@@ -403,6 +403,17 @@ fn queue(c: &mut impl Sql, holder: &str, notices: &[NewNotice], now: i64) -> Res
     queue_with(c, holder, notices, None, &[], now)
 }
 
+/// Queues the notices of a new game: about it unless they name another, `{game}` its number.
+fn queue_about_game(
+    c: &mut impl Sql,
+    holder: &str,
+    notices: &[NewNotice],
+    game: i64,
+    now: i64,
+) -> Result<()> {
+    queue_with(c, holder, notices, Some(game), &[("{game}", game)], now)
+}
+
 /// Moves a game from `version` to `version + 1`; `Conflict` if it is no longer at `version`.
 fn bump(c: &mut impl Sql, game: i64, version: i64, now: i64) -> Result<()> {
     let n = c.execute(
@@ -429,9 +440,7 @@ fn end_game(c: &mut impl Sql, holder: &str, game: i64, f: &Finish, now: i64) -> 
     if n != 1 {
         return Err(StoreError::Conflict);
     }
-    c.execute("DELETE FROM offers WHERE game_id = $1", &[&game])?;
-    queue(c, holder, f.notices, now)?;
-    write_ratings(c, &f.ratings, now)
+    after_end(c, holder, game, f, now)
 }
 
 /// Ends a game of the sweep's batch, the transaction holding its row: if it is still at
@@ -460,6 +469,12 @@ fn end_held(
     if n != 1 {
         return Err(StoreError::Conflict);
     }
+    after_end(c, holder, game, f, now)
+}
+
+/// What ending a game writes besides the game: its offers go, its notices are queued, the
+/// new ratings written.
+fn after_end(c: &mut impl Sql, holder: &str, game: i64, f: &Finish, now: i64) -> Result<()> {
     c.execute("DELETE FROM offers WHERE game_id = $1", &[&game])?;
     queue(c, holder, f.notices, now)?;
     write_ratings(c, &f.ratings, now)
@@ -689,7 +704,7 @@ impl GameStore for PgStore {
     fn start_game(&self, game: &NewGame, notices: &[NewNotice], now: i64) -> Result<GameRow> {
         self.write(|tx| {
             let id = insert_game(tx, game, now)?;
-            queue_with(tx, &self.holder, notices, Some(id), &[("{game}", id)], now)?;
+            queue_about_game(tx, &self.holder, notices, id, now)?;
             get_game(tx, id)?.ok_or(StoreError::NotFound)
         })
     }
@@ -957,14 +972,7 @@ impl ChallengeStore for PgStore {
                 // Rolled back with the game when the transaction drops.
                 return Err(StoreError::Conflict);
             }
-            queue_with(
-                tx,
-                &self.holder,
-                notices,
-                Some(game_id),
-                &[("{game}", game_id)],
-                now,
-            )?;
+            queue_about_game(tx, &self.holder, notices, game_id, now)?;
             get_game(tx, game_id)?.ok_or(StoreError::NotFound)
         })
     }

@@ -225,6 +225,17 @@ fn queue_with(
     Ok(())
 }
 
+/// Queues the notices of a new game: about it unless they name another, `{game}` its number.
+fn queue_about_game(
+    tx: &Connection,
+    holder: &str,
+    notices: &[NewNotice],
+    game: i64,
+    now: i64,
+) -> Result<()> {
+    queue_with(tx, holder, notices, Some(game), &[("{game}", game)], now)
+}
+
 /// A notice's text with its placeholders (`{game}`, `{challenge}`) replaced.
 pub fn fill(text: &str, subst: &[(&str, i64)]) -> String {
     let mut t = text.to_string();
@@ -543,14 +554,7 @@ impl GameStore for SqliteStore {
     fn start_game(&self, game: &NewGame, notices: &[NewNotice], now: i64) -> Result<GameRow> {
         self.write(|tx| {
             let game_id = insert_game(tx, game, now)?;
-            queue_with(
-                tx,
-                &self.holder,
-                notices,
-                Some(game_id),
-                &[("{game}", game_id)],
-                now,
-            )?;
+            queue_about_game(tx, &self.holder, notices, game_id, now)?;
             get_game(tx, game_id)?.ok_or(StoreError::NotFound)
         })
     }
@@ -785,14 +789,7 @@ impl ChallengeStore for SqliteStore {
                 // Rolled back with the game when the transaction drops.
                 return Err(StoreError::Conflict);
             }
-            queue_with(
-                tx,
-                &self.holder,
-                notices,
-                Some(game_id),
-                &[("{game}", game_id)],
-                now,
-            )?;
+            queue_about_game(tx, &self.holder, notices, game_id, now)?;
             get_game(tx, game_id)?.ok_or(StoreError::NotFound)
         })
     }
