@@ -223,7 +223,7 @@ pub async fn run(config: BotConfig, service: Arc<Service>) -> Result<(), RunErro
 
     // Background work: notices waiting in the outbox, and the correspondence sweep.
     let http = client.http.clone();
-    let background = tokio::spawn(outbox::run_loops(
+    let mut background = tokio::spawn(outbox::run_loops(
         http,
         service.clone(),
         outbox,
@@ -271,7 +271,6 @@ pub async fn run(config: BotConfig, service: Arc<Service>) -> Result<(), RunErro
     gate.drained(DRAIN).await;
     // The delivery loop stops at its next tick once the gate is closed: a delivery under way
     // is finished and marked sent rather than cut between the two.
-    let mut background = background;
     if tokio::time::timeout(DRAIN, &mut background).await.is_err() {
         background.abort();
     }

@@ -814,15 +814,17 @@ impl GameStore for PgStore {
                         }
                         done.push(BatchEnd::Ended);
                     }
-                    Err(e @ (StoreError::Conflict | StoreError::NotFound | StoreError::Stale)) => {
+                    // Moved on: its first statement wrote nothing. Stale: only a rated game
+                    // gets there, after writing, inside its savepoint.
+                    Err(StoreError::Conflict | StoreError::NotFound) => {
                         if rated {
-                            tx.batch_execute("ROLLBACK TO SAVEPOINT game")?;
+                            tx.batch_execute("RELEASE SAVEPOINT game")?;
                         }
-                        done.push(if matches!(e, StoreError::Stale) {
-                            BatchEnd::Stale
-                        } else {
-                            BatchEnd::Moved
-                        })
+                        done.push(BatchEnd::Moved);
+                    }
+                    Err(StoreError::Stale) => {
+                        tx.batch_execute("ROLLBACK TO SAVEPOINT game")?;
+                        done.push(BatchEnd::Stale);
                     }
                     Err(e) => return Err(e),
                 }
