@@ -8,8 +8,15 @@
 //! 2. **Memory**: the bot's resident memory (VmRSS, and the peak VmHWM) with 10,000 stored games
 //!    (filled through the command core), after start and after some commands. Target ≤ 100 MB.
 //!
-//! `cargo bench --bench discord` runs both; `-- --rounds N` changes the number of moves per
-//! game (default 16), `-- --games N` the stored games of part 2 (default 10,000).
+//! 3. **No stalls**: while the computer thinks at level 5 (one second a move, its game moved
+//!    again each time it answers) and an `/analysis` of a finished 200-ply game runs, two other
+//!    players send `/board` and `/move` one after the other. For each, the time from the
+//!    INTERACTION_CREATE sent to the follow-up received. Prints p50, p95 and max. Target: p95 <
+//!    150 ms and max < 400 ms on 2 cores.
+//!
+//! `cargo bench --bench discord` runs all three; `-- --rounds N` changes the number of moves per
+//! game (default 16), `-- --games N` the stored games of part 2 (default 10,000), `-- --plies N`
+//! the length of the analysed game of part 3 (default 200).
 
 #[path = "../tests/fake_discord/mod.rs"]
 mod fake_discord;
@@ -366,6 +373,263 @@ async fn memory(stored: usize) {
     stop(bot);
 }
 
+/// A finished Shogi game of `plies` moves between `a` and `b`, stored through the command
+/// core: moves chosen by a fixed-seed generator among those that do not end the game, then a
+/// resignation. Returns its number.
+fn store_long_game(
+    service: &tegami::service::Service,
+    place: &tegami::service::Place,
+    a: &tegami::service::User,
+    b: &tegami::service::User,
+    plies: usize,
+) -> i64 {
+    use tegami::engine::notation::code;
+    use tegami::service::{parse_command, Request};
+    let run = |u: &tegami::service::User, line: &str| {
+        let reply = service.handle(&Request {
+            user: u.clone(),
+            place: place.clone(),
+            command: parse_command(line).expect("command"),
+        });
+        assert!(!reply.error, "{line}: {}", reply.text);
+        reply
+    };
+    run(a, &format!("challenge <@{}> shogi black", b.id));
+    let r = run(b, "accept");
+    let id = r.game.expect("a game").id;
+    let mut game = tegami::engine::Game::new(tegami::engine::Position::start(
+        tegami::engine::VariantId::Shogi,
+    ));
+    let mut seed = 0x2545_F491_4F6C_DD1Du64;
+    for ply in 0..plies {
+        let moves: Vec<_> = game
+            .legal_moves()
+            .into_iter()
+            .filter(|&m| {
+                let mut next = game.clone();
+                next.play(m).is_ok() && next.outcome().is_none()
+            })
+            .collect();
+        assert!(
+            !moves.is_empty(),
+            "the long game ended by itself at ply {ply}"
+        );
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        let m = moves[(seed % moves.len() as u64) as usize];
+        let text = code::write(game.variant(), m);
+        game.play(m).expect("legal");
+        let who = if ply % 2 == 0 { a } else { b };
+        run(who, &format!("move {id} {text}"));
+    }
+    run(a, &format!("resign {id}"));
+    id
+}
+
+/// Sends a slash command and returns the time to its follow-up (ms).
+async fn timed(fake: &FakeDiscord, user: &FakeUser, name: &str, options: serde_json::Value) -> f64 {
+    let (_, token, ev) = fake.slash_command(user, name, options, &[]);
+    let sent = Instant::now();
+    fake.dispatch("INTERACTION_CREATE", ev).await;
+    let hook = format!("/api/v10/webhooks/{APP_ID}/{token}");
+    let rec = fake
+        .wait_for(name, STEP, |c| c.method == "POST" && c.path == hook)
+        .await;
+    rec.at.duration_since(sent).as_secs_f64() * 1000.0
+}
+
+async fn stall(plies: usize) {
+    use tegami::service::{Config, Place, Service, SystemClock, User};
+    use tegami::store::{Durability, SqliteStore};
+
+    let dir = tempfile::tempdir().expect("temp dir");
+    let db = dir.path().join("stall.db");
+    let analysed = {
+        let store = SqliteStore::open_with(&db, Durability::Normal).expect("store");
+        let service = Service::new(
+            Arc::new(store),
+            Arc::new(SystemClock),
+            Config {
+                images: false,
+                ..Config::default()
+            },
+        );
+        let place = Place {
+            guild: Some(fake_discord::GUILD_ID.to_string()),
+            channel: Some(CHANNEL_ID.to_string()),
+            admin: false,
+        };
+        let a = User::new("5000000000000000001", "analyst");
+        let b = User::new("5000000000000000002", "sparring");
+        store_long_game(&service, &place, &a, &b, plies)
+    };
+    let fake = Arc::new(FakeDiscord::start().await);
+    let analyst = FakeUser::new(5_000_000_000_000_000_001, "analyst");
+    let human = FakeUser::new(5_000_000_000_000_000_003, "human");
+    let p1 = FakeUser::new(5_000_000_000_000_000_004, "p1");
+    let p2 = FakeUser::new(5_000_000_000_000_000_005, "p2");
+    for u in [&analyst, &human, &p1, &p2] {
+        fake.add_user(u);
+    }
+    let bot = start_bot(&fake, &db, &dir.path().join("bot.log"));
+    fake.wait_ready(STEP).await;
+    fake.wait_for("registration", STEP, |c| c.method == "PUT")
+        .await;
+    let me = FakeUser::new(fake_discord::BOT_USER_ID, fake_discord::BOT_USERNAME);
+    // The human against the computer at level 5, the human first; p1 against p2.
+    let r = command(
+        &fake,
+        &human,
+        "challenge",
+        json!([
+            opt_user("opponent", &me),
+            opt_str("game", "shogi"),
+            opt_str("color", "black"),
+            opt_int("level", 5)
+        ]),
+        &[&me],
+    )
+    .await;
+    let computer_game = r
+        .content()
+        .and_then(|t| {
+            let rest = &t[t.find("Game #")? + 6..];
+            rest[..rest.find(|c: char| !c.is_ascii_digit())?]
+                .parse::<i64>()
+                .ok()
+        })
+        .expect("the computer's game began");
+    command(
+        &fake,
+        &p1,
+        "challenge",
+        json!([
+            opt_user("opponent", &p2),
+            opt_str("game", "shogi"),
+            opt_str("color", "black")
+        ]),
+        &[&p2],
+    )
+    .await;
+    let r = command(&fake, &p2, "accept", json!([]), &[]).await;
+    let game = r
+        .content()
+        .and_then(|t| {
+            let rest = &t[t.find("Game #")? + 6..];
+            rest[..rest.find(|c: char| !c.is_ascii_digit())?]
+                .parse::<i64>()
+                .ok()
+        })
+        .expect("p1 and p2's game began");
+
+    // The human's moves: edge pawns and quiet moves, legal whatever the computer answers.
+    let human_moves = [
+        "P-9f", "P-1f", "P-9e", "P-1e", "P-2f", "P-2e", "P-6f", "P-4f",
+    ];
+    let computer_moved = |since: usize| {
+        let fake = fake.clone();
+        async move {
+            fake.wait_for_since(since, "the computer's move", STEP, |c| {
+                c.method == "POST"
+                    && c.path.ends_with("/messages")
+                    && c.content().is_some_and(|t| {
+                        t.starts_with(&format!("Game #{computer_game}: Tegami plays"))
+                    })
+            })
+            .await;
+        }
+    };
+    let mut human_next = 0;
+    let mark = fake.call_count();
+    timed(
+        &fake,
+        &human,
+        "move",
+        json!([
+            opt_str("move", human_moves[0]),
+            opt_int("game", computer_game)
+        ]),
+    )
+    .await;
+    human_next += 1;
+    let mut thinking = tokio::spawn(computer_moved(mark));
+    // The analysis, not waited for.
+    let (_, a_token, ev) = fake.slash_command(
+        &analyst,
+        "analysis",
+        json!([opt_int("game", analysed)]),
+        &[],
+    );
+    let a_sent = Instant::now();
+    fake.dispatch("INTERACTION_CREATE", ev).await;
+    let a_hook = format!("/api/v10/webhooks/{APP_ID}/{a_token}");
+    let analysis_done = || {
+        fake.calls().iter().any(|c| {
+            c.method == "POST"
+                && c.path == a_hook
+                && c.files.iter().any(|f| f.filename.ends_with(".png"))
+        })
+    };
+    let mut ms = Vec::new();
+    let mut during_search = 0usize;
+    let mut r = 0usize;
+    while !analysis_done() && ms.len() < 400 {
+        // Keep the computer thinking: when it answered, the human moves again.
+        if thinking.is_finished() && human_next < human_moves.len() {
+            let mark = fake.call_count();
+            timed(
+                &fake,
+                &human,
+                "move",
+                json!([
+                    opt_str("move", human_moves[human_next]),
+                    opt_int("game", computer_game)
+                ]),
+            )
+            .await;
+            human_next += 1;
+            thinking = tokio::spawn(computer_moved(mark));
+        }
+        let searching = !thinking.is_finished();
+        ms.push(timed(&fake, &p1, "board", json!([opt_int("game", game)])).await);
+        if r < OPENING.len() {
+            let user = if r % 2 == 0 { &p1 } else { &p2 };
+            ms.push(
+                timed(
+                    &fake,
+                    user,
+                    "move",
+                    json!([opt_str("move", OPENING[r]), opt_int("game", game)]),
+                )
+                .await,
+            );
+            r += 1;
+        }
+        if searching {
+            during_search += 1;
+        }
+    }
+    let a_wait = fake
+        .wait_for("the analysis", STEP * 2, |c| {
+            c.method == "POST"
+                && c.path == a_hook
+                && c.files.iter().any(|f| f.filename.ends_with(".png"))
+        })
+        .await;
+    let a_ms = a_wait.at.duration_since(a_sent).as_secs_f64() * 1000.0;
+    ms.sort_by(|a, b| a.total_cmp(b));
+    println!(
+        "discord stall: {} answers to /board and /move of other players while a {plies}-ply /analysis ran ({:.1} s) and the computer thought at level 5 ({during_search} rounds during a search): p50 {:.1} ms, p95 {:.1} ms, max {:.1} ms (target p95 < 150 ms, max < 400 ms)",
+        ms.len(),
+        a_ms / 1000.0,
+        percentile(&ms, 0.5),
+        percentile(&ms, 0.95),
+        ms.last().copied().unwrap_or(f64::NAN)
+    );
+    stop(bot);
+}
+
 fn main() {
     // `cargo bench --no-run` builds this; `cargo test --benches` runs it with `--bench` absent.
     if !std::env::args().any(|a| a == "--bench") {
@@ -377,7 +641,12 @@ fn main() {
         .build()
         .expect("runtime");
     runtime.block_on(async {
+        if std::env::args().any(|a| a == "--stall-only") {
+            stall(arg("--plies", 200)).await;
+            return;
+        }
         latency(arg("--rounds", 16)).await;
         memory(arg("--games", 10_000)).await;
+        stall(arg("--plies", 200)).await;
     });
 }

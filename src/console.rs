@@ -206,6 +206,7 @@ impl Console {
                     let how = match n.via {
                         Via::Mention => "mention",
                         Via::Dm => "direct message",
+                        Via::Post => "announcement",
                     };
                     out.push_str(&format!("\n  → @{} ({how}): {}", n.user, n.text));
                 }
@@ -242,13 +243,18 @@ impl Console {
         }
         for n in &reply.notify {
             let how = match n.via {
-                Via::Mention => "mention",
+                Via::Mention | Via::Post => "mention",
                 Via::Dm => "direct message",
             };
             out.push_str(&format!("\n  → @{} ({how}): {}", n.user, n.text));
         }
         // Shown here, so delivered: the outbox keeps them no longer.
-        let ids: Vec<i64> = reply.notify.iter().filter_map(|n| n.id).collect();
+        let ids: Vec<i64> = reply
+            .notify
+            .iter()
+            .chain(&reply.post)
+            .filter_map(|n| n.id)
+            .collect();
         if !ids.is_empty() {
             if let Err(e) = self.service.mark_sent(&ids) {
                 out.push_str(&format!("\n✗ could not mark the notifications sent: {e}"));

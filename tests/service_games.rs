@@ -780,13 +780,7 @@ fn check_notices(env: &Env, r: &Reply, game: Option<i64>, last: &mut i64) -> Vec
             .find(|o| o.id == id)
             .unwrap_or_else(|| panic!("notice {id} is not in the outbox: {n:?}"));
         assert_eq!(row.user, n.user);
-        assert_eq!(
-            row.via,
-            match n.via {
-                Via::Mention => "mention",
-                Via::Dm => "dm",
-            }
-        );
+        assert_eq!(row.via, n.via.as_str());
         assert_eq!(row.channel, n.channel);
         assert_eq!(row.text, n.text, "the stored text is the one returned");
         assert_eq!(row.game, n.game);
@@ -1862,4 +1856,95 @@ fn analysis_of_a_finished_game() {
     // Of another server, it is not there.
     let msg = env.refused_cmd_in(&in_guild("elsewhere"), "alice", Command::Analysis { game });
     assert!(msg.contains("no game"), "{msg}");
+}
+
+/// A move's public announcement is kept in the outbox with the move (a `post`, with the ply of
+/// its board), and a command's notices are held for it: the delivery loop's claim skips them
+/// until the command lets go. A notice no way could deliver is set aside: never claimed again,
+/// and shown to its player by `games`.
+#[test]
+fn a_moves_announcement_is_kept_and_held_until_its_command_lets_go() {
+    let env = Env::new();
+    let game = env.start_game("alice", "bob", "shogi");
+    // Whatever the start left is delivered.
+    let old: Vec<i64> = env
+        .service
+        .claim_unsent(100)
+        .unwrap()
+        .iter()
+        .filter_map(|n| n.id)
+        .collect();
+    env.service.mark_sent(&old).unwrap();
+
+    let r = env
+        .service
+        .handle(&request("alice", &format!("move {game} 7g7f")));
+    assert!(!r.error, "{}", r.text);
+    let post = r.post.clone().expect("the move's announcement");
+    assert_eq!(post.via, Via::Post);
+    assert_eq!(post.game, Some(game));
+    assert_eq!(post.ply, Some(1));
+    assert_eq!(post.text, r.text, "the announcement is the reply's text");
+    let stored = posts(&env.path);
+    assert_eq!(stored.len(), 1);
+    assert_eq!(Some(stored[0].id), post.id);
+    assert_eq!(stored[0].sent_at, None);
+
+    // Held by the command: the loop's claim does not see them.
+    let mine: Vec<i64> = r
+        .notify
+        .iter()
+        .chain(&r.post)
+        .filter_map(|n| n.id)
+        .collect();
+    assert_eq!(mine.len(), 2, "bob's notice and the announcement");
+    let claimed = env.service.claim_unsent(100).unwrap();
+    assert!(
+        claimed.iter().all(|n| !mine.contains(&n.id.unwrap())),
+        "{claimed:?}"
+    );
+    // Let go (the command's post failed for a while): now the loop takes them.
+    env.service.release_notices(&mine);
+    let mut claimed: Vec<i64> = env
+        .service
+        .claim_unsent(100)
+        .unwrap()
+        .iter()
+        .filter_map(|n| n.id)
+        .collect();
+    claimed.sort_unstable();
+    let mut want = mine.clone();
+    want.sort_unstable();
+    assert_eq!(claimed, want);
+
+    // Bob's notice cannot be delivered anywhere: set aside, never claimed again.
+    let to_bob = r.notify[0].id.unwrap();
+    assert!(!env
+        .service
+        .handle(&request("bob", "games"))
+        .text
+        .contains("could not be delivered"));
+    env.service
+        .set_aside(to_bob, "bob", "404 Unknown Channel; 403 DMs closed")
+        .unwrap();
+    let again: Vec<i64> = env
+        .service
+        .claim_unsent(100)
+        .unwrap()
+        .iter()
+        .filter_map(|n| n.id)
+        .collect();
+    assert!(!again.contains(&to_bob));
+    let games = env.service.handle(&request("bob", "games")).text;
+    assert!(
+        games.contains("1 notice to you could not be delivered")
+            && games.contains(&format!("#{game}")),
+        "{games}"
+    );
+    // Only to the player concerned.
+    assert!(!env
+        .service
+        .handle(&request("alice", "games"))
+        .text
+        .contains("could not be delivered"));
 }

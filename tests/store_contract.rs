@@ -394,6 +394,7 @@ fn notices_wait_in_the_outbox_until_marked_sent() {
             via: "mention".into(),
             channel: Some("chan".into()),
             text: text.into(),
+            ply: None,
         };
         let ending = resignation();
         let notices = [notice(11, "you lose"), notice(12, "game over")];
@@ -584,6 +585,7 @@ fn two_handles_racing_end_each_game_once() {
                                     via: "mention".into(),
                                     channel: None,
                                     text: format!("game {} over", g.id),
+                                    ply: None,
                                 }];
                                 let f = Finish {
                                     ending: &ending,
@@ -645,6 +647,7 @@ fn a_notice_is_held_by_one_handle_at_a_time() {
             via: "mention".into(),
             channel: None,
             text: format!("notice {id}"),
+            ply: None,
         };
         let ending = resignation();
         let notices = [notice(21), notice(22)];
@@ -718,6 +721,7 @@ fn two_handles_claiming_at_once_deliver_each_notice_once() {
                     via: "mention".into(),
                     channel: None,
                     text: "over".into(),
+                    ply: None,
                 })
                 .collect();
             let ending = resignation();

@@ -568,10 +568,26 @@ pub async fn server(
     ctx: Ctx<'_>,
     #[description = "Default days per move"] days: Option<i64>,
     #[description = "Games rated by default"] rated: Option<bool>,
-    #[description = "The channel where challenges' games are played"] channel: Option<
-        serenity::GuildChannel,
-    >,
+    #[description = "The channel where challenges' games are played"]
+    #[channel_types("Text", "News")]
+    channel: Option<serenity::GuildChannel>,
 ) -> Result<(), Error> {
+    // Registered for text channels only; a prefix command may still name another kind.
+    if let Some(c) = channel.as_ref().filter(|c| {
+        !matches!(
+            c.kind,
+            serenity::ChannelType::Text | serenity::ChannelType::News
+        )
+    }) {
+        return run(
+            ctx,
+            Err(format!(
+                "<#{}> is not a text channel: games are played in a text channel (their threads are made there)",
+                c.id
+            )),
+        )
+        .await;
+    }
     let command = match days.map(u32::try_from) {
         Some(Err(_)) => Err("days per move: choose 1, 2, 3, 5, 7, 10 or 14".to_string()),
         Some(Ok(d)) => Ok(Some(d)),

@@ -90,6 +90,7 @@ async fn button(ctx: poise::FrameworkContext<'_, Data, Error>, click: &Component
         ),
         guild: click.guild_id,
         channel: click.channel_id,
+        parent: respond::thread_parent(click.channel.as_ref()),
         admin: click
             .member
             .as_ref()
@@ -110,23 +111,17 @@ async fn button(ctx: poise::FrameworkContext<'_, Data, Error>, click: &Component
     // Browsing a game's moves is never stale; everything else is, once the game moved on.
     let browsing = matches!(command, Command::Game { .. });
     if let (Some(game), Some(ply), false) = (b.game, b.ply, browsing) {
-        let s = data.service.clone();
-        let now = tokio::task::spawn_blocking(move || s.store().game(game))
-            .await
-            .ok()
-            .and_then(|r| r.ok())
-            .flatten();
-        match now {
-            Some(row) if row.ply != ply => {
+        match super::outbox::home_of(&data.service, game).await {
+            Some(now) if now.ply != ply => {
                 let text = format!(
                     "This button belongs to an older position of game #{game} (after move {ply}; it is now after move {}): look at the latest board.",
-                    row.ply
+                    now.ply
                 );
                 respond::quick_ephemeral(&http, id, token, &text).await;
                 return;
             }
-            Some(row)
-                if row.status != crate::store::GameStatus::Active
+            Some(now)
+                if !now.active
                     && !matches!(command, Command::Moves { .. } | Command::Board { .. }) =>
             {
                 respond::quick_ephemeral(&http, id, token, &format!("Game #{game} is over.")).await;
@@ -165,23 +160,15 @@ async fn bare_move(ctx: poise::FrameworkContext<'_, Data, Error>, msg: &serenity
     }
     let s = data.service.clone();
     let (author, channel) = (msg.author.id.to_string(), msg.channel_id.to_string());
-    let game = tokio::task::spawn_blocking(move || {
-        s.store()
-            .games_of(&author, crate::store::GameStatus::Active, None, 200)
-            .ok()?
-            .into_iter()
-            .find(|g| {
-                g.thread.as_deref() == Some(channel.as_str())
-                    && g.to_move.as_deref() == Some(author.as_str())
-            })
-    })
-    .await
-    .ok()
-    .flatten();
+    let game = tokio::task::spawn_blocking(move || s.game_to_move_in(&author, &channel))
+        .await
+        .ok()
+        .and_then(|r| r.ok())
+        .flatten();
     let Some(game) = game else {
         return;
     };
-    debug!(game = game.id, "bare move");
+    debug!(game, "bare move");
     let origin = Origin {
         user: msg.author.id,
         name: display_name(
@@ -190,10 +177,15 @@ async fn bare_move(ctx: poise::FrameworkContext<'_, Data, Error>, msg: &serenity
         ),
         guild: msg.guild_id,
         channel: msg.channel_id,
+        parent: respond::cached_thread_parent(
+            &ctx.serenity_context.cache,
+            msg.guild_id,
+            msg.channel_id,
+        ),
         admin: false,
     };
     let command = Command::Move {
-        game: Some(game.id),
+        game: Some(game),
         text: msg.content.trim().to_string(),
         seen_ply: None,
     };

@@ -85,17 +85,11 @@ pub async fn run(config: BotConfig, service: Arc<Service>) -> Result<(), RunErro
     let (moves_tx, mut moves_rx) = tokio::sync::mpsc::unbounded_channel::<Reply>();
     let computer = Arc::new(Worker::start(Worker::threads(), {
         let service = service.clone();
-        let outbox = outbox.clone();
         Arc::new(move |game| {
-            let reply = {
-                let _claiming = outbox.commands.read();
-                let reply = service.computer_move(game);
-                if let Ok(Some(r)) = &reply {
-                    outbox.claim(&r.notify);
-                }
-                reply
-            };
-            match reply {
+            // The move's notices are held for the announcer (the core holds them from before
+            // the move's transaction), so the delivery loop never races it, and nothing here
+            // waits for, or holds up, a command.
+            match service.computer_move(game) {
                 Ok(Some(r)) => {
                     if moves_tx.send(r).is_err() {
                         warn!(
@@ -127,6 +121,7 @@ pub async fn run(config: BotConfig, service: Arc<Service>) -> Result<(), RunErro
         }
     };
     let data = new_data();
+    let data_computer = computer.clone();
     let dev_guild = config.dev_guild;
     let options = poise::FrameworkOptions {
         commands: commands::all(),
@@ -200,6 +195,7 @@ pub async fn run(config: BotConfig, service: Arc<Service>) -> Result<(), RunErro
         if fell_back {
             match client.http.get_gateway().await {
                 Ok(g) => *client.ws_url.lock().await = g.url,
+                Err(e) if unauthorized(&e) => return Err(RunError::Setup(TOKEN_REFUSED.into())),
                 Err(e) => {
                     return Err(RunError::Discord(format!(
                         "cannot get the gateway address from {}: {e}",
@@ -228,6 +224,7 @@ pub async fn run(config: BotConfig, service: Arc<Service>) -> Result<(), RunErro
         service.clone(),
         outbox,
         gate.clone(),
+        data_computer,
         sweep_every,
     ));
 
@@ -288,12 +285,31 @@ pub async fn run(config: BotConfig, service: Arc<Service>) -> Result<(), RunErro
             info!("stopped");
             Ok(())
         }
+        Err(e) if unauthorized(&e) => {
+            error!("{TOKEN_REFUSED}");
+            Err(RunError::Setup(TOKEN_REFUSED.into()))
+        }
         Err(e) => {
             error!("the Discord connection failed: {e}");
             Err(RunError::Discord(format!(
                 "the Discord connection failed: {e}"
             )))
         }
+    }
+}
+
+/// What a wrong token gets: said plainly, not as the call that failed.
+const TOKEN_REFUSED: &str = "Discord refused the token (401): check DISCORD_TOKEN";
+
+/// Whether Discord refused the token: a 401 on a REST call, or the gateway closing with
+/// "authentication failed" (4004).
+fn unauthorized(e: &serenity::Error) -> bool {
+    match e {
+        serenity::Error::Http(serenity::http::HttpError::UnsuccessfulRequest(r)) => {
+            r.status_code.as_u16() == 401
+        }
+        serenity::Error::Gateway(serenity::GatewayError::InvalidAuthentication) => true,
+        _ => false,
     }
 }
 

@@ -1,35 +1,48 @@
 //! Delivery of the core's notices, and the correspondence sweep.
 //!
 //! Every notice the core decides is in the outbox table, written in the same transaction as what
-//! it announces, and is marked sent only after Discord accepted it. A command's own notices are
-//! delivered right away by the command (folded into its reply when they mention someone in the
-//! same channel); whatever is left (a failed send, a crash, the sweep's notices) is delivered by
-//! the loop here, with exponential backoff per notice. A notice is never delivered by the loop
-//! while a command holds it ("claimed").
+//! it announces (a move's public announcement too: a `post`), and is marked sent only after
+//! Discord accepted it. A command's own notices are delivered right away by the command (folded
+//! into its announcement when they mention someone there); whatever is left (a failed send, a
+//! crash, the sweep's notices) is delivered by the loop here, with exponential backoff per
+//! notice.
+//!
+//! No lock is shared between commands and the loop: the core *holds* each notice for the
+//! command that made it from before its transaction until the command delivered it or let it
+//! go, and the loop skips held notices (`service::delivery`). So a slow command (an analysis,
+//! the computer thinking) never holds up another command or the loop.
+//!
+//! **Nothing is dropped silently.** Where a notice's place is gone (404, Unknown Channel) or
+//! closed to the bot (403), it falls back: a mention to the recipient's direct messages, then
+//! to the server's games channel (`server channel`); a direct message refused to a mention in
+//! the game's home, then the server's channel; a move's announcement to the game's channel,
+//! then the server's channel (and the game moves there, with a new thread where allowed). Only
+//! when every way is closed is a notice set aside: logged with the reason, and shown to its
+//! player by `games`. A failure that may pass (a 5xx, a rate limit, the network) is tried
+//! again later.
 
-use std::collections::{HashMap, HashSet};
-use std::sync::{Arc, Mutex, RwLock};
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use poise::serenity_prelude as serenity;
-use serenity::Http;
+use serenity::{ChannelId, Http, UserId};
 use tracing::{debug, info, warn};
 
 use super::guard::Gate;
-use super::respond::{mention_only, user_id};
-use crate::service::{Notice, Service, Via};
+use super::respond::{self, clip, mention_only, user_id, Outgoing};
+use crate::service::{GameHome, Notice, Service, Via, Worker};
 
-/// Shared state of the delivery.
+/// Per-notice retries of this process, and channels where threads cannot be made.
 pub struct Outbox {
-    /// Commands hold it for reading while they run in the core and claim their notices; the
-    /// loop holds it for writing while it reads the table, so it never sees a command's notice
-    /// before the command has claimed it.
-    pub(crate) commands: RwLock<()>,
-    claimed: Mutex<HashSet<i64>>,
     retry: Mutex<HashMap<i64, (u32, Instant)>>,
+    /// Channels where making a thread failed lately: not tried again for an hour.
+    no_threads: Mutex<HashMap<ChannelId, Instant>>,
+    /// Servers whose games channel was reported unusable to their owner lately.
+    reported: Mutex<HashMap<String, Instant>>,
 }
 
-fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+pub(crate) fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     match m.lock() {
         Ok(g) => g,
         Err(poisoned) => poisoned.into_inner(),
@@ -39,21 +52,9 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 impl Outbox {
     pub fn new() -> Outbox {
         Outbox {
-            commands: RwLock::new(()),
-            claimed: Mutex::new(HashSet::new()),
             retry: Mutex::new(HashMap::new()),
-        }
-    }
-
-    /// A command takes its notices: the loop leaves them alone until released.
-    pub fn claim(&self, notices: &[Notice]) {
-        lock(&self.claimed).extend(notices.iter().filter_map(|n| n.id));
-    }
-
-    pub fn release(&self, ids: &[i64]) {
-        let mut c = lock(&self.claimed);
-        for id in ids {
-            c.remove(id);
+            no_threads: Mutex::new(HashMap::new()),
+            reported: Mutex::new(HashMap::new()),
         }
     }
 
@@ -67,9 +68,6 @@ impl Outbox {
     }
 
     fn due(&self, id: i64) -> bool {
-        if lock(&self.claimed).contains(&id) {
-            return false;
-        }
         lock(&self.retry)
             .get(&id)
             .is_none_or(|(_, at)| *at <= Instant::now())
@@ -78,107 +76,422 @@ impl Outbox {
     fn delivered(&self, id: i64) {
         lock(&self.retry).remove(&id);
     }
-}
 
-/// Whether Discord refused a call for good (a 4xx other than 429: no permission, unknown
-/// channel, direct messages closed): sending it again would fail again.
-fn refused_for_good(e: &serenity::Error) -> bool {
-    match e {
-        serenity::Error::Http(serenity::http::HttpError::UnsuccessfulRequest(r)) => {
-            r.status_code.is_client_error() && r.status_code.as_u16() != 429
+    /// Whether a thread may be tried in this channel (none failed there in the last hour).
+    pub(crate) fn threads_allowed(&self, channel: ChannelId) -> bool {
+        lock(&self.no_threads)
+            .get(&channel)
+            .is_none_or(|at| at.elapsed() > Duration::from_secs(3600))
+    }
+
+    pub(crate) fn threads_refused(&self, channel: ChannelId) {
+        lock(&self.no_threads).insert(channel, Instant::now());
+    }
+
+    /// Whether the unusable games channel of `guild` should be reported now (once a day).
+    fn report_due(&self, guild: &str) -> bool {
+        let mut r = lock(&self.reported);
+        let due = r
+            .get(guild)
+            .is_none_or(|at| at.elapsed() > Duration::from_secs(86_400));
+        if due {
+            r.insert(guild.to_string(), Instant::now());
         }
-        _ => false,
+        due
     }
 }
 
-/// Sends one notice: a mention in the game's channel, or a direct message (a user whose
-/// direct messages are closed is mentioned in the game's channel instead).
-pub async fn deliver(
+/// How a call failed, for choosing what to do next.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Failure {
+    /// The place is gone (404) or closed to the bot (403): try another way.
+    Closed,
+    /// Refused for another reason that a retry cannot change (400, 413 ...).
+    Refused,
+    /// May pass: a 5xx, a rate limit, the network.
+    Passing,
+}
+
+/// What kind of failure an error is.
+pub(crate) fn failure(e: &serenity::Error) -> Failure {
+    match e {
+        serenity::Error::Http(serenity::http::HttpError::UnsuccessfulRequest(r)) => {
+            match r.status_code.as_u16() {
+                403 | 404 => Failure::Closed,
+                429 => Failure::Passing,
+                s if (400..500).contains(&s) => Failure::Refused,
+                _ => Failure::Passing,
+            }
+        }
+        _ => Failure::Passing,
+    }
+}
+
+/// The outcome of one notice's delivery.
+#[derive(Debug)]
+enum Delivery {
+    Delivered,
+    /// Try again later.
+    Later(String),
+    /// No way is open: set aside, with the reason.
+    Aside(String),
+}
+
+/// A channel id of the core's (a decimal snowflake).
+pub(crate) fn channel_of(s: Option<&str>) -> Option<ChannelId> {
+    s.and_then(|c| c.parse::<u64>().ok())
+        .filter(|&c| c != 0)
+        .map(ChannelId::new)
+}
+
+/// A game's home, read off the runtime.
+pub(crate) async fn home_of(service: &Arc<Service>, game: i64) -> Option<GameHome> {
+    let s = service.clone();
+    match tokio::task::spawn_blocking(move || s.game_home(game)).await {
+        Ok(Ok(h)) => h,
+        Ok(Err(e)) => {
+            warn!(game, "cannot read the game's home: {e}");
+            None
+        }
+        Err(e) => {
+            warn!(game, "cannot read the game's home: {e}");
+            None
+        }
+    }
+}
+
+/// The server's games channel, read off the runtime.
+async fn server_channel(service: &Arc<Service>, guild: Option<&str>) -> Option<ChannelId> {
+    let guild = guild?.to_string();
+    let s = service.clone();
+    let c = tokio::task::spawn_blocking(move || s.server_channel(&guild))
+        .await
+        .ok()?
+        .ok()?;
+    channel_of(c.as_deref())
+}
+
+/// Records a game's new home (off the runtime).
+pub(crate) async fn set_home(
+    service: &Arc<Service>,
+    game: i64,
+    channel: Option<ChannelId>,
+    thread: Option<ChannelId>,
+) {
+    let s = service.clone();
+    let (c, t) = (
+        channel.map(|c| c.to_string()),
+        thread.map(|t| t.to_string()),
+    );
+    match tokio::task::spawn_blocking(move || s.set_home(game, c.as_deref(), t.as_deref())).await {
+        Ok(Ok(())) => info!(game, ?channel, ?thread, "the game moved to a new home"),
+        Ok(Err(e)) => warn!(game, "cannot record the game's new home: {e}"),
+        Err(e) => warn!(game, "cannot record the game's new home: {e}"),
+    }
+}
+
+/// A game's home was found gone or closed (`lost`: its thread, or its channel): the game
+/// forgets it, so the next announcement finds it a new one.
+pub(crate) async fn lost_home(service: &Arc<Service>, home: &GameHome, lost: ChannelId) {
+    let thread = channel_of(home.thread.as_deref());
+    let channel = channel_of(home.channel.as_deref());
+    if thread == Some(lost) {
+        warn!(game = home.id, thread = %lost, "the game's thread is gone or closed to the bot");
+        set_home(service, home.id, channel, None).await;
+    } else if channel == Some(lost) {
+        warn!(game = home.id, channel = %lost, "the game's channel is gone or closed to the bot");
+        set_home(service, home.id, None, None).await;
+    }
+}
+
+/// Sends one notice, falling back as the module header says.
+async fn deliver(
     http: &Http,
     service: &Arc<Service>,
+    outbox: &Outbox,
     n: &Notice,
-) -> Result<(), serenity::Error> {
+    ping: &[UserId],
+) -> Delivery {
+    let home = match n.game {
+        Some(game) => home_of(service, game).await,
+        None => None,
+    };
+    let names = home.as_ref().map(|h| h.names.clone()).unwrap_or_default();
+    let text = respond::escape_in(n.text.clone(), &names);
+    let guild = home.as_ref().and_then(|h| h.guild.clone());
+    // The game's thread or channel, else the notice's own channel.
+    let here = home
+        .as_ref()
+        .and_then(|h| channel_of(h.thread.as_deref()).or(channel_of(h.channel.as_deref())))
+        .or_else(|| channel_of(n.channel.as_deref()));
+    let fallback = server_channel(service, guild.as_deref())
+        .await
+        .filter(|c| Some(*c) != here);
+    if n.via == Via::Post {
+        return deliver_post(http, service, outbox, n, home, &text, ping, fallback).await;
+    }
     let Some(user) = user_id(&n.user) else {
         // Not a Discord user (a console name in a shared database): nobody to tell here.
         warn!(user = %n.user, "notice for a user who is not on Discord; dropped");
-        return Ok(());
+        return Delivery::Delivered;
     };
-    // Its game's home and players, read once: where to mention, and names to escape.
-    let facts = match n.game {
-        Some(game) => super::respond::game_facts(service, game).await,
-        None => None,
+    let mention = |channel: ChannelId| {
+        let text = text.clone();
+        async move {
+            let msg = serenity::CreateMessage::new()
+                .content(clip(&format!("<@{user}> {text}")))
+                .allowed_mentions(mention_only(&[user]));
+            channel.send_message(http, msg).await.map(|_| ())
+        }
     };
-    let names = facts.as_ref().map(|f| f.names.clone()).unwrap_or_default();
-    let text = &super::respond::escape_in(n.text.clone(), &names);
-    // The game's thread or channel, else the notice's channel.
-    let home = facts.and_then(|f| f.home).or_else(|| {
-        n.channel
-            .as_deref()
-            .and_then(|c| c.parse::<u64>().ok())
-            .filter(|&c| c != 0)
-            .map(serenity::ChannelId::new)
-    });
-    let mention = |channel: serenity::ChannelId| async move {
-        let msg = serenity::CreateMessage::new()
-            .content(format!("<@{user}> {}", super::respond::clip(text)))
-            .allowed_mentions(mention_only(&[user]));
-        channel.send_message(http, msg).await.map(|_| ())
-    };
-    match n.via {
-        Via::Mention => match home {
-            Some(channel) => mention(channel).await,
-            None => direct(http, user, text).await,
+    // The ways, in order: each a place and whether it is the game's home.
+    let mut why = Vec::new();
+    let order: Vec<Way> = match n.via {
+        Via::Dm => [
+            Some(Way::Dm),
+            here.map(Way::Home),
+            fallback.map(Way::Server),
+        ]
+        .into_iter()
+        .flatten()
+        .collect(),
+        _ => match here {
+            Some(h) => [Some(Way::Home(h)), Some(Way::Dm), fallback.map(Way::Server)]
+                .into_iter()
+                .flatten()
+                .collect(),
+            None => [Some(Way::Dm), fallback.map(Way::Server)]
+                .into_iter()
+                .flatten()
+                .collect(),
         },
-        Via::Dm => match direct(http, user, text).await {
-            Err(e) if refused_for_good(&e) => match home {
-                Some(channel) => {
-                    debug!(user = %user, "direct messages refused; mentioning instead: {e}");
-                    mention(channel).await
+    };
+    for way in order {
+        let sent = match way {
+            Way::Dm => direct(http, user, &text).await,
+            Way::Home(c) | Way::Server(c) => mention(c).await,
+        };
+        match sent {
+            Ok(()) => {
+                if !why.is_empty() {
+                    info!(notice = ?n.id, user = %user, ?way, "notice delivered another way: {}", why.join("; "));
                 }
-                None => Err(e),
+                return Delivery::Delivered;
+            }
+            Err(e) => match failure(&e) {
+                Failure::Passing => return Delivery::Later(e.to_string()),
+                Failure::Closed | Failure::Refused => {
+                    debug!(notice = ?n.id, ?way, "cannot deliver this way: {e}");
+                    why.push(format!("{way:?}: {e}"));
+                    match (way, &home) {
+                        (Way::Home(c), Some(h)) if failure(&e) == Failure::Closed => {
+                            lost_home(service, h, c).await
+                        }
+                        (Way::Server(_), _) => {
+                            report_server_channel(http, service, outbox, guild.as_deref(), &e).await
+                        }
+                        _ => {}
+                    }
+                }
             },
-            other => other,
-        },
+        }
     }
+    if why.is_empty() {
+        why.push("no channel and no direct message possible".into());
+    }
+    Delivery::Aside(why.join("; "))
+}
+
+/// A way to reach someone.
+#[derive(Clone, Copy, Debug)]
+enum Way {
+    /// The game's thread or channel (or the notice's channel).
+    Home(ChannelId),
+    Dm,
+    /// The server's games channel.
+    Server(ChannelId),
+}
+
+/// Posts a move's announcement late (its board drawn again): in the game's thread, else its
+/// channel, else the server's games channel; the game moves to wherever it landed, with a new
+/// thread where allowed.
+#[allow(clippy::too_many_arguments)]
+async fn deliver_post(
+    http: &Http,
+    service: &Arc<Service>,
+    outbox: &Outbox,
+    n: &Notice,
+    home: Option<GameHome>,
+    text: &str,
+    ping: &[UserId],
+    fallback: Option<ChannelId>,
+) -> Delivery {
+    let (Some(game), Some(home)) = (n.game, home) else {
+        return Delivery::Aside("the game is unknown".into());
+    };
+    let board = {
+        let (s, viewer, ply) = (service.clone(), n.user.clone(), n.ply.unwrap_or(home.ply));
+        tokio::task::spawn_blocking(move || s.board_at(game, ply, &viewer))
+            .await
+            .ok()
+            .and_then(|r| {
+                r.map_err(|e| warn!(game, "cannot draw the board: {e}"))
+                    .ok()
+            })
+            .flatten()
+    };
+    let ping_line: Vec<String> = ping.iter().map(|u| format!("<@{u}>")).collect();
+    let content = if ping_line.is_empty() {
+        text.to_string()
+    } else {
+        format!("{text}\n{}", ping_line.join(" "))
+    };
+    let out = Outgoing {
+        content: clip(&content),
+        files: board.into_iter().map(respond::attachment).collect(),
+        rows: Vec::new(),
+        ping: ping.to_vec(),
+    };
+    let thread = channel_of(home.thread.as_deref());
+    let channel = channel_of(home.channel.as_deref());
+    let places: Vec<ChannelId> = [thread, channel, fallback].into_iter().flatten().collect();
+    let mut why = Vec::new();
+    for place in places {
+        match respond::post(http, place, out.clone()).await {
+            Ok(msg) => {
+                if Some(place) != thread {
+                    // Re-homed: the game lives where this landed, in a thread of its own.
+                    let rehome = Some(place) != channel;
+                    if rehome {
+                        set_home(service, game, Some(place), None).await;
+                    } else if thread.is_some() {
+                        set_home(service, game, channel, None).await;
+                    }
+                    if home.active && home.guild.is_some() {
+                        respond::start_thread(http, service, outbox, game, &msg).await;
+                    }
+                }
+                return Delivery::Delivered;
+            }
+            Err(e) => match failure(&e) {
+                Failure::Passing => return Delivery::Later(e.to_string()),
+                Failure::Closed | Failure::Refused => {
+                    why.push(format!("<#{place}>: {e}"));
+                    if Some(place) == fallback {
+                        report_server_channel(http, service, outbox, home.guild.as_deref(), &e)
+                            .await;
+                    }
+                }
+            },
+        }
+    }
+    if why.is_empty() {
+        why.push("the game has no channel".into());
+    }
+    Delivery::Aside(why.join("; "))
 }
 
 /// A direct message.
-async fn direct(http: &Http, user: serenity::UserId, text: &str) -> Result<(), serenity::Error> {
+async fn direct(http: &Http, user: UserId, text: &str) -> Result<(), serenity::Error> {
     let dm = user.create_dm_channel(http).await?;
     let msg = serenity::CreateMessage::new()
-        .content(super::respond::clip(text))
+        .content(clip(text))
         .allowed_mentions(mention_only(&[]));
     dm.id.send_message(http, msg).await.map(|_| ())
 }
 
-/// Delivers notices now (a command's own, not folded into its reply), marking each sent once
-/// Discord accepted it; a failure leaves it to the loop.
+/// Tells a server's owner (once a day) that its games channel cannot be used.
+async fn report_server_channel(
+    http: &Http,
+    service: &Arc<Service>,
+    outbox: &Outbox,
+    guild: Option<&str>,
+    e: &serenity::Error,
+) {
+    let Some(g) = guild else { return };
+    if !outbox.report_due(g) {
+        return;
+    }
+    respond::report_games_channel(http, service, g, &e.to_string()).await;
+}
+
+/// Delivers notices now (a command's own, not folded into its announcement; or the loop's),
+/// marking each sent once Discord accepted it, setting aside what no way can deliver; a
+/// failure that may pass is left to the loop. `pings` are the users each `post` mentions.
 pub async fn deliver_now(
     http: Arc<Http>,
     service: Arc<Service>,
     outbox: Arc<Outbox>,
     notices: Vec<Notice>,
 ) {
-    for n in notices {
-        let Some(id) = n.id else { continue };
-        match deliver(&http, &service, &n).await {
-            Ok(()) => mark_sent(&service, &outbox, vec![id]).await,
-            Err(e) if refused_for_good(&e) => {
-                // Retrying cannot help (the channel is gone, the bot may not post there):
-                // set aside, said in the log.
-                warn!(notice = id, user = %n.user, "Discord refused the notice for good; dropped: {e}");
-                mark_sent(&service, &outbox, vec![id]).await;
-            }
-            Err(e) => {
-                warn!(notice = id, "delivery failed, will retry: {e}");
-                outbox.failed(id);
+    // A post mentions the players of its game whose mentions are in the same batch.
+    let mut folded: HashMap<i64, Vec<UserId>> = HashMap::new();
+    let mut skip = Vec::new();
+    for p in notices.iter().filter(|n| n.via == Via::Post) {
+        for m in &notices {
+            if m.via == Via::Mention && m.game.is_some() && m.game == p.game {
+                if let (Some(u), Some(id)) = (user_id(&m.user), m.id) {
+                    if let Some(pid) = p.id {
+                        folded.entry(pid).or_default().push(u);
+                        skip.push(id);
+                    }
+                }
             }
         }
-        outbox.release(&[id]);
+    }
+    // The mentions folded into a post are delivered with it, or on their own if it fails.
+    let mut unfolded: Vec<Notice> = Vec::new();
+    for n in &notices {
+        let Some(id) = n.id else { continue };
+        if skip.contains(&id) {
+            continue;
+        }
+        let ping = folded.get(&id).cloned().unwrap_or_default();
+        let outcome = deliver(&http, &service, &outbox, n, &ping).await;
+        let posted = matches!(outcome, Delivery::Delivered);
+        settle(&service, &outbox, n, outcome).await;
+        if n.via == Via::Post && !ping.is_empty() {
+            let theirs = notices.iter().filter(|m| {
+                m.via == Via::Mention
+                    && m.game == n.game
+                    && m.id.is_some_and(|mid| skip.contains(&mid))
+            });
+            if posted {
+                let ids: Vec<i64> = theirs.filter_map(|m| m.id).collect();
+                mark_sent(&service, &outbox, ids).await;
+            } else {
+                unfolded.extend(theirs.cloned());
+            }
+        }
+    }
+    for n in unfolded {
+        let outcome = deliver(&http, &service, &outbox, &n, &[]).await;
+        settle(&service, &outbox, &n, outcome).await;
     }
 }
 
-/// Marks notices sent (off the runtime) and forgets their retries.
+/// Records how a delivery went: sent, set aside, or left for later (and let go).
+async fn settle(service: &Arc<Service>, outbox: &Arc<Outbox>, n: &Notice, outcome: Delivery) {
+    let Some(id) = n.id else { return };
+    match outcome {
+        Delivery::Delivered => mark_sent(service, outbox, vec![id]).await,
+        Delivery::Aside(reason) => {
+            let (s, user) = (service.clone(), n.user.clone());
+            match tokio::task::spawn_blocking(move || s.set_aside(id, &user, &reason)).await {
+                Ok(Ok(())) => outbox.delivered(id),
+                Ok(Err(e)) => warn!(notice = id, "cannot set the notice aside: {e}"),
+                Err(e) => warn!(notice = id, "cannot set the notice aside: {e}"),
+            }
+        }
+        Delivery::Later(e) => {
+            warn!(notice = id, "delivery failed, will retry: {e}");
+            outbox.failed(id);
+            service.release_notices(&[id]);
+        }
+    }
+}
+
+/// Marks notices sent (off the runtime), lets go of them and forgets their retries.
 pub async fn mark_sent(service: &Arc<Service>, outbox: &Arc<Outbox>, ids: Vec<i64>) {
     if ids.is_empty() {
         return;
@@ -191,8 +504,14 @@ pub async fn mark_sent(service: &Arc<Service>, outbox: &Arc<Outbox>, ids: Vec<i6
                 outbox.delivered(id);
             }
         }
-        Ok(Err(e)) => warn!("cannot mark notices sent (they may be sent again): {e}"),
-        Err(e) => warn!("cannot mark notices sent: {e}"),
+        Ok(Err(e)) => {
+            warn!("cannot mark notices sent (they may be sent again): {e}");
+            service.release_notices(&ids);
+        }
+        Err(e) => {
+            warn!("cannot mark notices sent: {e}");
+            service.release_notices(&ids);
+        }
     }
 }
 
@@ -205,6 +524,7 @@ pub async fn run_loops(
     service: Arc<Service>,
     outbox: Arc<Outbox>,
     gate: Arc<Gate>,
+    computer: Arc<Worker>,
     sweep_every: Duration,
 ) {
     let mut outbox_tick = tokio::time::interval(OUTBOX_EVERY);
@@ -214,7 +534,11 @@ pub async fn run_loops(
     loop {
         let ended = tokio::select! {
             _ = outbox_tick.tick() => Vec::new(),
-            _ = sweep_tick.tick() => sweep(&service).await,
+            _ = sweep_tick.tick() => {
+                let ended = sweep(&service).await;
+                requeue_computer(&service, &computer).await;
+                ended
+            }
         };
         if gate.is_closed() {
             return;
@@ -223,7 +547,18 @@ pub async fn run_loops(
         // Games lost on time: their threads are closed once the players were told there (a
         // message in an archived thread would reopen it).
         for game in ended {
-            super::respond::archive_thread(&http, &service, game).await;
+            respond::archive_thread(&http, &service, game).await;
+        }
+    }
+}
+
+/// Games where the computer is to move and that its worker does not have (its queue was
+/// full, or a search failed three times): queued again.
+async fn requeue_computer(service: &Arc<Service>, computer: &Arc<Worker>) {
+    let s = service.clone();
+    if let Ok(Ok(games)) = tokio::task::spawn_blocking(move || s.computer_games_due()).await {
+        for g in games {
+            computer.queue(g);
         }
     }
 }
@@ -257,21 +592,11 @@ async fn sweep(service: &Arc<Service>) -> Vec<i64> {
     }
 }
 
-/// Delivers what is due in the outbox.
+/// Delivers what is due in the outbox: what this process holds in the store and no command
+/// holds in hand.
 async fn flush(http: &Arc<Http>, service: &Arc<Service>, outbox: &Arc<Outbox>) {
-    let (s, o) = (service.clone(), outbox.clone());
-    let pending = tokio::task::spawn_blocking(move || {
-        let _no_command_midway = o.commands.write();
-        let pending = s.claim_unsent(200)?;
-        let due: Vec<Notice> = pending
-            .into_iter()
-            .filter(|n| n.id.is_some_and(|id| o.due(id)))
-            .collect();
-        o.claim(&due);
-        Ok::<_, crate::service::CoreError>(due)
-    })
-    .await;
-    let due = match pending {
+    let s = service.clone();
+    let due = match tokio::task::spawn_blocking(move || s.claim_unsent(200)).await {
         Ok(Ok(d)) => d,
         Ok(Err(e)) => {
             warn!("cannot read the outbox: {e}");
@@ -282,6 +607,10 @@ async fn flush(http: &Arc<Http>, service: &Arc<Service>, outbox: &Arc<Outbox>) {
             return;
         }
     };
+    let due: Vec<Notice> = due
+        .into_iter()
+        .filter(|n| n.id.is_some_and(|id| outbox.due(id)))
+        .collect();
     if !due.is_empty() {
         debug!(count = due.len(), "delivering notices");
     }

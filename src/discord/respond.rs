@@ -19,8 +19,11 @@ use serenity::{
 use tracing::{error, warn};
 
 use super::guard::Verdict;
-use super::{outbox, Ctx, Data, Error};
-use crate::service::{Command, Notice, Place, Reply, Request, User, Via};
+use super::outbox::{self, Failure};
+use super::{Ctx, Data, Error};
+use crate::service::{
+    Attachment, Command, Notice, Place, Reply, Request, User, Via, MAX_ATTACHMENT,
+};
 
 /// Discord's limit on a message's text.
 const MAX_CONTENT: usize = 2000;
@@ -89,17 +92,25 @@ pub struct Origin {
     pub name: String,
     pub guild: Option<serenity::GuildId>,
     pub channel: ChannelId,
+    /// When `channel` is a thread: its parent channel (a game started from here is homed
+    /// there: a thread cannot be started inside a thread).
+    pub parent: Option<ChannelId>,
     /// May change the server's settings (Manage Server).
     pub admin: bool,
 }
 
 impl Origin {
     pub fn request(&self, command: Command) -> Request {
+        // A challenge chooses where its game will live: never inside a thread.
+        let channel = match (&command, self.parent) {
+            (Command::Challenge { .. }, Some(parent)) => parent,
+            _ => self.channel,
+        };
         Request {
             user: User::new(self.user.to_string(), self.name.clone()),
             place: Place {
                 guild: self.guild.map(|g| g.to_string()),
-                channel: Some(self.channel.to_string()),
+                channel: Some(channel.to_string()),
                 admin: self.admin,
             },
             command,
@@ -131,30 +142,56 @@ impl Origin {
                     .unwrap_or(false),
             ),
         };
+        let parent = match ctx {
+            poise::Context::Application(a) => thread_parent(a.interaction.channel.as_ref()),
+            poise::Context::Prefix(p) => {
+                cached_thread_parent(ctx.cache(), p.msg.guild_id, p.msg.channel_id)
+            }
+        };
         Origin {
             user: author.id,
             name: display_name(author, nick.as_deref()),
             guild: ctx.guild_id(),
             channel: ctx.channel_id(),
+            parent,
             admin,
         }
     }
 }
 
-/// Runs a request in the core, off the async runtime. The reply's notices are claimed for this
-/// command before the outbox loop can see them.
+/// The parent of an interaction's channel, when that channel is a thread.
+pub fn thread_parent(channel: Option<&serenity::PartialChannel>) -> Option<ChannelId> {
+    let c = channel?;
+    is_thread(c.kind).then_some(c.parent_id).flatten()
+}
+
+/// The parent of a channel the cache knows as a thread of the server.
+pub fn cached_thread_parent(
+    cache: &serenity::Cache,
+    guild: Option<serenity::GuildId>,
+    channel: ChannelId,
+) -> Option<ChannelId> {
+    let guild = cache.guild(guild?)?;
+    let c = guild.threads.iter().find(|t| t.id == channel)?;
+    is_thread(c.kind).then_some(c.parent_id).flatten()
+}
+
+fn is_thread(kind: serenity::ChannelType) -> bool {
+    matches!(
+        kind,
+        serenity::ChannelType::PublicThread
+            | serenity::ChannelType::PrivateThread
+            | serenity::ChannelType::NewsThread
+    )
+}
+
+/// Runs a request in the core, off the async runtime. The reply's notices are held for this
+/// command (the core holds them from before its transaction: the outbox loop leaves them
+/// alone) until it delivers them or lets them go; nothing is shared with other commands.
 pub async fn run_core(data: &Data, req: Request) -> Reply {
     let service = data.service.clone();
-    let outbox = data.outbox.clone();
     let command = format!("{:?}", req.command);
-    match tokio::task::spawn_blocking(move || {
-        let _claiming = outbox.commands.read();
-        let reply = service.handle(&req);
-        outbox.claim(&reply.notify);
-        reply
-    })
-    .await
-    {
+    match tokio::task::spawn_blocking(move || service.handle(&req)).await {
         Ok(reply) => {
             // The computer is to move: its worker thinks, then announces the move.
             if let Some(game) = reply.think {
@@ -363,44 +400,6 @@ pub async fn message(
     .await;
 }
 
-/// What an answer needs to know of its game, read in one go: where it is played and its
-/// players' display names.
-pub(crate) struct GameFacts {
-    /// Its thread, else its channel.
-    pub home: Option<ChannelId>,
-    pub has_thread: bool,
-    pub names: Vec<String>,
-}
-
-/// The facts of a game (off the async runtime); `None` if it cannot be read.
-pub(crate) async fn game_facts(
-    service: &Arc<crate::service::Service>,
-    game: i64,
-) -> Option<GameFacts> {
-    let s = service.clone();
-    tokio::task::spawn_blocking(move || {
-        let row = s.store().game(game).ok().flatten()?;
-        let names = row
-            .players
-            .iter()
-            .filter_map(|p| s.store().user(p).ok().flatten().map(|u| u.name))
-            .collect();
-        Some(GameFacts {
-            has_thread: row.thread.is_some(),
-            home: row
-                .thread
-                .or(row.channel)
-                .and_then(|c| c.parse::<u64>().ok())
-                .filter(|&c| c != 0)
-                .map(ChannelId::new),
-            names,
-        })
-    })
-    .await
-    .ok()
-    .flatten()
-}
-
 /// `text` with markdown in each of `names` shown as typed.
 pub(crate) fn escape_in(mut text: String, names: &[String]) -> String {
     for name in names {
@@ -414,21 +413,52 @@ pub(crate) fn escape_in(mut text: String, names: &[String]) -> String {
 
 /// A message's parts, for either kind of target.
 #[derive(Clone)]
-struct Outgoing {
-    content: String,
-    files: Vec<CreateAttachment>,
-    rows: Vec<CreateActionRow>,
-    ping: Vec<UserId>,
+pub(crate) struct Outgoing {
+    pub content: String,
+    pub files: Vec<CreateAttachment>,
+    pub rows: Vec<CreateActionRow>,
+    pub ping: Vec<UserId>,
+}
+
+/// A file of the core's as Discord takes it.
+pub(crate) fn attachment(a: Attachment) -> CreateAttachment {
+    CreateAttachment::bytes(a.data, a.name)
+}
+
+/// The files Discord can take (each under [`MAX_ATTACHMENT`]), and a line for each that is too
+/// large, said in the message instead of failing it.
+fn files_within_limit(attachments: &[Attachment]) -> (Vec<CreateAttachment>, Vec<String>) {
+    let mut files = Vec::new();
+    let mut notes = Vec::new();
+    for a in attachments {
+        if a.data.len() > MAX_ATTACHMENT {
+            warn!(
+                file = %a.name,
+                bytes = a.data.len(),
+                "a file is over Discord's upload limit; not sent"
+            );
+            notes.push(format!(
+                "({} is {:.1} MiB, over Discord's {} MiB limit for a file: it is not attached.)",
+                a.name,
+                a.data.len() as f64 / (1024.0 * 1024.0),
+                MAX_ATTACHMENT / (1024 * 1024)
+            ));
+        } else {
+            files.push(attachment(a.clone()));
+        }
+    }
+    (files, notes)
 }
 
 /// The reply's text and files: a text past Discord's limit goes as a file, its first line
-/// kept as the message.
+/// kept as the message; a file past the upload limit is named in the text instead.
 fn body_and_files(reply: &Reply, text: String, room: usize) -> (String, Vec<CreateAttachment>) {
-    let mut files: Vec<CreateAttachment> = reply
-        .attachments
-        .iter()
-        .map(|a| CreateAttachment::bytes(a.data.clone(), a.name.clone()))
-        .collect();
+    let (mut files, notes) = files_within_limit(&reply.attachments);
+    let text = if notes.is_empty() {
+        text
+    } else {
+        format!("{text}\n{}", notes.join("\n"))
+    };
     if text.chars().count() + room <= MAX_CONTENT {
         return (text, files);
     }
@@ -452,6 +482,9 @@ fn body_and_files(reply: &Reply, text: String, room: usize) -> (String, Vec<Crea
 
 /// Answers with the core's reply: a refusal privately; a change publicly in the game's home
 /// (thread or channel) with the pings it means; anything else privately.
+///
+/// Every notice of the reply is this command's to deliver (the core holds it): each path
+/// below marks it sent, sets it aside, or lets it go to the delivery loop.
 pub async fn answer(
     http: &Arc<Http>,
     data: &Data,
@@ -464,12 +497,13 @@ pub async fn answer(
         refuse(http, &target, &reply.text).await;
         // A refusal that ended the game (a move after the deadline): both players are told,
         // then the thread is closed (a message in an archived thread would reopen it).
-        if !reply.notify.is_empty() {
+        let notices: Vec<Notice> = reply.notify.iter().chain(&reply.post).cloned().collect();
+        if !notices.is_empty() {
             outbox::deliver_now(
                 http.clone(),
                 data.service.clone(),
                 data.outbox.clone(),
-                reply.notify.clone(),
+                notices,
             )
             .await;
         }
@@ -478,13 +512,13 @@ pub async fn answer(
         }
         return;
     }
-    let facts = match &reply.game {
-        Some(g) => game_facts(&data.service, g.id).await,
+    let home = match &reply.game {
+        Some(g) => outbox::home_of(&data.service, g.id).await,
         None => None,
     };
     // Display names the reply may show, with their markdown shown as typed.
     let mut names = vec![origin.name.clone()];
-    names.extend(facts.iter().flat_map(|f| f.names.iter().cloned()));
+    names.extend(home.iter().flat_map(|h| h.names.iter().cloned()));
     let text = escape_in(reply.text.clone(), &names);
     if !public {
         let (content, files) = body_and_files(&reply, text, 0);
@@ -498,13 +532,20 @@ pub async fn answer(
             warn!("cannot answer: {e}");
         }
         // A private answer pings nobody: its notices go on their own.
-        deliver_separately(http, data, reply.notify.clone());
+        let notices = reply.notify.iter().chain(&reply.post).cloned().collect();
+        deliver_separately(http, data, notices);
         return;
     }
 
-    // Where the announcement goes: the game's home, else where the command was sent.
-    let (home, has_thread) = facts.map_or((None, false), |f| (f.home, f.has_thread));
-    let channel = home.unwrap_or(origin.channel);
+    // Where the announcement goes: the game's home (its thread, else its channel), else where
+    // the command was sent.
+    let thread = home
+        .as_ref()
+        .and_then(|h| outbox::channel_of(h.thread.as_deref()));
+    let home_channel = home
+        .as_ref()
+        .and_then(|h| outbox::channel_of(h.channel.as_deref()));
+    let channel = thread.or(home_channel).unwrap_or(origin.channel);
     // Mentions of the announcement's channel are folded into it; the rest (direct messages,
     // other channels) are delivered on their own.
     let (folded, separate): (Vec<Notice>, Vec<Notice>) =
@@ -533,51 +574,90 @@ pub async fn answer(
         rows: components(&reply),
         ping: ping.clone(),
     };
-    let folded_ids: Vec<i64> = folded.iter().filter_map(|n| n.id).collect();
-    // A prefix command or bare move in the game's home is answered there, as a reply to it.
-    let announced = match &target {
-        Target::Message {
-            channel: c,
-            message,
-        } if *c == channel => {
-            send(
-                http,
-                &Target::Message {
-                    channel: *c,
-                    message: *message,
-                },
-                out,
-            )
-            .await
+    // With it: the folded mentions and the move's stored announcement.
+    let mut with_it: Vec<i64> = folded.iter().filter_map(|n| n.id).collect();
+    with_it.extend(reply.post.as_ref().and_then(|p| p.id));
+
+    // The places to try, in order: the game's home, then (when that is gone or closed) its
+    // channel, where the command was sent, and the server's games channel.
+    let mut places = vec![channel];
+    if home.is_some() {
+        let fallback = server_fallback(&data.service, origin).await;
+        for c in [home_channel, Some(origin.channel), fallback]
+            .into_iter()
+            .flatten()
+        {
+            if !places.contains(&c) {
+                places.push(c);
+            }
         }
-        _ => post(http, channel, out).await,
-    };
-    // The sender's own answer: where it was posted.
+    }
+    let mut announced: Result<serenity::Message, (Failure, String)> =
+        Err((Failure::Closed, "no channel".into()));
+    for (i, place) in places.iter().copied().enumerate() {
+        let sent = match &target {
+            // A prefix command or bare move in the game's home is answered there, as a reply.
+            Target::Message {
+                channel: c,
+                message,
+            } if *c == place => {
+                send(
+                    http,
+                    &Target::Message {
+                        channel: *c,
+                        message: *message,
+                    },
+                    out.clone(),
+                )
+                .await
+            }
+            _ => post(http, place, out.clone()).await,
+        };
+        match sent {
+            Ok(m) => {
+                announced = Ok(m);
+                break;
+            }
+            Err(e) => {
+                let f = outbox::failure(&e);
+                warn!(channel = %place, "cannot post the announcement: {e}");
+                if let (Failure::Closed, Some(h)) = (f, &home) {
+                    outbox::lost_home(&data.service, h, place).await;
+                }
+                announced = Err((f, e.to_string()));
+                // Only a closed place is a reason to try another; a passing failure is
+                // retried by the delivery loop, in the same place.
+                if f != Failure::Closed || i + 1 == places.len() {
+                    break;
+                }
+            }
+        }
+    }
+    let first_line = body.lines().next().unwrap_or("").to_string();
+    // The sender's own answer: where it was posted, or what became of the announcement.
     let pointer = match &announced {
-        Ok(m) if m.channel_id != origin.channel => Some(format!(
-            "✓ {} (posted in <#{}>)",
-            body.lines().next().unwrap_or(""),
-            m.channel_id
-        )),
-        Ok(_) => Some(format!("✓ {}", body.lines().next().unwrap_or(""))),
-        Err(e) => {
-            warn!("cannot post the announcement: {e}");
-            // The change is made; the sender still sees it, and the outbox tells the others.
-            Some(format!(
-                "✓ {}\n(Discord refused the public message; the players will be told.)",
-                body.lines().next().unwrap_or("")
-            ))
+        Ok(m) if m.channel_id != origin.channel => {
+            format!("✓ {first_line} (posted in <#{}>)", m.channel_id)
         }
+        Ok(_) => format!("✓ {first_line}"),
+        Err((Failure::Passing, _)) if reply.post.is_some() => format!(
+            "✓ {first_line}\n(Discord did not take the announcement just now: Tegami posts it as soon as Discord does.)"
+        ),
+        Err((_, e)) => format!(
+            "✓ {first_line}\n(Tegami could not post the announcement in this game's channel: {e})"
+        ),
     };
     let pointer_needed = match &target {
         Target::Interaction { .. } => true,
         // A prefix command elsewhere gets a short reply saying where the game went on.
-        Target::Message { channel: c, .. } => *c != channel,
+        Target::Message { channel: c, .. } => {
+            announced.as_ref().map_or(true, |m| m.channel_id != *c)
+        }
         Target::Nobody => false,
     };
-    if let (true, Some(p)) = (pointer_needed, pointer) {
+    if pointer_needed {
         let out = Outgoing {
-            content: clip(&p),
+            content: clip(&pointer),
             files: Vec::new(),
             rows: Vec::new(),
             ping: Vec::new(),
@@ -588,21 +668,68 @@ pub async fn answer(
     }
     match announced {
         Ok(msg) => {
-            outbox::mark_sent(&data.service, &data.outbox, folded_ids.clone()).await;
-            data.outbox.release(&folded_ids);
-            if let Some(g) = &reply.game {
-                if g.started && !has_thread && origin.guild.is_some() {
-                    start_thread(http, data, g.id, &msg).await;
+            outbox::mark_sent(&data.service, &data.outbox, with_it).await;
+            if let (Some(g), Some(h)) = (&reply.game, &home) {
+                let landed = msg.channel_id;
+                let rehomed = Some(landed) != thread && Some(landed) != home_channel;
+                if rehomed {
+                    // The game lives where this landed now.
+                    let parent = if landed == origin.channel {
+                        origin.parent
+                    } else {
+                        None
+                    };
+                    // Landed in a thread (another game's): the game moves to that thread's
+                    // channel, where its next announcement makes it a thread of its own.
+                    let channel = parent.unwrap_or(landed);
+                    outbox::set_home(&data.service, g.id, Some(channel), None).await;
                 }
-                if g.over && has_thread {
+                let in_thread =
+                    Some(landed) == thread || (landed == origin.channel && origin.parent.is_some());
+                if !g.over && !in_thread && h.guild.is_some() {
+                    start_thread(http, &data.service, &data.outbox, g.id, &msg).await;
+                }
+                if g.over && Some(landed) == thread {
                     archive_thread(http, &data.service, g.id).await;
                 }
             }
         }
-        // Not announced: the outbox delivers the mentions later.
-        Err(_) => data.outbox.release(&folded_ids),
+        Err((Failure::Passing, _)) => {
+            // The delivery loop posts the stored announcement (with its mentions) later.
+            if reply.post.is_some() {
+                data.service.release_notices(&with_it);
+            } else {
+                deliver_separately(http, data, folded);
+            }
+        }
+        Err((_, reason)) => {
+            // No place takes it: the announcement is set aside (said in the log), and the
+            // players are told their own way (a direct message, the server's channel ...).
+            if let Some(p) = &reply.post {
+                if let Some(id) = p.id {
+                    let (s, user) = (data.service.clone(), p.user.clone());
+                    let _ =
+                        tokio::task::spawn_blocking(move || s.set_aside(id, &user, &reason)).await;
+                }
+            }
+            deliver_separately(http, data, folded);
+        }
     }
     deliver_separately(http, data, separate);
+}
+
+/// The server's games channel, when it differs from where the command was sent.
+async fn server_fallback(
+    service: &Arc<crate::service::Service>,
+    origin: &Origin,
+) -> Option<ChannelId> {
+    let guild = origin.guild?.to_string();
+    let s = service.clone();
+    let c = tokio::task::spawn_blocking(move || s.server_channel(&guild))
+        .await
+        .ok()?
+        .ok()??;
+    outbox::channel_of(Some(&c)).filter(|c| *c != origin.channel)
 }
 
 /// Announces the computer's move in the game's home (thread or channel), with the board and a
@@ -611,40 +738,49 @@ pub async fn announce_computer_move(http: &Arc<Http>, data: &Data, reply: Reply)
     let Some(game) = reply.game.as_ref().map(|g| g.id) else {
         return;
     };
-    let s = data.service.clone();
-    let facts = tokio::task::spawn_blocking(move || {
-        let row = s.store().game(game).ok().flatten()?;
-        Some((s.computer()?, row))
-    })
-    .await
-    .ok()
-    .flatten();
-    let Some((me, row)) = facts else {
+    let me = data.service.computer();
+    let home = outbox::home_of(&data.service, game).await;
+    let (Some(me), Some(home)) = (me, home) else {
         warn!(
             game,
             "cannot announce the computer's move: the game or the bot is unknown"
         );
+        // Its notices are the delivery loop's.
+        let ids: Vec<i64> = reply
+            .notify
+            .iter()
+            .chain(&reply.post)
+            .filter_map(|n| n.id)
+            .collect();
+        data.service.release_notices(&ids);
         return;
     };
-    let (Some(user), Some(channel)) = (
-        user_id(me.id.as_str()),
-        row.channel
-            .as_deref()
-            .and_then(|c| c.parse::<u64>().ok())
-            .map(ChannelId::new),
-    ) else {
-        warn!(game, "cannot announce the computer's move: no channel");
+    let channel =
+        outbox::channel_of(home.channel.as_deref()).or(outbox::channel_of(home.thread.as_deref()));
+    let (Some(user), Some(channel)) = (user_id(me.id.as_str()), channel) else {
+        warn!(
+            game,
+            "cannot announce the computer's move here: no channel; the delivery loop tries"
+        );
+        let ids: Vec<i64> = reply
+            .notify
+            .iter()
+            .chain(&reply.post)
+            .filter_map(|n| n.id)
+            .collect();
+        data.service.release_notices(&ids);
         return;
     };
     let origin = Origin {
         user,
         name: me.name,
-        guild: row
+        guild: home
             .guild
             .as_deref()
             .and_then(|g| g.parse::<u64>().ok())
             .map(serenity::GuildId::new),
         channel,
+        parent: None,
         admin: false,
     };
     answer(http, data, Target::Nobody, &origin, true, reply).await;
@@ -694,7 +830,7 @@ async fn send(
 }
 
 /// Posts a new message in a channel.
-async fn post(
+pub(crate) async fn post(
     http: &Http,
     channel: ChannelId,
     out: Outgoing,
@@ -722,38 +858,28 @@ pub async fn refuse(http: &Http, target: &Target, text: &str) {
     }
 }
 
-/// Makes the game's thread from its first message (auto-archived after a week) and records it.
-/// Where the bot may not make threads, the game stays in the channel.
-async fn start_thread(http: &Http, data: &Data, game: i64, msg: &serenity::Message) {
-    let s = data.service.clone();
-    let title = tokio::task::spawn_blocking(move || {
-        let row = s.store().game(game).ok().flatten()?;
-        let names: Vec<String> = row
-            .players
-            .iter()
-            .map(|p| {
-                s.store()
-                    .user(p)
-                    .ok()
-                    .flatten()
-                    .map_or(p.clone(), |u| u.name)
-            })
-            .collect();
-        let v = crate::engine::VariantId::parse(&row.variant)
-            .map(|v| crate::engine::Variant::get(v).spec.name)
-            .unwrap_or("game");
-        Some(format!("Game #{game}: {} vs {} ({v})", names[0], names[1]))
-    })
-    .await
-    .ok()
-    .flatten()
-    .unwrap_or_else(|| format!("Game #{game}"));
+/// Makes the game's thread from a message of its (auto-archived after a week) and records it.
+/// Where the bot may not make threads, the game stays in the channel (and this channel is not
+/// tried again for an hour).
+pub(crate) async fn start_thread(
+    http: &Http,
+    service: &Arc<crate::service::Service>,
+    outbox: &outbox::Outbox,
+    game: i64,
+    msg: &serenity::Message,
+) {
+    if !outbox.threads_allowed(msg.channel_id) {
+        return;
+    }
+    let title = outbox::home_of(service, game)
+        .await
+        .map_or_else(|| format!("Game #{game}"), |h| h.title);
     let title: String = title.chars().take(100).collect();
     let t = serenity::CreateThread::new(title)
         .auto_archive_duration(serenity::AutoArchiveDuration::OneWeek);
     match t.execute(http, (msg.channel_id, Some(msg.id))).await {
         Ok(thread) => {
-            let s = data.service.clone();
+            let s = service.clone();
             let id = thread.id.to_string();
             match tokio::task::spawn_blocking(move || s.set_thread(game, &id)).await {
                 Ok(Ok(())) => {}
@@ -761,29 +887,75 @@ async fn start_thread(http: &Http, data: &Data, game: i64, msg: &serenity::Messa
                 Err(e) => warn!(game, "cannot record the game's thread: {e}"),
             }
         }
-        Err(e) => warn!(
-            game,
-            "cannot make a thread; the game stays in the channel: {e}"
-        ),
+        Err(e) => {
+            outbox.threads_refused(msg.channel_id);
+            warn!(
+                game,
+                "cannot make a thread; the game stays in the channel: {e}"
+            )
+        }
     }
 }
 
 /// Archives a finished game's thread.
 pub async fn archive_thread(http: &Http, service: &Arc<crate::service::Service>, game: i64) {
+    let thread = outbox::home_of(service, game)
+        .await
+        .and_then(|h| outbox::channel_of(h.thread.as_deref()));
+    if let Some(t) = thread {
+        let edit = serenity::EditThread::new().archived(true);
+        if let Err(e) = t.edit_thread(http, edit).await {
+            warn!(game, "cannot archive the game's thread: {e}");
+        }
+    }
+}
+
+/// Tells a server's owner that its games channel (`server channel`) cannot be used by the bot
+/// any more, and why; the games go on where their commands are sent meanwhile.
+pub(crate) async fn report_games_channel(
+    http: &Http,
+    service: &Arc<crate::service::Service>,
+    guild: &str,
+    why: &str,
+) {
+    let Some(g) = guild.parse::<u64>().ok().filter(|&g| g != 0) else {
+        return;
+    };
     let s = service.clone();
-    let thread = tokio::task::spawn_blocking(move || s.store().game(game))
+    let gs = guild.to_string();
+    let channel = tokio::task::spawn_blocking(move || s.server_channel(&gs))
         .await
         .ok()
         .and_then(|r| r.ok())
-        .flatten()
-        .and_then(|g| g.thread)
-        .and_then(|t| t.parse::<u64>().ok())
-        .filter(|&t| t != 0);
-    if let Some(t) = thread {
-        let edit = serenity::EditThread::new().archived(true);
-        if let Err(e) = ChannelId::new(t).edit_thread(http, edit).await {
-            warn!(game, "cannot archive the game's thread: {e}");
+        .flatten();
+    let owner = match serenity::GuildId::new(g).to_partial_guild(http).await {
+        Ok(pg) => pg.owner_id,
+        Err(e) => {
+            warn!(guild, "the games channel is unusable ({why}); cannot find the server's owner to tell: {e}");
+            return;
         }
+    };
+    let text = format!(
+        "Tegami cannot post in <#{}>, the games channel set with `/server channel` in your server ({why}). \
+         Give the bot access to it again, or choose another with `/server channel`.",
+        channel.unwrap_or_default()
+    );
+    warn!(
+        guild,
+        "the games channel is unusable: {why}; telling the server's owner"
+    );
+    let dm = match owner.create_dm_channel(http).await {
+        Ok(dm) => dm,
+        Err(e) => {
+            warn!(guild, "cannot tell the server's owner: {e}");
+            return;
+        }
+    };
+    let msg = CreateMessage::new()
+        .content(clip(&text))
+        .allowed_mentions(mention_only(&[]));
+    if let Err(e) = dm.id.send_message(http, msg).await {
+        warn!(guild, "cannot tell the server's owner: {e}");
     }
 }
 

@@ -57,6 +57,7 @@ fn notice_to(
         via: via.into(),
         channel: channel.cloned(),
         text,
+        ply: None,
     }
 }
 
@@ -64,15 +65,12 @@ fn notice_to(
 fn notice_of(o: crate::store::OutboxRow) -> Notice {
     Notice {
         user: o.notice.user,
-        via: if o.notice.via == "dm" {
-            Via::Dm
-        } else {
-            Via::Mention
-        },
+        via: Via::parse(&o.notice.via),
         channel: o.notice.channel,
         text: o.notice.text,
         id: Some(o.id),
         game: o.notice.game,
+        ply: o.notice.ply,
     }
 }
 
@@ -255,6 +253,7 @@ impl Service {
                 user: user.id.clone(),
                 via: "dm".into(),
                 channel: None,
+                ply: None,
                 text: format!(
                     "your turn in {waiting} game{}: {}",
                     if waiting == 1 { "" } else { "s" },
@@ -291,6 +290,8 @@ impl Service {
             .store
             .claim_unsent(limit, self.now())?
             .into_iter()
+            // A command's own notices are its to deliver, while it holds them.
+            .filter(|o| !self.is_held(o.id))
             .map(notice_of)
             .collect())
     }
@@ -308,7 +309,9 @@ impl Service {
 
     /// Marks notifications of a sweep delivered.
     pub fn mark_sent(&self, ids: &[i64]) -> Result<(), CoreError> {
-        Ok(self.store.mark_sent(ids, self.now())?)
+        self.store.mark_sent(ids, self.now())?;
+        self.release_notices(ids);
+        Ok(())
     }
 
     pub(crate) fn more_time(

@@ -10,6 +10,7 @@
 mod clock;
 mod command;
 mod computer;
+mod delivery;
 pub mod export;
 mod play;
 pub mod ratings;
@@ -21,6 +22,7 @@ pub use command::{
     parse as parse_command, parse_mention, ColorChoice, Command, CommandError, OfferAction,
 };
 pub use computer::{swing_lines, Worker, ANALYSIS_NODES, DEFAULT_LEVEL};
+pub use delivery::GameHome;
 pub use suggest::Suggestion;
 pub use views::{find_kind, piece_diagram};
 
@@ -102,6 +104,9 @@ impl Default for Config {
         }
     }
 }
+
+/// The largest file the bot sends: Discord's smallest upload limit (a server without boosts).
+pub const MAX_ATTACHMENT: usize = 8 * 1024 * 1024;
 
 /// Days per move a game may have.
 pub const ALLOWED_DAYS: &[u32] = &[1, 2, 3, 5, 7, 10, 14];
@@ -244,6 +249,29 @@ pub enum Via {
     Mention,
     /// A direct message.
     Dm,
+    /// The public announcement of a move in its game's home (thread or channel), with the
+    /// board after it (`Notice::ply`); `Notice::user` is the player whose view the board shows.
+    Post,
+}
+
+impl Via {
+    /// The outbox's word for it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Via::Mention => "mention",
+            Via::Dm => "dm",
+            Via::Post => "post",
+        }
+    }
+
+    /// From the outbox's word (anything unknown is a mention, the oldest kind).
+    pub fn parse(s: &str) -> Via {
+        match s {
+            "dm" => Via::Dm,
+            "post" => Via::Post,
+            _ => Via::Mention,
+        }
+    }
 }
 
 /// Someone to notify.
@@ -259,6 +287,8 @@ pub struct Notice {
     pub id: Option<i64>,
     /// The game it is about, if one.
     pub game: Option<i64>,
+    /// For a `Post`: the ply whose board goes with it.
+    pub ply: Option<u32>,
 }
 
 /// A button under a reply; pressing it runs `command` as the presser.
@@ -306,6 +336,10 @@ pub struct Reply {
     /// The computer is now to move in this game: the transport queues it on the computer's
     /// [`Worker`].
     pub think: Option<i64>,
+    /// The public announcement of a move (`Via::Post`), stored in the outbox with the move:
+    /// the transport posts it with this reply's board and marks it sent; if that fails, its
+    /// delivery loop posts it later with the board drawn again.
+    pub post: Option<Notice>,
 }
 
 /// The game a reply is about, as it stands after the command.
@@ -433,6 +467,8 @@ pub struct Service {
     pub(crate) computer: RwLock<Option<User>>,
     /// Analyses of finished games.
     pub(crate) analyses: computer::Analyses,
+    /// Notices in the hands of the command that made them (see `delivery`).
+    pub(crate) held: delivery::Held,
 }
 
 impl Service {
@@ -444,6 +480,7 @@ impl Service {
             suggestions: suggest::Cache::default(),
             computer: RwLock::new(None),
             analyses: Mutex::default(),
+            held: delivery::Held::default(),
         }
     }
 
@@ -767,13 +804,18 @@ impl Service {
             Ok(Some(u)) if u.notify == "digest" => return None,
             _ => Via::Mention,
         };
+        let id = new_notice_id();
+        // Held by this command until its transport delivered it or let it go: the delivery
+        // loop of this process leaves it alone meanwhile (see `delivery`).
+        self.hold(id);
         Some(Notice {
             user: user.to_string(),
             via,
             channel: channel.cloned(),
             text,
-            id: Some(new_notice_id()),
+            id: Some(id),
             game,
+            ply: None,
         })
     }
 }
@@ -786,12 +828,10 @@ pub(crate) fn to_store(notices: &[Notice]) -> Vec<crate::store::NewNotice> {
             id: n.id.unwrap_or_else(new_notice_id),
             game: n.game,
             user: n.user.clone(),
-            via: match n.via {
-                Via::Dm => "dm".into(),
-                Via::Mention => "mention".into(),
-            },
+            via: n.via.as_str().into(),
             channel: n.channel.clone(),
             text: n.text.clone(),
+            ply: n.ply,
         })
         .collect()
 }

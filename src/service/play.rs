@@ -560,7 +560,16 @@ impl Service {
                 ));
             }
         }
-        let stored = to_store(&notify);
+        let think = (outcome.is_none() && self.is_computer(&opponent)).then_some(g.row.id);
+        let viewer = if outcome.is_some() || think.is_some() {
+            user.id.to_string()
+        } else {
+            opponent.clone()
+        };
+        // The announcement itself is kept with the move, so a failed post is made later.
+        let post = self.post_notice(&g, ply, &viewer, &text);
+        let mut stored = to_store(&notify);
+        stored.extend(to_store(std::slice::from_ref(&post)));
         let mv = MoveRow {
             ply,
             code: code::write(v, m),
@@ -589,12 +598,6 @@ impl Service {
             }
         };
         g.row = row;
-        let think = (outcome.is_none() && self.is_computer(&opponent)).then_some(g.row.id);
-        let viewer = if outcome.is_some() || think.is_some() {
-            user.id.to_string()
-        } else {
-            opponent
-        };
         Ok(Reply {
             game: Some(g.game_ref(false)),
             text,
@@ -609,6 +612,7 @@ impl Service {
             },
             notify,
             think,
+            post: Some(post),
             ..Reply::default()
         })
     }

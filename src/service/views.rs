@@ -227,6 +227,14 @@ impl Service {
             challenge_lines.push_str(&format!("\nChallenge #{} ({}, {whom})", c.id, c.variant));
         }
         let name = self.name_of(id);
+        // Notices that could not reach the player are theirs to know of.
+        let undelivered = if me {
+            self.undelivered_note(id)?
+                .map(|n| format!("\n{n}"))
+                .unwrap_or_default()
+        } else {
+            String::new()
+        };
         if rows.is_empty() {
             let mut text = if me {
                 "You have no game in progress.".to_string()
@@ -234,6 +242,7 @@ impl Service {
                 format!("{name} has no game in progress here.")
             };
             text.push_str(&challenge_lines);
+            text.push_str(&undelivered);
             return Ok(Reply::text(text));
         }
         let mut lines: Vec<(bool, i64, String)> = Vec::new();
@@ -273,7 +282,8 @@ impl Service {
             .chain(lines.into_iter().map(|(_, _, l)| l))
             .collect::<Vec<_>>()
             .join("\n")
-            + &challenge_lines;
+            + &challenge_lines
+            + &undelivered;
         Ok(Reply::text(text))
     }
 

@@ -209,10 +209,13 @@ pub struct NewNotice {
     /// The game it is about, if one (delivered in that game's thread).
     pub game: Option<i64>,
     pub user: String,
-    /// `mention` or `dm`.
+    /// `mention`, `dm`, or `post` (a public announcement in the game's home).
     pub via: String,
     pub channel: Option<String>,
     pub text: String,
+    /// For a `post` (a move's public announcement): the ply whose board goes with it, drawn
+    /// again when it is delivered late.
+    pub ply: Option<u32>,
 }
 
 impl NewNotice {
@@ -482,6 +485,9 @@ pub trait GameStore: Send + Sync {
     ) -> Result<GameRow>;
     /// Records the Discord thread where a game is played.
     fn set_thread(&self, game: i64, thread: &str) -> Result<()>;
+    /// Moves a game to another home: its channel and thread (`None`: none), when the old one
+    /// is gone or closed to the bot.
+    fn set_home(&self, game: i64, channel: Option<&str>, thread: Option<&str>) -> Result<()>;
     /// `PRAGMA integrity_check` (or the database's equivalent): `ok` when healthy.
     fn integrity_check(&self) -> Result<String>;
 }
@@ -585,6 +591,11 @@ pub trait ClockStore: Send + Sync {
     /// may take them at once instead of after the lease.
     fn release_claims(&self) -> Result<()>;
     fn mark_sent(&self, ids: &[i64], now: i64) -> Result<()>;
+    /// Sets a notice aside that no way could deliver, with the reason: it is not tried again,
+    /// and its player is shown it (`undelivered`).
+    fn set_aside(&self, id: i64, reason: &str, now: i64) -> Result<()>;
+    /// The user's notices set aside since `since`, newest first.
+    fn undelivered(&self, user: &str, since: i64, limit: usize) -> Result<Vec<OutboxRow>>;
 
     /// Records a vacation from `now` to `end` and moves the deadlines of `shifts` (the games
     /// waiting for the user, as the core computed them), together. `Stale` if one of those

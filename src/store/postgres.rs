@@ -29,6 +29,10 @@ pub const PG_MIGRATIONS: &[(&str, &str)] = &[
         "0002_outbox_claims.sql",
         include_str!("../../migrations/postgres/0002_outbox_claims.sql"),
     ),
+    (
+        "0005_outbox_posts.sql",
+        include_str!("../../migrations/postgres/0005_outbox_posts.sql"),
+    ),
 ];
 
 /// At most this many connections per process.
@@ -249,6 +253,7 @@ fn outbox_row(r: &Row) -> Result<OutboxRow> {
             channel: r.try_get(3)?,
             text: r.try_get(4)?,
             game: r.try_get(6)?,
+            ply: r.try_get::<_, Option<i64>>(7)?.map(|p| p as u32),
         },
         created_at: r.try_get(5)?,
     })
@@ -381,8 +386,8 @@ fn queue_with(
         let text = fill(&n.text, subst);
         c.execute(
             "INSERT INTO outbox (id, user_id, via, channel, text, created_at, game_id,
-                claimed_by, claimed_until)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)",
+                claimed_by, claimed_until, ply)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
             &[
                 &n.id,
                 &n.user,
@@ -393,6 +398,7 @@ fn queue_with(
                 &n.game.or(game),
                 &holder,
                 &(now + OUTBOX_LEASE),
+                &n.ply.map(i64::from),
             ],
         )?;
     }
@@ -897,6 +903,17 @@ impl GameStore for PgStore {
         Ok(())
     }
 
+    fn set_home(&self, game: i64, channel: Option<&str>, thread: Option<&str>) -> Result<()> {
+        let n = self.client()?.execute(
+            "UPDATE games SET channel = $2, thread = $3 WHERE id = $1",
+            &[&game, &channel, &thread],
+        )?;
+        if n == 0 {
+            return Err(StoreError::NotFound);
+        }
+        Ok(())
+    }
+
     fn integrity_check(&self) -> Result<String> {
         // PostgreSQL checks its own pages; what can be asked cheaply is that it answers.
         let row = self.client()?.query_one("SELECT 'ok'::TEXT", &[])?;
@@ -1263,7 +1280,7 @@ impl ClockStore for PgStore {
     fn unsent(&self, limit: usize) -> Result<Vec<OutboxRow>> {
         all(
             &mut *self.client()?,
-            "SELECT id, user_id, via, channel, text, created_at, game_id FROM outbox
+            "SELECT id, user_id, via, channel, text, created_at, game_id, ply FROM outbox
              WHERE sent_at IS NULL ORDER BY id LIMIT $1",
             &[&(limit as i64)],
             outbox_row,
@@ -1288,7 +1305,7 @@ impl ClockStore for PgStore {
                     FOR UPDATE SKIP LOCKED)
                  UPDATE outbox o SET claimed_by = $1, claimed_until = $2 FROM free
                  WHERE o.id = free.id
-                 RETURNING o.id, o.user_id, o.via, o.channel, o.text, o.created_at, o.game_id",
+                 RETURNING o.id, o.user_id, o.via, o.channel, o.text, o.created_at, o.game_id, o.ply",
                 &[&self.holder, &(now + OUTBOX_LEASE), &now, &(limit as i64)],
                 outbox_row,
             )?;
@@ -1304,6 +1321,25 @@ impl ClockStore for PgStore {
             &[&self.holder],
         )?;
         Ok(())
+    }
+
+    fn set_aside(&self, id: i64, reason: &str, now: i64) -> Result<()> {
+        self.client()?.execute(
+            "UPDATE outbox SET sent_at = $2, undelivered = $3 WHERE id = $1 AND sent_at IS NULL",
+            &[&id, &now, &reason],
+        )?;
+        Ok(())
+    }
+
+    fn undelivered(&self, user: &str, since: i64, limit: usize) -> Result<Vec<OutboxRow>> {
+        all(
+            &mut *self.client()?,
+            "SELECT id, user_id, via, channel, text, created_at, game_id, ply FROM outbox
+             WHERE user_id = $1 AND undelivered IS NOT NULL AND created_at >= $2
+             ORDER BY id DESC LIMIT $3",
+            &[&user, &since, &(limit as i64)],
+            outbox_row,
+        )
     }
 
     fn mark_sent(&self, ids: &[i64], now: i64) -> Result<()> {

@@ -38,6 +38,10 @@ pub const MIGRATIONS: &[(&str, &str)] = &[
         "0006_outbox_claims.sql",
         include_str!("../../migrations/0006_outbox_claims.sql"),
     ),
+    (
+        "0009_outbox_posts.sql",
+        include_str!("../../migrations/0009_outbox_posts.sql"),
+    ),
 ];
 
 /// How hard SQLite works to keep a commit across a crash of the machine.
@@ -177,6 +181,7 @@ fn outbox_row(r: &Row) -> rusqlite::Result<OutboxRow> {
             channel: r.get(3)?,
             text: r.get(4)?,
             game: r.get(6)?,
+            ply: r.get(7)?,
         },
         created_at: r.get(5)?,
     })
@@ -199,8 +204,8 @@ fn queue_with(
 ) -> Result<()> {
     let mut st = tx.prepare_cached(
         "INSERT INTO outbox (id, user_id, via, channel, text, created_at, game_id,
-            claimed_by, claimed_until)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+            claimed_by, claimed_until, ply)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
     )?;
     for n in notices {
         if n.id <= 0 {
@@ -219,7 +224,8 @@ fn queue_with(
             now,
             n.game.or(game),
             holder,
-            now + OUTBOX_LEASE
+            now + OUTBOX_LEASE,
+            n.ply
         ])?;
     }
     Ok(())
@@ -716,6 +722,19 @@ impl GameStore for SqliteStore {
         })
     }
 
+    fn set_home(&self, game: i64, channel: Option<&str>, thread: Option<&str>) -> Result<()> {
+        self.write(|tx| {
+            let n = tx.execute(
+                "UPDATE games SET channel = ?2, thread = ?3 WHERE id = ?1",
+                params![game, channel, thread],
+            )?;
+            if n == 0 {
+                return Err(StoreError::NotFound);
+            }
+            Ok(())
+        })
+    }
+
     fn integrity_check(&self) -> Result<String> {
         self.with(|c| Ok(c.query_row("PRAGMA integrity_check", [], |r| r.get(0))?))
     }
@@ -1061,7 +1080,7 @@ impl ClockStore for SqliteStore {
     fn unsent(&self, limit: usize) -> Result<Vec<OutboxRow>> {
         self.with(|c| {
             let mut st = c.prepare_cached(
-                "SELECT id, user_id, via, channel, text, created_at, game_id FROM outbox
+                "SELECT id, user_id, via, channel, text, created_at, game_id, ply FROM outbox
                  WHERE sent_at IS NULL ORDER BY id LIMIT ?1",
             )?;
             let rows = st.query_map([limit as i64], outbox_row)?;
@@ -1084,7 +1103,7 @@ impl ClockStore for SqliteStore {
                     WHERE sent_at IS NULL
                       AND (claimed_by = ?1 OR claimed_until IS NULL OR claimed_until <= ?3)
                     ORDER BY id LIMIT ?4)
-                 RETURNING id, user_id, via, channel, text, created_at, game_id",
+                 RETURNING id, user_id, via, channel, text, created_at, game_id, ply",
             )?;
             let rows = st.query_map(
                 params![self.holder, now + OUTBOX_LEASE, now, limit as i64],
@@ -1104,6 +1123,28 @@ impl ClockStore for SqliteStore {
                 [&self.holder],
             )?;
             Ok(())
+        })
+    }
+
+    fn set_aside(&self, id: i64, reason: &str, now: i64) -> Result<()> {
+        self.write(|tx| {
+            tx.prepare_cached(
+                "UPDATE outbox SET sent_at = ?2, undelivered = ?3 WHERE id = ?1 AND sent_at IS NULL",
+            )?
+            .execute(params![id, now, reason])?;
+            Ok(())
+        })
+    }
+
+    fn undelivered(&self, user: &str, since: i64, limit: usize) -> Result<Vec<OutboxRow>> {
+        self.with(|c| {
+            let mut st = c.prepare_cached(
+                "SELECT id, user_id, via, channel, text, created_at, game_id, ply FROM outbox
+                 WHERE user_id = ?1 AND undelivered IS NOT NULL AND created_at >= ?2
+                 ORDER BY id DESC LIMIT ?3",
+            )?;
+            let rows = st.query_map(params![user, since, limit as i64], outbox_row)?;
+            Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
         })
     }
 

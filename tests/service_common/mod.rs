@@ -112,13 +112,27 @@ impl Env {
 
     /// Runs a command line through `Service::handle`.
     pub fn send(&self, user_id: &str, line: &str) -> Reply {
-        self.service.handle(&request(user_id, line))
+        let r = self.service.handle(&request(user_id, line));
+        self.posted(&r);
+        r
+    }
+
+    /// A move's announcement is posted with its reply, as a transport does: marked sent.
+    fn posted(&self, r: &Reply) {
+        if let Some(id) = r.post.as_ref().and_then(|p| p.id) {
+            self.service
+                .mark_sent(&[id])
+                .expect("mark the announcement sent");
+        }
     }
 
     /// Runs a command that must succeed; returns its reply.
     pub fn ok(&self, user_id: &str, line: &str) -> Reply {
         match self.service.try_handle(&request(user_id, line)) {
-            Ok(r) if !r.error => r,
+            Ok(r) if !r.error => {
+                self.posted(&r);
+                r
+            }
             Ok(r) => panic!("@{user_id} {line}: refused: {}", r.text),
             Err(e) => panic!("@{user_id} {line}: failed: {e:?}"),
         }
@@ -453,15 +467,25 @@ pub struct OutboxEntry {
     pub game: Option<i64>,
 }
 
-/// Every row of the outbox, by id.
+/// Every notice of the outbox, by id: the rows to tell someone something. A move's public
+/// announcement (`post`, the reply itself kept until posted) is left out; see `posts`.
 pub fn outbox(path: &Path) -> Vec<OutboxEntry> {
+    outbox_where(path, "via != 'post'")
+}
+
+/// The moves' announcements kept in the outbox (`post` rows), by id.
+pub fn posts(path: &Path) -> Vec<OutboxEntry> {
+    outbox_where(path, "via = 'post'")
+}
+
+fn outbox_where(path: &Path, filter: &str) -> Vec<OutboxEntry> {
     let conn = Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_ONLY)
         .expect("open the database read-only");
     let mut st = conn
-        .prepare(
+        .prepare(&format!(
             "SELECT id, user_id, via, channel, text, created_at, sent_at, game_id FROM outbox
-             ORDER BY id",
-        )
+                 WHERE {filter} ORDER BY id"
+        ))
         .expect("prepare");
     st.query_map([], |r| {
         Ok(OutboxEntry {
