@@ -479,12 +479,14 @@ fn options(opts: &[Value], path: &str, depth: u8) -> Result<(), Reply> {
 /// threads, stage, directory, forum, media.
 const CHANNEL_TYPES: [u64; 13] = [0, 1, 2, 3, 4, 5, 10, 11, 12, 13, 14, 15, 16];
 
-/// An option's `channel_types`: only on a channel option (type 7), a list of known types.
+/// An option's `channel_types`: a list of known types, not empty only on a channel option
+/// (type 7). serenity's builder sends an empty list on every option, which Discord takes.
 fn channel_types(o: &Value, kind: u64, path: &str) -> Result<(), Reply> {
     let Some(types) = o.get("channel_types").filter(|t| !t.is_null()) else {
         return Ok(());
     };
-    if kind != 7 {
+    let empty = types.as_array().is_some_and(Vec::is_empty);
+    if kind != 7 && !empty {
         return Err(Reply::form_error(
             &format!("{path}.channel_types"),
             "APPLICATION_COMMAND_OPTION_CHANNEL_TYPES_INVALID",

@@ -49,7 +49,8 @@
 //! - limits: 2000 characters of content, 10 embeds, 5 rows of 5 buttons with unique custom ids,
 //!   25 autocomplete choices; command names lower case, descriptions of 1 to 100 characters,
 //!   required options first; a channel option's `channel_types` must be a list of known channel
-//!   types (integers), and only a channel option may have one
+//!   types (integers), and only a channel option may have a non-empty one (serenity sends `[]`
+//!   on every option)
 //!   ([`FakeDiscord::registered_option`] shows what was registered);
 //! - uploads: a request whose files total more than the upload limit (8 MiB, Discord's smallest,
 //!   [`DEFAULT_UPLOAD_LIMIT`]; see [`FakeDiscord::set_upload_limit`]) answers 413 "Request entity

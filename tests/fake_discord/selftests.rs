@@ -367,6 +367,14 @@ async fn fake_checks_channel_types_of_command_options_and_shows_them() {
             "only a channel option has channel types"
         );
         assert!(fake.registered_commands().is_empty());
+        // serenity sends an empty list on every option: taken.
+        let empty = json!([{
+            "name": "server", "description": "x",
+            "options": [{"type": 4, "name": "days", "description": "d", "channel_types": []}],
+        }]);
+        http.create_global_commands(&empty)
+            .await
+            .expect("an empty channel_types on any option");
 
         http.create_global_commands(&server(json!([0, 5])))
             .await
