@@ -211,13 +211,21 @@ async fn rehomed(
     let before = fake.call_count();
     play(fake, CHANNEL_ID, mover, moves[0]).await;
     let announced = fake
-        .wait_for_since(before, "the move announced in the parent channel", STEP, |c| {
-            posted_in(c, CHANNEL_ID) && content(c).contains(moves[0])
-        })
+        .wait_for_since(
+            before,
+            "the move announced in the parent channel",
+            STEP,
+            |c| posted_in(c, CHANNEL_ID) && content(c).contains(moves[0]),
+        )
         .await;
-    assert!(has_png(&announced), "with the board: {}", announced.summary());
     assert!(
-        pinged(&announced).contains(&opponent.id) && content(&announced).contains(&opponent.mention()),
+        has_png(&announced),
+        "with the board: {}",
+        announced.summary()
+    );
+    assert!(
+        pinged(&announced).contains(&opponent.id)
+            && content(&announced).contains(&opponent.mention()),
         "the opponent is mentioned: {}",
         announced.summary()
     );
@@ -272,7 +280,9 @@ async fn a_deleted_thread_is_replaced_and_no_notice_is_lost() {
         // Alice's move (mentioned or sent a direct message).
         outbox_drained(dir.path(), RETRIED).await;
         assert!(
-            fake.calls_since(before).iter().any(|c| tells(&fake, c, &bob)),
+            fake.calls_since(before)
+                .iter()
+                .any(|c| tells(&fake, c, &bob)),
             "Bob was told of Alice's move"
         );
         assert_eq!(bot.terminate().code(), Some(0));
@@ -305,8 +315,7 @@ async fn a_forbidden_thread_then_channel_falls_back_to_a_new_thread_then_dms_the
         play(&fake, CHANNEL_ID, &alice, "P-2f").await;
         let dm = fake
             .wait_for_since(before, "Bob told by a direct message", RETRIED, |c| {
-                fake.dm_channel_of(bob.id)
-                    .is_some_and(|d| posted_in(c, d))
+                fake.dm_channel_of(bob.id).is_some_and(|d| posted_in(c, d))
             })
             .await;
         let text = content(&dm);
@@ -333,11 +342,13 @@ async fn a_forbidden_thread_then_channel_falls_back_to_a_new_thread_then_dms_the
             );
             tokio::time::sleep(Duration::from_millis(2000)).await;
         }
-        outbox_drained(dir.path(), RETRIED).await;
         let log = bot.log_text();
+        let alice_id = alice.id.to_string();
         assert!(
-            log.contains(&alice.id.to_string()) || log.contains("set aside"),
-            "the log says why the notice was set aside"
+            log.lines().any(|l| l.contains("WARN")
+                && l.to_lowercase().contains("notice")
+                && l.contains(&alice_id)),
+            "the log says which notice was set aside and why:\n{log}"
         );
         assert_eq!(bot.terminate().code(), Some(0));
         fake.assert_no_unknown_routes();
@@ -502,7 +513,10 @@ async fn a_refused_token_stops_the_bot_with_status_2_and_says_so() {
             log.contains("Discord refused the token (401): check DISCORD_TOKEN"),
             "the operator is told what to fix:\n{log}"
         );
-        assert!(!log.contains("test.token.not-real"), "the token is never printed");
+        assert!(
+            !log.contains("test.token.not-real"),
+            "the token is never printed"
+        );
         assert!(
             fake.calls().iter().any(|c| c.status == 401),
             "the fake refused it"
@@ -638,12 +652,17 @@ async fn a_panicking_search_is_caught_and_the_computer_still_moves() {
         .await;
         assert!(content(&r).contains("begins"), "{}", content(&r));
         let first = fake
-            .wait_for_since(before, "the computer's first move, after the panic", STEP, |c| {
-                c.ok()
-                    && c.method == "POST"
-                    && c.path.ends_with("/messages")
-                    && c.content().is_some_and(|t| t.contains("Tegami plays 1."))
-            })
+            .wait_for_since(
+                before,
+                "the computer's first move, after the panic",
+                STEP,
+                |c| {
+                    c.ok()
+                        && c.method == "POST"
+                        && c.path.ends_with("/messages")
+                        && c.content().is_some_and(|t| t.contains("Tegami plays 1."))
+                },
+            )
             .await;
         assert!(has_png(&first), "{}", first.summary());
         assert!(pinged(&first).contains(&alice.id));
@@ -729,10 +748,7 @@ impl Stored {
     /// A Shogi game of `black` against `white` with `plies` moves; resigned by the side to move
     /// when `finish`. Returns its number.
     fn game(&self, black: &FakeUser, white: &FakeUser, plies: usize, finish: bool) -> i64 {
-        self.run(
-            black,
-            &format!("challenge <@{}> shogi black", white.id),
-        );
+        self.run(black, &format!("challenge <@{}> shogi black", white.id));
         let started = self.run(white, "accept");
         let id = started.game.as_ref().expect("the game begins").id;
         for (ply, mv) in wander(plies, 0x7e6a_0001 + id as u64).iter().enumerate() {
@@ -790,14 +806,10 @@ async fn the_replay_of_a_long_game_fits_the_upload_limit() {
         fake.dispatch("INTERACTION_CREATE", ev).await;
         let webhook = format!("/api/v10/webhooks/{APP_ID}/{token}");
         let gif = fake
-            .wait_for(
-                "the replay's GIF",
-                Duration::from_secs(90),
-                |c| {
-                    (c.path == webhook || c.path.starts_with(&format!("{webhook}/")))
-                        && c.files.iter().any(|f| f.filename.ends_with(".gif"))
-                },
-            )
+            .wait_for("the replay's GIF", Duration::from_secs(90), |c| {
+                (c.path == webhook || c.path.starts_with(&format!("{webhook}/")))
+                    && c.files.iter().any(|f| f.filename.ends_with(".gif"))
+            })
             .await;
         let f = gif
             .files
@@ -824,7 +836,10 @@ async fn the_replay_of_a_long_game_fits_the_upload_limit() {
             .filter(|c| c.status == 413)
             .map(Recorded::summary)
             .collect();
-        assert!(refused.is_empty(), "nothing over the limit was sent: {refused:?}");
+        assert!(
+            refused.is_empty(),
+            "nothing over the limit was sent: {refused:?}"
+        );
         assert_eq!(bot.terminate().code(), Some(0));
         fake.assert_clean();
     })
@@ -844,6 +859,9 @@ fn answered(fake: &FakeDiscord, id: u64, token: &str) -> Option<Recorded> {
                         .is_some_and(|j| j["type"] == 4 || j["type"] == 8)))
     })
 }
+
+/// Commands sent this close before the analysis' answer may be answered after it.
+const GRACE: Duration = Duration::from_secs(1);
 
 /// The `q` quantile of sorted values.
 fn quantile(sorted: &[f64], q: f64) -> f64 {
@@ -978,11 +996,12 @@ async fn other_players_are_answered_while_a_level_5_move_and_a_long_analysis_run
             content(&analysis)
         );
 
-        // Every command sent before the analysis' answer was answered before it.
+        // Every command sent before the analysis' answer was answered before it (but for those
+        // sent in its last second, which may fairly finish after it).
         let mut latencies = Vec::new();
         let mut late = Vec::new();
         for (name, at, id, token) in &sent {
-            if *at >= analysis.at {
+            if *at + GRACE >= analysis.at {
                 continue;
             }
             let r = answered(&fake, *id, token).expect("answered");

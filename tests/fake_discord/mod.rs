@@ -1058,8 +1058,7 @@ impl FakeDiscord {
     /// Accepts these bot tokens only (without the `Bot ` prefix); any other is refused as with
     /// [`Self::reject_tokens`].
     pub fn accept_only_tokens(&self, tokens: &[&str]) {
-        self.shared.lock().accepted_tokens =
-            Some(tokens.iter().map(|t| (*t).to_owned()).collect());
+        self.shared.lock().accepted_tokens = Some(tokens.iter().map(|t| (*t).to_owned()).collect());
     }
 
     // ----- Recording -----------------------------------------------------------------------

@@ -147,7 +147,11 @@ async fn fake_deleted_channels_answer_unknown_channel_to_every_call() {
             ),
             unknown
         );
-        assert!(fake.unknown_routes().is_empty(), "{:?}", fake.unknown_routes());
+        assert!(
+            fake.unknown_routes().is_empty(),
+            "{:?}",
+            fake.unknown_routes()
+        );
     })
     .await;
 }
@@ -167,10 +171,7 @@ async fn fake_forbidden_channels_answer_403_until_allowed_again() {
             refusal(http.send_message(t, vec![], &text("a move")).await),
             (403, 50001)
         );
-        assert_eq!(
-            refusal_message(http.get_channel(t).await),
-            "Missing Access"
-        );
+        assert_eq!(refusal_message(http.get_channel(t).await), "Missing Access");
         assert_eq!(refusal(http.broadcast_typing(t).await), (403, 50001));
         http.send_message(games, vec![], &text("the parent works"))
             .await
@@ -249,7 +250,11 @@ async fn fake_refuses_a_thread_inside_a_thread() {
             refusal_message(bare),
             "Cannot execute action on this channel type"
         );
-        assert_eq!(fake.threads().len(), 1, "no thread was made inside the thread");
+        assert_eq!(
+            fake.threads().len(),
+            1,
+            "no thread was made inside the thread"
+        );
     })
     .await;
 }
@@ -290,7 +295,11 @@ async fn fake_refuses_uploads_over_the_limit_and_stores_nothing() {
             .iter()
             .filter_map(|m| m["content"].as_str().map(str::to_owned))
             .collect();
-        assert_eq!(contents, vec!["at the limit", "small"], "the refused message is not stored");
+        assert_eq!(
+            contents,
+            vec!["at the limit", "small"],
+            "the refused message is not stored"
+        );
 
         // A smaller limit, settable; interactions carry it.
         fake.set_upload_limit(1000);
@@ -340,7 +349,8 @@ async fn fake_checks_channel_types_of_command_options_and_shows_them() {
         let fake = FakeDiscord::start().await;
         let http = http(&fake, "token");
         let server = |types: Value| {
-            let mut channel = json!({"type": 7, "name": "channel", "description": "Where games go"});
+            let mut channel =
+                json!({"type": 7, "name": "channel", "description": "Where games go"});
             if !types.is_null() {
                 channel["channel_types"] = types;
             }
@@ -481,7 +491,10 @@ async fn fake_refuses_tokens_it_does_not_accept() {
         .expect("an interaction response is not checked against the bot token");
 
         // The gateway closes an IDENTIFY with a refused token with 4004 (serenity gives up).
-        assert_eq!(identify_close_code(&fake, "Bot bad-token").await, Some(4004));
+        assert_eq!(
+            identify_close_code(&fake, "Bot bad-token").await,
+            Some(4004)
+        );
         assert_eq!(identify_close_code(&fake, "good-token").await, None);
         fake.reject_tokens(false);
         bad.get_gateway().await.expect("every token again");
