@@ -16,6 +16,7 @@ use crate::fake_discord::{
 };
 
 mod computer;
+mod hardening;
 mod sharded;
 mod startup;
 

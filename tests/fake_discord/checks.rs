@@ -422,6 +422,7 @@ fn options(opts: &[Value], path: &str, depth: u8) -> Result<(), Reply> {
                 "Must be between 1 and 100 in length.",
             ));
         }
+        channel_types(o, kind, &opath)?;
         let nested = o["options"]
             .as_array()
             .map(Vec::as_slice)
@@ -469,6 +470,43 @@ fn options(opts: &[Value], path: &str, depth: u8) -> Result<(), Reply> {
                 seen_optional |= !req;
                 choices(o, kind, &opath)?;
             }
+        }
+    }
+    Ok(())
+}
+
+/// Discord's channel types: text, DM, voice, group DM, category, announcement, the three
+/// threads, stage, directory, forum, media.
+const CHANNEL_TYPES: [u64; 13] = [0, 1, 2, 3, 4, 5, 10, 11, 12, 13, 14, 15, 16];
+
+/// An option's `channel_types`: a list of known types, not empty only on a channel option
+/// (type 7). serenity's builder sends an empty list on every option, which Discord takes.
+fn channel_types(o: &Value, kind: u64, path: &str) -> Result<(), Reply> {
+    let Some(types) = o.get("channel_types").filter(|t| !t.is_null()) else {
+        return Ok(());
+    };
+    let empty = types.as_array().is_some_and(Vec::is_empty);
+    if kind != 7 && !empty {
+        return Err(Reply::form_error(
+            &format!("{path}.channel_types"),
+            "APPLICATION_COMMAND_OPTION_CHANNEL_TYPES_INVALID",
+            "Only channel options can have channel types",
+        ));
+    }
+    let Some(list) = types.as_array() else {
+        return Err(Reply::form_error(
+            &format!("{path}.channel_types"),
+            "BASE_TYPE_ARRAY",
+            "Must be an array.",
+        ));
+    };
+    for (i, t) in list.iter().enumerate() {
+        if !t.as_u64().is_some_and(|t| CHANNEL_TYPES.contains(&t)) {
+            return Err(Reply::form_error(
+                &format!("{path}.channel_types.{i}"),
+                "BASE_TYPE_CHOICES",
+                &format!("Value must be one of {CHANNEL_TYPES:?}."),
+            ));
         }
     }
     Ok(())

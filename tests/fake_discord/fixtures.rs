@@ -826,7 +826,10 @@ impl FakeDiscord {
         let id = self.snowflake();
         let token = format!("fake-interaction-token-{id}");
         let perms = self.member_permissions(user.id);
-        let app_perms = self.shared.lock().app_permissions;
+        let (app_perms, upload_limit) = {
+            let st = self.shared.lock();
+            (st.app_permissions_in(channel_id), st.upload_limit)
+        };
         let guild_id = id_of(&channel["guild_id"]);
         let mut v = json!({
             "id": id.to_string(),
@@ -839,7 +842,7 @@ impl FakeDiscord {
             "version": 1,
             "locale": "en-US",
             "entitlements": [],
-            "attachment_size_limit": 26_214_400,
+            "attachment_size_limit": upload_limit,
             "app_permissions": app_perms.to_string(),
         });
         match guild_id {

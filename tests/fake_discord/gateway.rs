@@ -316,6 +316,9 @@ impl Connection {
         if d["token"].as_str().is_none_or(str::is_empty) {
             return self.close(4004, "fake discord: no token").await;
         }
+        if !self.shared.lock().token_ok(d["token"].as_str()) {
+            return self.close(4004, "Authentication failed.").await;
+        }
         let intents = d["intents"].as_u64().unwrap_or(0);
         let shard = match d["shard"].as_array().map(Vec::as_slice) {
             None => [0, 1],

@@ -48,7 +48,36 @@
 //!   mention the bot;
 //! - limits: 2000 characters of content, 10 embeds, 5 rows of 5 buttons with unique custom ids,
 //!   25 autocomplete choices; command names lower case, descriptions of 1 to 100 characters,
-//!   required options first.
+//!   required options first; a channel option's `channel_types` must be a list of known channel
+//!   types (integers), and only a channel option may have a non-empty one (serenity sends `[]`
+//!   on every option)
+//!   ([`FakeDiscord::registered_option`] shows what was registered);
+//! - uploads: a request whose files total more than the upload limit (8 MiB, Discord's smallest,
+//!   [`DEFAULT_UPLOAD_LIMIT`]; see [`FakeDiscord::set_upload_limit`]) answers 413 "Request entity
+//!   too large" (40005) and stores nothing; interactions carry the limit as
+//!   `attachment_size_limit`;
+//! - a deleted channel ([`FakeDiscord::delete_channel`]; a text channel takes its threads with
+//!   it): every later call on it (`/channels/{id}` and everything under it: messages, threads,
+//!   typing, thread members) answers 404 "Unknown Channel" (10003). No CHANNEL_DELETE or
+//!   THREAD_DELETE is dispatched: the bot learns it from the 404, as after a deletion while it
+//!   was away;
+//! - lost access ([`FakeDiscord::forbid_channel`], undone by [`FakeDiscord::allow_channel`]):
+//!   every call on the channel answers 403 with the code given (50001 "Missing Access", 50013
+//!   "Missing Permissions"); a text channel's threads are forbidden with it (a thread's
+//!   permissions are its parent's); interactions sent from there carry `app_permissions` without
+//!   the permissions lost. Interaction responses and follow-ups are never refused this way
+//!   (Discord answers interactions whatever the channel's permissions);
+//! - no thread inside a thread: `POST /channels/{thread}/threads` and
+//!   `POST /channels/{thread}/messages/{id}/threads` answer 400 (50024, "Cannot execute action
+//!   on this channel type");
+//! - tokens ([`FakeDiscord::reject_tokens`], [`FakeDiscord::accept_only_tokens`]): a REST call
+//!   with a token not accepted (`GET /gateway` included) answers 401 `{"message": "401:
+//!   Unauthorized", "code": 0}`, and an IDENTIFY with one is closed with 4004 (authentication
+//!   failed). Interaction callbacks and webhooks go by the interaction's token and are not
+//!   checked. By default every token is accepted.
+//!
+//! Injected faults: [`FakeDiscord::fail_next`] and [`FakeDiscord::fail_times`] answer matching
+//! calls with a status (recorded as `injected`), [`FakeDiscord::delay_next`] delays one.
 
 #![allow(dead_code)]
 
@@ -57,6 +86,7 @@ mod fixtures;
 mod gateway;
 mod messages;
 mod rest;
+mod selftests;
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fmt::Write as _;
@@ -92,6 +122,16 @@ pub const CHANNEL_ID: u64 = 1_000_000_000_000_000_011;
 
 /// The first snowflake the fake hands out; every id it creates afterwards is larger.
 pub const FIRST_SNOWFLAKE: u64 = 1_100_000_000_000_000_000;
+
+/// Discord's smallest upload limit (a server without boosts): 8 MiB for all the files of one
+/// message.
+pub const DEFAULT_UPLOAD_LIMIT: usize = 8 * 1024 * 1024;
+
+/// Permission bits an interaction loses in a channel the bot may not see (50001) or post in
+/// (50013).
+const VIEW_CHANNEL: u64 = 1 << 10;
+const SEND_MESSAGES: u64 = 1 << 11;
+const SEND_MESSAGES_IN_THREADS: u64 = 1 << 38;
 
 /// How long [`FakeDiscord::dispatch`] waits for a bot to be connected before it panics.
 const DISPATCH_WAIT: Duration = Duration::from_secs(15);
@@ -306,12 +346,70 @@ pub(crate) struct State {
     pub guilds: BTreeMap<u64, String>,
     /// Every dispatch sent, oldest first.
     pub dispatches: Vec<Dispatched>,
+    /// Channels deleted with [`FakeDiscord::delete_channel`], as they were.
+    pub deleted_channels: BTreeMap<u64, Value>,
+    /// Channels the bot lost access to: the Discord error code they answer with.
+    pub forbidden_channels: HashMap<u64, u64>,
+    /// The most the files of one request may weigh, in bytes.
+    pub upload_limit: usize,
+    /// The bot tokens accepted (without `Bot `); `None`: every token.
+    pub accepted_tokens: Option<HashSet<String>>,
 }
 
 impl State {
     /// Whether the fake knows this server: the default one or one added.
     pub fn knows_guild(&self, guild_id: u64) -> bool {
         guild_id == GUILD_ID || self.guilds.contains_key(&guild_id)
+    }
+
+    /// Whether a token (from `Authorization: Bot TOKEN` or IDENTIFY) is accepted.
+    pub fn token_ok(&self, token: Option<&str>) -> bool {
+        let Some(accepted) = &self.accepted_tokens else {
+            return true;
+        };
+        token
+            .map(|t| t.trim().strip_prefix("Bot ").unwrap_or(t.trim()))
+            .is_some_and(|t| accepted.contains(t))
+    }
+
+    /// The error code the bot gets on this channel for lost access: its own, else its parent's
+    /// (a thread's permissions are its parent's). `None`: allowed.
+    pub fn forbidden(&self, channel_id: u64) -> Option<u64> {
+        if let Some(code) = self.forbidden_channels.get(&channel_id) {
+            return Some(*code);
+        }
+        let parent = self
+            .channels
+            .get(&channel_id)
+            .filter(|c| c.get("thread_metadata").is_some())
+            .and_then(|c| fixtures::id_of(&c["parent_id"]))?;
+        self.forbidden_channels.get(&parent).copied()
+    }
+
+    /// The answer to any call on a deleted or forbidden channel, if it is one.
+    pub fn channel_refusal(&self, channel_id: u64) -> Option<rest::Reply> {
+        if self.deleted_channels.contains_key(&channel_id) {
+            return Some(rest::Reply::error(404, 10003, "Unknown Channel"));
+        }
+        self.forbidden(channel_id).map(|code| {
+            let message = if code == 50013 {
+                "Missing Permissions"
+            } else {
+                "Missing Access"
+            };
+            rest::Reply::error(403, code, message)
+        })
+    }
+
+    /// The bot's permissions in a channel, for an interaction sent from there.
+    pub fn app_permissions_in(&self, channel_id: u64) -> u64 {
+        match self.forbidden(channel_id) {
+            None => self.app_permissions,
+            Some(50013) => self.app_permissions & !(SEND_MESSAGES | SEND_MESSAGES_IN_THREADS),
+            Some(_) => {
+                self.app_permissions & !(VIEW_CHANNEL | SEND_MESSAGES | SEND_MESSAGES_IN_THREADS)
+            }
+        }
     }
 }
 
@@ -391,6 +489,7 @@ impl FakeDiscord {
             resume_allowed: true,
             heartbeat_interval_ms: 41_250,
             app_permissions: fixtures::default_app_permissions(),
+            upload_limit: DEFAULT_UPLOAD_LIMIT,
             ..State::default()
         };
         state
@@ -872,6 +971,96 @@ impl FakeDiscord {
         all
     }
 
+    /// The option `option` of the registered chat command `command` (the last registration of
+    /// it: per server ones win over global ones), as the fake echoed it; `None` if either is
+    /// not registered.
+    pub fn registered_option(&self, command: &str, option: &str) -> Option<Value> {
+        self.registered_commands()
+            .into_iter()
+            .rev()
+            .filter(|c| c["type"].as_u64().unwrap_or(1) == 1 && c["name"] == command)
+            .find_map(|c| {
+                c["options"]
+                    .as_array()?
+                    .iter()
+                    .find(|o| o["name"] == option)
+                    .cloned()
+            })
+    }
+
+    /// Deletes a channel or a thread, as a server manager would; a text channel's threads go
+    /// with it. From now on every call on it answers 404 Unknown Channel (10003). Returns the
+    /// ids deleted (the channel first). Panics if the fake does not know the channel.
+    pub fn delete_channel(&self, id: u64) -> Vec<u64> {
+        let mut st = self.shared.lock();
+        let Some(ch) = st.channels.remove(&id) else {
+            drop(st);
+            panic!("fake discord: delete_channel: unknown channel {id}");
+        };
+        let mut gone = vec![id];
+        st.deleted_channels.insert(id, ch);
+        let threads: Vec<u64> = st
+            .channels
+            .iter()
+            .filter(|(_, c)| {
+                c.get("thread_metadata").is_some() && fixtures::id_of(&c["parent_id"]) == Some(id)
+            })
+            .map(|(t, _)| *t)
+            .collect();
+        for t in threads {
+            if let Some(c) = st.channels.remove(&t) {
+                st.deleted_channels.insert(t, c);
+                gone.push(t);
+            }
+        }
+        st.dm_by_recipient.retain(|_, c| !gone.contains(c));
+        gone
+    }
+
+    /// Whether the channel was deleted with [`Self::delete_channel`].
+    pub fn is_deleted(&self, id: u64) -> bool {
+        self.shared.lock().deleted_channels.contains_key(&id)
+    }
+
+    /// The bot loses access to a channel (and, for a text channel, its threads): every call on
+    /// it answers 403 with `code`, 50001 (Missing Access: it cannot see it) or 50013 (Missing
+    /// Permissions: it cannot post there).
+    pub fn forbid_channel(&self, id: u64, code: u64) {
+        assert!(
+            matches!(code, 50001 | 50013),
+            "fake discord: forbid_channel: Discord answers 50001 or 50013, not {code}"
+        );
+        self.shared.lock().forbidden_channels.insert(id, code);
+    }
+
+    /// Gives the access taken by [`Self::forbid_channel`] back.
+    pub fn allow_channel(&self, id: u64) {
+        self.shared.lock().forbidden_channels.remove(&id);
+    }
+
+    /// Sets the most the files of one request may weigh ([`DEFAULT_UPLOAD_LIMIT`] by default);
+    /// heavier requests answer 413 (40005) and store nothing.
+    pub fn set_upload_limit(&self, bytes: usize) {
+        self.shared.lock().upload_limit = bytes;
+    }
+
+    /// The upload limit in force.
+    pub fn upload_limit(&self) -> usize {
+        self.shared.lock().upload_limit
+    }
+
+    /// With `true`, every bot token is refused (401 on REST, close 4004 on IDENTIFY); with
+    /// `false`, every token is accepted again.
+    pub fn reject_tokens(&self, reject: bool) {
+        self.shared.lock().accepted_tokens = reject.then(HashSet::new);
+    }
+
+    /// Accepts these bot tokens only (without the `Bot ` prefix); any other is refused as with
+    /// [`Self::reject_tokens`].
+    pub fn accept_only_tokens(&self, tokens: &[&str]) {
+        self.shared.lock().accepted_tokens = Some(tokens.iter().map(|t| (*t).to_owned()).collect());
+    }
+
     // ----- Recording -----------------------------------------------------------------------
 
     /// Every REST call so far, oldest first.
@@ -1054,6 +1243,15 @@ impl FakeDiscord {
             .lock()
             .failures
             .push((Fault::new(method, path_prefix), status));
+    }
+
+    /// The next `n` requests matching (as for [`Self::fail_next`]) are answered with `status`.
+    pub fn fail_times(&self, method: &str, path_prefix: &str, status: u16, n: usize) {
+        let fault = Fault::new(method, path_prefix);
+        let mut st = self.shared.lock();
+        for _ in 0..n {
+            st.failures.push((fault.clone(), status));
+        }
     }
 
     /// The next matching request (as for [`Self::fail_next`]) is answered only after `delay`.

@@ -247,9 +247,15 @@ pub(crate) async fn handle(AxumState(shared): AxumState<Arc<Shared>>, req: Reque
     let mut injected = false;
     let outcome = {
         let mut st = shared.lock();
-        if let Some(status) = take_fault(&mut st.failures, &req.method, &req.path) {
+        let uploaded: usize = req.files.iter().map(|f| f.bytes.len()).sum();
+        if needs_bot_token(&req.path) && !st.token_ok(auth.as_deref()) {
+            Outcome::from(Reply::error(401, 0, "401: Unauthorized"))
+        } else if let Some(status) = take_fault(&mut st.failures, &req.method, &req.path) {
             injected = true;
             Outcome::from(injected_error(status))
+        } else if uploaded > st.upload_limit {
+            // Discord refuses the whole request: nothing is posted.
+            Outcome::from(Reply::error(413, 40005, "Request entity too large"))
         } else if let Some(e) = body_error {
             Outcome::from(Reply::error(
                 400,
@@ -286,6 +292,14 @@ pub(crate) async fn handle(AxumState(shared): AxumState<Arc<Shared>>, req: Reque
         auth,
     });
     outcome.reply.into_response()
+}
+
+/// Whether a route is authenticated by the bot's token: everything but interaction callbacks
+/// and webhooks (authenticated by the interaction's token in the path).
+fn needs_bot_token(path: &str) -> bool {
+    path.starts_with("/api/")
+        && !path.starts_with("/api/v10/interactions/")
+        && !path.starts_with("/api/v10/webhooks/")
 }
 
 /// `GET /attachments/{channel}/{id}/{name}`: the bytes of an attachment the fake stored.
@@ -338,6 +352,12 @@ fn route(shared: &Shared, st: &mut State, r: &Req) -> Routed {
     let rest = r.path.strip_prefix("/api/v10/")?;
     let segs: Vec<&str> = rest.trim_end_matches('/').split('/').collect();
     let m = r.method.as_str();
+    // A deleted channel, or one the bot lost access to, refuses every call on it.
+    if let ["channels", c, ..] = segs.as_slice() {
+        if let Some(refusal) = sf(c).and_then(|c| st.channel_refusal(c)) {
+            return Some(Err(refusal));
+        }
+    }
     match (m, segs.as_slice()) {
         ("GET", ["gateway"]) => ok(Reply::json(json!({"url": shared.ws_url}))),
         ("GET", ["gateway", "bot"]) => ok(Reply::json(json!({
