@@ -16,6 +16,7 @@ use crate::fake_discord::{
 };
 
 mod computer;
+mod reminders;
 mod sharded;
 mod startup;
 
