@@ -597,9 +597,11 @@ fn run_bot(
             ))
         })?,
     };
+    // Colours only on a terminal: a log written to a file or a pipe carries no escape codes.
     tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_writer(std::io::stderr)
+        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
         .init();
     let store: Arc<dyn tegami::store::Store> = match &cfg.database_url {
         // The URL may hold a password: the message does not repeat it.

@@ -1,6 +1,8 @@
 //! Correspondence play (issue 7), through the command core over real SQLite files with a manual
 //! clock: losses on time (exactly once, across restarts and a crash in the middle of a sweep),
-//! reminders 24 hours before a deadline, vacations and their monthly allowance, `moretime`,
+//! reminders once per move when most of the time is used (24 hours before a deadline or the
+//! player's own lead, never before half the time per move, never to the computer), vacations
+//! and their monthly allowance, `moretime`,
 //! expiring challenges, daily digests, Glicko-2 ratings (checked against Glickman's figures and
 //! against the paper's steps 1–8 written out here), `stats`, `leaderboard` and server settings.
 
@@ -243,6 +245,19 @@ impl Env {
     }
 }
 
+/// The holds on the outbox's notices, as if `OUTBOX_LEASE` had passed on the database's clock
+/// (the processes that hold them stopped renewing them).
+fn lapse_holds(path: &Path) {
+    let c = Connection::open(path).expect("open");
+    c.busy_timeout(std::time::Duration::from_secs(10))
+        .expect("busy timeout");
+    c.execute(
+        "UPDATE outbox SET claimed_until = claimed_until - ?1 - 1 WHERE sent_at IS NULL",
+        [OUTBOX_LEASE],
+    )
+    .expect("lapse the holds");
+}
+
 fn outbox(path: &Path) -> Vec<Out> {
     let c = Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_ONLY)
         .expect("open read-only");
@@ -444,13 +459,6 @@ fn reminders_go_out_once_24_hours_before_each_deadline() {
     let mut env = Env::new();
     let g = env.start("alice", "bob", "shogi days=2");
     let d = env.deadline(g);
-    let reminders = |env: &Env| -> Vec<Out> {
-        env.outbox()
-            .into_iter()
-            .filter(|o| o.text.starts_with("reminder"))
-            .collect()
-    };
-
     let s = env.sweep(d - DAY - 1);
     assert!(s.reminders.is_empty(), "24 h + 1 s before: too early");
     assert!(!env.game(g).reminded);
@@ -497,14 +505,172 @@ fn reminders_go_out_once_24_hours_before_each_deadline() {
 }
 
 #[test]
-fn a_one_day_game_is_reminded_at_once_and_a_finished_game_never() {
+fn a_one_day_game_is_reminded_halfway_and_a_finished_game_never() {
     let env = Env::new();
     let g = env.start("alice", "bob", "shogi days=1");
-    let s = env.sweep(T0);
-    assert_eq!(s.reminders, vec![g], "a deadline 24 h away is within 24 h");
+    assert!(
+        env.sweep(T0).reminders.is_empty(),
+        "a deadline 24 h away, but no time used yet"
+    );
+    assert!(env.sweep(T0 + 12 * HOUR - 1).reminders.is_empty());
+    assert_eq!(
+        env.sweep(T0 + 12 * HOUR).reminders,
+        vec![g],
+        "half the time per move gone"
+    );
     env.ok("bob", &format!("resign {g}"));
     let s = env.sweep(T0 + 10 * DAY);
     assert_idle(&s, "finished game");
+}
+
+/// The reminders of the sweep, as the outbox holds them.
+fn reminders(env: &Env) -> Vec<Out> {
+    env.outbox()
+        .into_iter()
+        .filter(|o| o.text.starts_with("reminder"))
+        .collect()
+}
+
+#[test]
+fn a_one_day_game_gets_no_reminder_right_after_a_move_but_one_12_hours_later() {
+    let env = Env::new();
+    let g = env.start("alice", "bob", "shogi days=1");
+    // Alice moves an hour in: Bob has a day, and the sweeps just after say nothing.
+    env.set(T0 + HOUR);
+    env.ok("alice", &format!("move {g} 7g7f"));
+    let d = env.deadline(g);
+    assert_eq!(d, T0 + HOUR + DAY);
+    for t in [T0 + HOUR, T0 + HOUR + 60, T0 + 2 * HOUR, d - 12 * HOUR - 1] {
+        assert!(
+            env.sweep(t).reminders.is_empty(),
+            "{}s after the move",
+            t - T0 - HOUR
+        );
+    }
+    assert!(reminders(&env).is_empty());
+    // Twelve hours after the move (half the time per move): Bob is reminded, once.
+    let s = env.sweep(d - 12 * HOUR);
+    assert_eq!(s.reminders, vec![g]);
+    let r = reminders(&env);
+    assert_eq!(r.len(), 1);
+    assert_eq!(r[0].user, "bob");
+    for t in [d - 12 * HOUR, d - 12 * HOUR + 60, d - HOUR, d - 1] {
+        assert!(env.sweep(t).reminders.is_empty(), "once per move");
+    }
+    assert_eq!(reminders(&env).len(), 1);
+    // Bob moves: Alice's turn, and again no reminder before half her time has gone.
+    env.set(d - HOUR);
+    env.ok("bob", &format!("move {g} 3c3d"));
+    let d2 = env.deadline(g);
+    assert!(env.sweep(d - HOUR + 60).reminders.is_empty());
+    assert!(env.sweep(d2 - 12 * HOUR - 1).reminders.is_empty());
+    assert_eq!(env.sweep(d2 - 12 * HOUR).reminders, vec![g]);
+    let r = reminders(&env);
+    assert_eq!(r.len(), 2);
+    assert_eq!(r[1].user, "alice");
+}
+
+#[test]
+fn a_three_day_game_is_reminded_24_hours_before_its_deadline_and_not_earlier() {
+    let env = Env::new();
+    let g = env.start("alice", "bob", "shogi days=3");
+    let d = env.deadline(g);
+    for t in [T0, T0 + DAY, d - 36 * HOUR, d - DAY - 1] {
+        assert!(
+            env.sweep(t).reminders.is_empty(),
+            "{}h before",
+            (d - t) / HOUR
+        );
+    }
+    assert_eq!(env.sweep(d - DAY).reminders, vec![g]);
+    assert!(env.sweep(d - DAY + 1).reminders.is_empty());
+    assert_eq!(reminders(&env).len(), 1);
+}
+
+#[test]
+fn a_players_own_lead_moves_the_reminder_but_never_before_half_the_time() {
+    let env = Env::new();
+    let r = env.ok("alice", "settings remind=12");
+    assert!(r.text.contains("remind=12"), "{}", r.text);
+    let g = env.start("alice", "bob", "shogi days=3");
+    let d = env.deadline(g);
+    assert!(env.sweep(d - DAY).reminders.is_empty(), "not at 24 h");
+    assert!(env.sweep(d - 12 * HOUR - 1).reminders.is_empty());
+    assert_eq!(env.sweep(d - 12 * HOUR).reminders, vec![g], "at 12 h");
+    assert_eq!(reminders(&env)[0].user, "alice");
+
+    // Carol wants 60 hours' notice of a 3-day move: she is reminded when half her time (36 h)
+    // has gone, not sooner.
+    env.set(T0);
+    env.ok("carol", "settings remind=60");
+    let r = env.ok("carol", "settings");
+    assert!(r.text.contains("remind=60"), "{}", r.text);
+    let g2 = env.start("carol", "dave", "shogi days=3");
+    let d2 = env.deadline(g2);
+    assert!(env.sweep(d2 - 60 * HOUR).reminders.is_empty());
+    assert!(env.sweep(d2 - 36 * HOUR - 1).reminders.is_empty());
+    assert_eq!(env.sweep(d2 - 36 * HOUR).reminders, vec![g2]);
+}
+
+#[test]
+fn a_lead_of_0_turns_reminders_off() {
+    let env = Env::new();
+    let r = env.ok("alice", "settings remind=0");
+    assert!(r.text.contains("remind=0"), "{}", r.text);
+    let g = env.start("alice", "bob", "shogi days=1");
+    for t in [T0 + 12 * HOUR, T0 + 20 * HOUR, T0 + DAY - 1] {
+        assert!(env.sweep(t).reminders.is_empty());
+    }
+    assert!(reminders(&env).is_empty());
+    // The clock still runs.
+    assert_eq!(env.sweep(T0 + DAY).timeouts, vec![g]);
+    // Bob keeps the default: reminded on his turn of another game.
+    env.set(T0 + DAY);
+    let g2 = env.start("bob", "alice", "shogi days=1");
+    assert_eq!(env.sweep(T0 + DAY + 12 * HOUR).reminders, vec![g2]);
+}
+
+#[test]
+fn a_reminder_lead_out_of_range_is_refused_and_changes_nothing() {
+    let env = Env::new();
+    env.ok("alice", "settings remind=5");
+    for (line, says) in [
+        ("settings remind=337", "0 to 336"),
+        ("settings remind=-1", "0 to 336"),
+        ("settings remind=soon", "0 to 336"),
+        ("settings remind=99999999999", "0 to 336"),
+        ("settings style=international remind=400", "0 to 336"),
+    ] {
+        let r = env.send_in(&channel(), "alice", line);
+        assert!(r.error, "{line}: {}", r.text);
+        assert!(r.text.contains(says), "{line}: {}", r.text);
+        let u = env.store.user("alice").unwrap().expect("alice");
+        assert_eq!(u.remind_hours, Some(5), "{line}: nothing changed");
+        assert_eq!(u.style, "kanji", "{line}: nothing changed");
+    }
+    let r = env.ok("alice", "settings remind=336");
+    assert!(r.text.contains("remind=336"), "{}", r.text);
+    let r = env.ok("alice", "settings");
+    assert!(r.text.contains("remind=336"), "{}", r.text);
+}
+
+#[test]
+fn the_computer_is_never_reminded() {
+    let env = Env::new();
+    env.service.set_computer(User::new("tegami", "Tegami"));
+    let r = env.ok("alice", "challenge @tegami shogi days=1 black");
+    let g = number_after(&r.text, "Game #").expect("a game against the computer");
+    env.ok("alice", &format!("move {g} 7g7f"));
+    let row = env.game(g);
+    assert_eq!(row.to_move.as_deref(), Some("tegami"));
+    let d = row.deadline.expect("the computer's move has a deadline");
+    // Its worker is not running: the computer is to move all along.
+    for t in [T0 + 12 * HOUR, d - HOUR, d - 1, d + DAY] {
+        let s = env.sweep(t);
+        assert!(s.reminders.is_empty() && s.timeouts.is_empty(), "{s:?}");
+    }
+    assert!(reminders(&env).is_empty());
+    assert!(!env.game(g).reminded);
 }
 
 // ---------------------------------------------------------------- vacations
@@ -636,14 +802,15 @@ fn a_vacation_postpones_a_reminder_already_sent() {
     let env = Env::new();
     let g = env.start("alice", "bob", "shogi days=1");
     let d = env.deadline(g);
-    assert_eq!(env.sweep(T0).reminders, vec![g]);
-    env.set(T0 + HOUR);
+    assert_eq!(env.sweep(T0 + 12 * HOUR).reminders, vec![g]);
+    env.set(T0 + 13 * HOUR);
     env.ok("alice", "vacation 3");
     let row = env.game(g);
     assert_eq!(row.deadline, Some(d + 3 * DAY));
     assert!(!row.reminded, "the new deadline has not been reminded");
-    assert!(env.sweep(d + 2 * DAY - 1).reminders.is_empty());
-    assert_eq!(env.sweep(d + 2 * DAY).reminders, vec![g]);
+    // Halfway through the shifted time per move.
+    assert!(env.sweep(d + 3 * DAY - 12 * HOUR - 1).reminders.is_empty());
+    assert_eq!(env.sweep(d + 3 * DAY - 12 * HOUR).reminders, vec![g]);
     assert!(env.sweep(d + 3 * DAY - 1).timeouts.is_empty());
     assert_eq!(env.sweep(d + 3 * DAY).timeouts, vec![g]);
 }
@@ -1035,14 +1202,17 @@ impl UserStore for CrashingStore {
     fn set_server(&self, s: &ServerRow) -> Result<(), StoreError> {
         self.inner.set_server(s)
     }
+    fn set_remind_hours(&self, id: &str, hours: Option<u32>) -> Result<(), StoreError> {
+        self.inner.set_remind_hours(id, hours)
+    }
 }
 
 impl ClockStore for CrashingStore {
     fn due_games(&self, now: i64, limit: usize) -> Result<Vec<GameRow>, StoreError> {
         self.inner.due_games(now, limit)
     }
-    fn reminders_due(&self, until: i64, limit: usize) -> Result<Vec<GameRow>, StoreError> {
-        self.inner.reminders_due(until, limit)
+    fn reminders_due(&self, now: i64, limit: usize) -> Result<Vec<GameRow>, StoreError> {
+        self.inner.reminders_due(now, limit)
     }
     fn remind(
         &self,
@@ -1079,8 +1249,8 @@ impl ClockStore for CrashingStore {
     fn unsent(&self, limit: usize) -> Result<Vec<OutboxRow>, StoreError> {
         self.inner.unsent(limit)
     }
-    fn claim_unsent(&self, limit: usize, now: i64) -> Result<Vec<OutboxRow>, StoreError> {
-        self.inner.claim_unsent(limit, now)
+    fn claim_unsent(&self, limit: usize) -> Result<Vec<OutboxRow>, StoreError> {
+        self.inner.claim_unsent(limit)
     }
     fn release_claims(&self) -> Result<(), StoreError> {
         self.inner.release_claims()
@@ -1119,6 +1289,9 @@ impl ClockStore for CrashingStore {
     }
     fn vacation_used(&self, user: &str, since: i64) -> Result<i64, StoreError> {
         self.inner.vacation_used(user, since)
+    }
+    fn renew_claims(&self) -> Result<(), StoreError> {
+        self.inner.renew_claims()
     }
 }
 
@@ -1159,8 +1332,9 @@ fn crash_mid_sweep(k: usize, commit_then_fail: bool) {
         }
         games.push(g);
     }
-    // An earlier sweep reminded everyone; half of those notices were delivered.
-    let s = env.sweep(T0 + 1);
+    // An earlier sweep reminded everyone (halfway through their day); half of those notices
+    // were delivered.
+    let s = env.sweep(T0 + 12 * HOUR);
     assert_eq!(s.reminders.len(), N);
     let delivered: Vec<i64> = s.notices.iter().step_by(2).map(|(id, _)| *id).collect();
     env.service.mark_sent(&delivered).unwrap();
@@ -1195,8 +1369,10 @@ fn crash_mid_sweep(k: usize, commit_then_fail: bool) {
     assert_eq!(finished, k + usize::from(commit_then_fail));
 
     // A restart and a sweep, once the crashed process's hold on the notices it queued has
-    // lapsed (a process still running would renew it; see `OUTBOX_LEASE`).
+    // lapsed (a process still running would renew it; see `OUTBOX_LEASE`): holds are reckoned
+    // by the database's clock, moved on here by the lease.
     env.restart();
+    lapse_holds(&env.path);
     let later = now + OUTBOX_LEASE;
     let s = env.sweep(later);
     assert_eq!(s.timeouts.len(), N - finished, "the rest end now");

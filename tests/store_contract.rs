@@ -632,6 +632,74 @@ fn ids_of(rows: Vec<OutboxRow>) -> Vec<i64> {
     rows.into_iter().map(|o| o.id).collect()
 }
 
+/// Runs `sql` on the backend's database past the store (to play the database's clock).
+fn raw_execute(b: &Backend, sql: &str) {
+    match b.locator.split_once(':') {
+        Some(("sqlite", path)) => {
+            let c = rusqlite::Connection::open(path).expect("open SQLite");
+            c.busy_timeout(std::time::Duration::from_secs(10))
+                .expect("busy timeout");
+            c.execute_batch(sql).expect(sql);
+        }
+        Some(("postgres", url)) => {
+            let mut c = postgres::Client::connect(url, postgres::NoTls).expect("connect");
+            c.batch_execute(sql).expect(sql);
+        }
+        _ => panic!("not a store locator: {}", b.locator),
+    }
+}
+
+/// The holds on the outbox's unsent notices (id, holder, until), by id, and the database's now.
+fn holds(b: &Backend) -> (Vec<(i64, Option<String>, Option<i64>)>, i64) {
+    const SQL: &str = "SELECT id, claimed_by, claimed_until FROM outbox
+                       WHERE sent_at IS NULL ORDER BY id";
+    match b.locator.split_once(':') {
+        Some(("sqlite", path)) => {
+            let c = rusqlite::Connection::open(path).expect("open SQLite");
+            let mut st = c.prepare(SQL).expect("holds");
+            let rows = st
+                .query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+                .expect("holds")
+                .collect::<rusqlite::Result<Vec<_>>>()
+                .expect("holds");
+            let now = c
+                .query_row("SELECT unixepoch()", [], |r| r.get(0))
+                .expect("now");
+            (rows, now)
+        }
+        Some(("postgres", url)) => {
+            let mut c = postgres::Client::connect(url, postgres::NoTls).expect("connect");
+            let rows = c
+                .query(SQL, &[])
+                .expect("holds")
+                .iter()
+                .map(|r| (r.get(0), r.get(1), r.get(2)))
+                .collect();
+            let now: i64 = c
+                .query_one(
+                    "SELECT floor(extract(epoch FROM clock_timestamp()))::bigint",
+                    &[],
+                )
+                .expect("now")
+                .get(0);
+            (rows, now)
+        }
+        _ => panic!("not a store locator: {}", b.locator),
+    }
+}
+
+/// Every hold on the outbox as if `OUTBOX_LEASE` had passed on the database's clock since it
+/// was last taken or renewed (its holder stopped renewing it).
+fn lapse_holds(b: &Backend) {
+    raw_execute(
+        b,
+        &format!(
+            "UPDATE outbox SET claimed_until = claimed_until - {OUTBOX_LEASE} - 1
+             WHERE sent_at IS NULL AND claimed_until IS NOT NULL"
+        ),
+    );
+}
+
 /// A notice is delivered by the handle (the process) that queued it; another takes it only
 /// once the first stopped renewing its hold, or let go of it at a clean shutdown.
 #[test]
@@ -660,45 +728,191 @@ fn a_notice_is_held_by_one_handle_at_a_time() {
         // Both see them waiting; only the handle that queued them may take them.
         assert_eq!(ids_of(other.unsent(10).unwrap()), [21, 22], "{name}");
         assert!(
-            other.claim_unsent(10, T0 + 2).unwrap().is_empty(),
+            other.claim_unsent(10).unwrap().is_empty(),
             "{name}: another process's fresh notices"
         );
-        assert_eq!(ids_of(mine.claim_unsent(10, T0 + 2).unwrap()), [21, 22]);
-        // Claiming again renews the hold: still held past the first lease.
-        assert_eq!(
-            ids_of(mine.claim_unsent(10, T0 + OUTBOX_LEASE).unwrap()),
-            [21, 22],
-            "{name}"
-        );
+        assert_eq!(ids_of(mine.claim_unsent(10).unwrap()), [21, 22]);
+        // Claiming again renews the hold.
+        assert_eq!(ids_of(mine.claim_unsent(10).unwrap()), [21, 22], "{name}");
         assert!(
-            other
-                .claim_unsent(10, T0 + OUTBOX_LEASE + 5)
-                .unwrap()
-                .is_empty(),
+            other.claim_unsent(10).unwrap().is_empty(),
             "{name}: a renewed hold"
         );
         // The first stops renewing (it stopped): once its hold lapses the other takes them,
         // and the first may no longer deliver them.
-        let later = T0 + 2 * OUTBOX_LEASE + 1;
+        lapse_holds(&b);
         assert_eq!(
-            ids_of(other.claim_unsent(10, later).unwrap()),
+            ids_of(other.claim_unsent(10).unwrap()),
             [21, 22],
             "{name}: a lapsed hold"
         );
-        assert!(mine.claim_unsent(10, later).unwrap().is_empty(), "{name}");
-        other.mark_sent(&[21], later).unwrap();
-        assert_eq!(
-            ids_of(other.claim_unsent(10, later + 1).unwrap()),
-            [22],
-            "{name}"
-        );
+        assert!(mine.claim_unsent(10).unwrap().is_empty(), "{name}");
+        other.mark_sent(&[21], T0 + 3).unwrap();
+        assert_eq!(ids_of(other.claim_unsent(10).unwrap()), [22], "{name}");
         // A clean shutdown lets go at once.
         other.release_claims().unwrap();
         assert_eq!(
-            ids_of(mine.claim_unsent(10, later + 2).unwrap()),
+            ids_of(mine.claim_unsent(10).unwrap()),
             [22],
             "{name}: let go"
         );
+    }
+}
+
+/// Holds are taken by the database's clock, whatever time the caller's clock says: a notice
+/// queued with a `now` months in the past (a machine whose clock is wrong, or a manual clock)
+/// is held for `OUTBOX_LEASE` from the database's now, and claiming or renewing pushes the hold
+/// to the database's now + `OUTBOX_LEASE`.
+#[test]
+fn holds_are_reckoned_by_the_databases_clock() {
+    for b in backends() {
+        let name = b.name;
+        let (mine, other) = (b.shared(), (b.reopen)());
+        let g = new_game(&*mine, "alice", "bob");
+        let notices = [NewNotice {
+            id: 41,
+            game: Some(g.id),
+            user: "bob".into(),
+            via: "mention".into(),
+            channel: None,
+            text: "over".into(),
+        }];
+        let ending = resignation();
+        let f = Finish {
+            ending: &ending,
+            notices: &notices,
+            ratings: vec![],
+        };
+        // T0 is long past by the database's clock: a hold of T0 + OUTBOX_LEASE would have
+        // lapsed already.
+        mine.finish_game(g.id, g.version, &f, T0).expect("ends");
+        let (rows, now) = holds(&b);
+        let until = rows[0].2.expect("held");
+        assert!(
+            (now + OUTBOX_LEASE - 2..=now + OUTBOX_LEASE).contains(&until),
+            "{name}: held until {until}, the database's now is {now}"
+        );
+        assert!(other.claim_unsent(10).unwrap().is_empty(), "{name}");
+        // Nearly lapsed; renewing pushes it a whole lease on.
+        raw_execute(
+            &b,
+            &format!("UPDATE outbox SET claimed_until = claimed_until - {OUTBOX_LEASE} + 2"),
+        );
+        mine.renew_claims().unwrap();
+        let (rows, now) = holds(&b);
+        assert!(
+            rows[0].2.expect("held") >= now + OUTBOX_LEASE - 2,
+            "{name}: renewed: {rows:?} at {now}"
+        );
+    }
+}
+
+/// Renewing keeps another handle off the notices this one holds while it delivers; it claims
+/// nothing new; after a release the other takes them.
+#[test]
+fn a_renewed_hold_keeps_another_handle_off_until_released() {
+    for b in backends() {
+        let name = b.name;
+        let (first, second) = (b.shared(), (b.reopen)());
+        let notice = |id: i64, g: i64| NewNotice {
+            id,
+            game: Some(g),
+            user: "bob".into(),
+            via: "mention".into(),
+            channel: None,
+            text: format!("notice {id}"),
+        };
+        // Two notices of the first handle.
+        let g = new_game(&*first, "alice", "bob");
+        let ending = resignation();
+        let mine = [notice(31, g.id), notice(32, g.id)];
+        let f = Finish {
+            ending: &ending,
+            notices: &mine,
+            ratings: vec![],
+        };
+        first.finish_game(g.id, g.version, &f, T0).expect("ends");
+        // A free notice: queued by a third handle that let go of it.
+        let third = (b.reopen)();
+        let g2 = new_game(&*third, "carol", "dave");
+        let free = [notice(33, g2.id)];
+        let f = Finish {
+            ending: &ending,
+            notices: &free,
+            ratings: vec![],
+        };
+        third.finish_game(g2.id, g2.version, &f, T0).expect("ends");
+        third.release_claims().unwrap();
+        drop(third);
+
+        assert_eq!(ids_of(first.claim_unsent(2).unwrap()), [31, 32], "{name}");
+        // A slow delivery: the first hold would have lapsed, but the first handle renews it.
+        lapse_holds(&b);
+        first.renew_claims().unwrap();
+        let (rows, _) = holds(&b);
+        let holder = rows[0].1.clone().expect("held");
+        assert_eq!(rows[1].1.as_deref(), Some(holder.as_str()), "{name}");
+        assert_eq!(rows[2].1, None, "{name}: renewing claims nothing new");
+        assert_eq!(
+            ids_of(second.claim_unsent(10).unwrap()),
+            [33],
+            "{name}: only the free notice"
+        );
+        first.renew_claims().unwrap();
+        assert_eq!(
+            ids_of(second.claim_unsent(10).unwrap()),
+            [33],
+            "{name}: a live hold"
+        );
+        first.release_claims().unwrap();
+        assert_eq!(
+            ids_of(second.claim_unsent(10).unwrap()),
+            [31, 32, 33],
+            "{name}: let go"
+        );
+    }
+}
+
+/// Notices are delivered in the order they were made (`created_at`, then id), not by id alone:
+/// ids made before the id scheme of 2024 are larger than those made after it.
+#[test]
+fn the_outbox_delivers_in_the_order_notices_were_made() {
+    for b in backends() {
+        let (name, store) = (b.name, b.store());
+        let notice = |id: i64| NewNotice {
+            id,
+            game: None,
+            user: "bob".into(),
+            via: "mention".into(),
+            channel: None,
+            text: format!("notice {id}"),
+        };
+        // An old-scheme id (microseconds since 1970, shifted), then a new-scheme one.
+        let old: i64 = 1_767_225_600_000_000 << 12;
+        for (i, id) in [old, 7, old + 1].into_iter().enumerate() {
+            let g = new_game(store, "alice", "bob");
+            let ending = resignation();
+            let n = [notice(id)];
+            let f = Finish {
+                ending: &ending,
+                notices: &n,
+                ratings: vec![],
+            };
+            store
+                .finish_game(g.id, g.version, &f, T0 + i as i64)
+                .expect("ends");
+        }
+        assert_eq!(
+            ids_of(store.unsent(10).unwrap()),
+            [old, 7, old + 1],
+            "{name}"
+        );
+        assert_eq!(
+            ids_of(store.claim_unsent(10).unwrap()),
+            [old, 7, old + 1],
+            "{name}"
+        );
+        assert_eq!(ids_of(store.claim_unsent(2).unwrap()), [old, 7], "{name}");
     }
 }
 
@@ -744,7 +958,7 @@ fn two_handles_claiming_at_once_deliver_each_notice_once() {
                         barrier.wait();
                         let mut mine = Vec::new();
                         loop {
-                            let got = ids_of(store.claim_unsent(7, T0 + 1).expect("claim"));
+                            let got = ids_of(store.claim_unsent(7).expect("claim"));
                             if got.is_empty() {
                                 return mine;
                             }
@@ -1090,5 +1304,270 @@ fn a_game_another_process_holds_is_skipped_not_waited_for() {
         tx.rollback().expect("let go");
         let done = store.finish_games(&batch[..1], T0 + 2).expect("a batch");
         assert_eq!(done, vec![BatchEnd::Ended]);
+    }
+}
+
+/// A game between `a` and `b` (`a` to move) of `days` per move, due at `deadline`.
+fn new_game_of(
+    store: &dyn Store,
+    a: &str,
+    b: &str,
+    days: u32,
+    deadline: i64,
+) -> tegami::store::GameRow {
+    for u in [a, b] {
+        store.touch_user(u, u, T0).expect("user");
+    }
+    store
+        .start_game(
+            &NewGame {
+                variant: "shogi".into(),
+                setup: None,
+                start_position: START.into(),
+                players: [a.into(), b.into()],
+                guild: None,
+                channel: Some("chan".into()),
+                rated: false,
+                days_per_move: days,
+                deadline: Some(deadline),
+                to_move: a.into(),
+                computer_level: None,
+            },
+            &[],
+            T0,
+        )
+        .expect("start a game")
+}
+
+/// `reminders_due` applies the reminder rule: the later of "the deadline minus the player's
+/// lead" (24 hours unless they chose; 0: never) and "the deadline minus half the time per
+/// move", for games not reminded yet; earliest deadline first.
+#[test]
+fn reminders_are_due_by_the_players_lead_and_half_the_time_per_move() {
+    const HOUR: i64 = 3_600;
+    for b in backends() {
+        let (name, store) = (b.name, b.store());
+        let now = T0 + 10 * DAY;
+        for (user, lead) in [("r12", Some(12)), ("r60", Some(60)), ("r0", Some(0))] {
+            store.touch_user(user, user, T0).expect("user");
+            store.set_remind_hours(user, lead).expect("a lead");
+            assert_eq!(
+                store.user(user).unwrap().expect("user").remind_hours,
+                lead,
+                "{name}"
+            );
+        }
+        store.touch_user("def", "def", T0).expect("user");
+        assert_eq!(store.user("def").unwrap().unwrap().remind_hours, None);
+        assert!(matches!(
+            store.set_remind_hours("nobody", Some(3)),
+            Err(StoreError::NotFound)
+        ));
+        // (player to move, days per move, deadline, due?)
+        let cases = [
+            ("def", 3, now + DAY, true),
+            ("def", 3, now + DAY + 1, false),
+            ("def", 1, now + 12 * HOUR, true),
+            ("def", 1, now + 12 * HOUR + 1, false),
+            ("r12", 3, now + 12 * HOUR, true),
+            ("r12", 3, now + 13 * HOUR, false),
+            ("r60", 3, now + 36 * HOUR, true),
+            ("r60", 3, now + 37 * HOUR, false),
+            ("r0", 3, now + 1, false),
+            ("def", 3, now - 5, true),
+        ];
+        let mut due = Vec::new();
+        for (i, (user, days, deadline, is_due)) in cases.iter().enumerate() {
+            let g = new_game_of(store, user, &format!("opp{i}"), *days, *deadline);
+            if *is_due {
+                due.push((*deadline, g.id));
+            }
+        }
+        // Reminded already, and finished: never due.
+        let reminded = new_game_of(store, "def", "x", 3, now + 1);
+        let n = NewNotice {
+            id: 77,
+            game: Some(reminded.id),
+            user: "def".into(),
+            via: "mention".into(),
+            channel: None,
+            text: "reminder".into(),
+        };
+        assert!(store
+            .remind(reminded.id, now + 1, &n, now - 10)
+            .expect("remind"));
+        let over = new_game_of(store, "def", "y", 3, now + 1);
+        let ending = resignation();
+        store
+            .finish_game(over.id, over.version, &finish(&ending, vec![]), T0)
+            .expect("ends");
+        due.sort();
+        let want: Vec<i64> = due.iter().map(|(_, g)| *g).collect();
+        let got: Vec<i64> = store
+            .reminders_due(now, 100)
+            .unwrap()
+            .iter()
+            .map(|g| g.id)
+            .collect();
+        assert_eq!(got, want, "{name}");
+        assert_eq!(
+            store.reminders_due(now, 2).unwrap().len(),
+            2,
+            "{name}: limited"
+        );
+        // Back to the default lead.
+        store.set_remind_hours("r12", None).unwrap();
+        assert_eq!(store.user("r12").unwrap().unwrap().remind_hours, None);
+    }
+}
+
+/// The environment variable that makes `open_in_a_child_process` an opening process.
+const OPEN_CHILD_ENV: &str = "TEGAMI_OPEN_CHILD";
+
+/// Two processes starting together on an empty PostgreSQL database both come up, and the
+/// migrations are applied once: ten times, on a fresh database each time, two children of this
+/// test binary open a store at the same moment.
+#[test]
+fn two_processes_opening_an_empty_database_together_both_come_up() {
+    let Some(url) = std::env::var(PG_URL_ENV).ok().filter(|u| !u.is_empty()) else {
+        say("two processes opening an empty PostgreSQL database: SKIPPED (no server)");
+        return;
+    };
+    for round in 0..10 {
+        let (db_url, db) = pg_database(&url);
+        let dir = tempfile::tempdir().expect("temporary folder");
+        let go = dir.path().join("go");
+        let children: Vec<_> = (0..2)
+            .map(|i| {
+                let out = dir.path().join(format!("open-{i}.txt"));
+                let child =
+                    std::process::Command::new(std::env::current_exe().expect("test binary"))
+                        .args([
+                            "open_in_a_child_process",
+                            "--exact",
+                            "--ignored",
+                            "--nocapture",
+                        ])
+                        .env(
+                            OPEN_CHILD_ENV,
+                            format!("{db_url}|{}|{}", go.display(), out.display()),
+                        )
+                        .stdout(std::process::Stdio::null())
+                        .spawn()
+                        .expect("start an opening process");
+                (child, out)
+            })
+            .collect();
+        // Both are waiting for the signal before it is given.
+        std::thread::sleep(std::time::Duration::from_millis(300));
+        std::fs::write(&go, "go").expect("the start signal");
+        let reports: Vec<String> = children
+            .into_iter()
+            .map(|(mut child, out)| {
+                let status = child.wait().expect("an opening process");
+                let report = std::fs::read_to_string(&out).unwrap_or_default();
+                assert!(
+                    status.success() && report == "ok",
+                    "round {round}: a process did not come up: {status}: {report}"
+                );
+                report
+            })
+            .collect();
+        assert_eq!(reports, ["ok", "ok"]);
+        let mut c = postgres::Client::connect(&url, postgres::NoTls).expect("connect");
+        let mut c2 = postgres::Client::connect(&db_url, postgres::NoTls).expect("connect");
+        let applied: Vec<(String, i64)> = c2
+            .query(
+                "SELECT name, count(*) FROM schema_migrations GROUP BY name ORDER BY name",
+                &[],
+            )
+            .expect("the migrations table")
+            .iter()
+            .map(|r| (r.get(0), r.get(1)))
+            .collect();
+        let want: Vec<(String, i64)> = tegami::store::PG_MIGRATIONS
+            .iter()
+            .map(|(n, _)| (n.to_string(), 1))
+            .collect();
+        assert_eq!(applied, want, "round {round}: each migration applied once");
+        drop(c2);
+        c.batch_execute(&format!("DROP DATABASE {db} WITH (FORCE)"))
+            .expect("drop the test database");
+    }
+}
+
+/// One of the two processes of `two_processes_opening_an_empty_database_together_both_come_up`
+/// (run by it, never alone): waits for the start file, opens the store, writes `ok` or why not.
+#[test]
+#[ignore = "a child process of two_processes_opening_an_empty_database_together_both_come_up"]
+fn open_in_a_child_process() {
+    let spec = std::env::var(OPEN_CHILD_ENV).expect("run by two_processes_opening");
+    let parts: Vec<&str> = spec.split('|').collect();
+    let [url, go, out] = parts[..] else {
+        panic!("{OPEN_CHILD_ENV}={spec}: expected URL|GO|OUT");
+    };
+    let until = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    while !std::path::Path::new(go).exists() {
+        assert!(std::time::Instant::now() < until, "no start signal");
+        std::thread::sleep(std::time::Duration::from_micros(200));
+    }
+    let report = match PgStore::open(url) {
+        Ok(_) => "ok".to_string(),
+        Err(e) => format!("{e}"),
+    };
+    std::fs::write(out, report).expect("the report");
+}
+
+/// `sslmode=require` in the URL encrypts the store's connections (the server says so in
+/// `pg_stat_ssl`); without it nothing changes; `verify-full` refuses a certificate the system
+/// does not trust (the test server's is self-signed). `.ci/postgres` starts its server with TLS.
+#[test]
+fn sslmode_require_encrypts_the_connections() {
+    for b in backends() {
+        let Some(url) = b.locator.strip_prefix("postgres:") else {
+            continue;
+        };
+        let plain = PgStore::open(url).expect("open without TLS");
+        assert!(
+            !plain.connection_encrypted().unwrap(),
+            "no sslmode: not encrypted, as before"
+        );
+        let tls = match PgStore::open(&format!("{url} sslmode=require")) {
+            Ok(s) => s,
+            Err(e)
+                if e.to_string().contains("does not support TLS")
+                    && !std::env::var("CI").is_ok_and(|v| v == "true") =>
+            {
+                say(&format!(
+                    "sslmode=require: SKIPPED, the test server has no TLS ({e}); .ci/postgres starts one with it"
+                ));
+                return;
+            }
+            Err(e) => panic!("sslmode=require: {e}"),
+        };
+        assert!(tls.connection_encrypted().unwrap(), "sslmode=require");
+        // The encrypted handle works as any other.
+        let g = new_game(&tls, "tess", "lou");
+        assert_eq!(plain.game(g.id).unwrap(), Some(g));
+        let config: postgres::Config = url.parse().expect("the test database's address");
+        let host = match config.get_hosts().first() {
+            Some(postgres::config::Host::Tcp(h)) => h.clone(),
+            other => panic!("a TCP host: {other:?}"),
+        };
+        let url_form = format!(
+            "postgres://{}@{host}:{}/{}?sslmode=require",
+            config.get_user().expect("a user"),
+            config.get_ports().first().copied().unwrap_or(5432),
+            config.get_dbname().expect("a database")
+        );
+        let other = PgStore::open(&url_form).expect("sslmode=require in a URL");
+        assert!(other.connection_encrypted().unwrap());
+        match PgStore::open(&format!("{url} sslmode=verify-full")) {
+            Ok(_) => panic!("verify-full took a self-signed certificate"),
+            Err(e) => assert!(
+                e.to_string().to_lowercase().contains("certificate"),
+                "verify-full refuses the certificate: {e}"
+            ),
+        }
     }
 }

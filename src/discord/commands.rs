@@ -525,17 +525,33 @@ pub async fn leaderboard(
     run(ctx, command).await
 }
 
-/// Your settings: piece style and how you are told of moves.
+/// Your settings: piece style, how you are told of moves, when you are reminded.
 #[poise::command(slash_command, prefix_command)]
 pub async fn settings(
     ctx: Ctx<'_>,
     #[description = "Pieces as kanji or international letters"] style: Option<String>,
     #[description = "How you hear of your turn: mention, dm or digest"] notify: Option<String>,
+    #[description = "Hours before a deadline to remind you (0: never)"]
+    #[min = 0]
+    #[max = 336]
+    remind: Option<i64>,
 ) -> Result<(), Error> {
     let command = (|| {
+        // Discord keeps to the bounds; a prefix command does not: the core refuses past them.
+        let remind = match remind.map(u32::try_from) {
+            Some(Err(_)) => {
+                return Err(format!(
+                    "remind: give the hours before a deadline to be reminded, 0 to {}",
+                    crate::service::MAX_REMIND_HOURS
+                ))
+            }
+            Some(Ok(h)) => Some(h),
+            None => None,
+        };
         Ok(Command::Settings {
             style: pick(style, STYLES, "style")?,
             notify: pick(notify, NOTIFY, "notify")?,
+            remind,
         })
     })();
     run(ctx, command).await
@@ -726,5 +742,27 @@ mod tests {
             .and_then(|o| o.iter().find(|o| o["name"] == "action"))
             .expect("action option");
         assert_eq!(action["choices"].as_array().map(|a| a.len()), Some(3));
+    }
+
+    #[test]
+    fn settings_take_a_reminder_lead_in_hours() {
+        let cmds = all();
+        let c = cmds
+            .iter()
+            .find(|c| c.name == "settings")
+            .expect("/settings");
+        assert_eq!(option_names(c), ["notify", "remind", "style"]);
+        let json = serde_json::to_value(c.create_as_slash_command().expect("slash")).expect("json");
+        let remind = json["options"]
+            .as_array()
+            .and_then(|o| o.iter().find(|o| o["name"] == "remind"))
+            .expect("remind option");
+        assert_eq!(remind["type"], 4, "integer option");
+        assert_eq!(remind["min_value"].as_f64(), Some(0.0));
+        assert_eq!(remind["max_value"].as_f64(), Some(336.0));
+        assert_eq!(remind["required"], false);
+        assert!(remind["description"]
+            .as_str()
+            .is_some_and(|d| d.contains("0: never")));
     }
 }

@@ -518,6 +518,18 @@ pub async fn mark_sent(service: &Arc<Service>, outbox: &Arc<Outbox>, ids: Vec<i6
 /// How often the outbox is looked at.
 const OUTBOX_EVERY: Duration = Duration::from_secs(2);
 
+/// How often the store's hold on this process's notices is renewed (a third of the lease).
+const RENEW_EVERY: Duration = Duration::from_secs(20);
+
+/// Stops a background task when dropped.
+struct AbortOnDrop(tokio::task::JoinHandle<()>);
+
+impl Drop for AbortOnDrop {
+    fn drop(&mut self) {
+        self.0.abort();
+    }
+}
+
 /// The outbox loop and the sweep loop, until the gate closes.
 pub async fn run_loops(
     http: Arc<Http>,
@@ -527,6 +539,26 @@ pub async fn run_loops(
     computer: Arc<Worker>,
     sweep_every: Duration,
 ) {
+    // The store's hold on this process's notices is renewed on its own clock, even while a
+    // slow batch (rate limits) keeps the loop below busy: no other process takes a notice this
+    // one is still delivering.
+    let renewer = tokio::spawn({
+        let (service, gate) = (service.clone(), gate.clone());
+        async move {
+            let mut tick = tokio::time::interval(RENEW_EVERY);
+            tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+            while !gate.is_closed() {
+                tick.tick().await;
+                let s = service.clone();
+                match tokio::task::spawn_blocking(move || s.renew_claims()).await {
+                    Ok(Ok(())) => {}
+                    Ok(Err(e)) => warn!("cannot renew the hold on undelivered notices: {e}"),
+                    Err(e) => warn!("cannot renew the hold on undelivered notices: {e}"),
+                }
+            }
+        }
+    });
+    let _stop_renewing = AbortOnDrop(renewer);
     let mut outbox_tick = tokio::time::interval(OUTBOX_EVERY);
     let mut sweep_tick = tokio::time::interval(sweep_every);
     outbox_tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);

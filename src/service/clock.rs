@@ -1,6 +1,11 @@
 //! Correspondence time: the sweep (losses on time, reminders, expired challenges, digests),
 //! more time, vacations; and the ratings views and server settings.
 //!
+//! A reminder goes out once per move, when the player has used most of their time: at the later
+//! of "their lead before the deadline" (`settings remind=HOURS`, 24 by default, 0 for never) and
+//! "half the time per move after the move" (the deadline minus half the days per move, so a
+//! vacation that moves the deadline moves it too). Never to the computer.
+//!
 //! The sweep is idempotent and survives restarts: every change is one transaction guarded by
 //! what it changes (a game still active at the version seen, a reminder not yet sent for this
 //! deadline, a challenge still open, a digest not sent in the last day), and the notification it
@@ -37,6 +42,10 @@ pub struct Sweep {
 }
 
 const BATCH: usize = 500;
+
+/// The longest reminder lead a player may choose, in hours (two weeks, the longest time per
+/// move).
+pub const MAX_REMIND_HOURS: u32 = 336;
 
 /// A notice of the sweep to `user` (whose row is `known`, if they have one): digest and DM
 /// users get a direct message, the others a mention.
@@ -185,10 +194,11 @@ impl Service {
                 }
             }
         }
-        // Reminders, 24 hours before the deadline.
+        // Reminders, once per move, when the player's lead before the deadline has come and
+        // half their time has gone (the store's `reminders_due` applies the rule).
         let mut seen = HashSet::new();
         loop {
-            let due = self.store.reminders_due(now + DAY, BATCH)?;
+            let due = self.store.reminders_due(now, BATCH)?;
             let fresh: Vec<_> = due.into_iter().filter(|g| seen.insert(g.id)).collect();
             if fresh.is_empty() {
                 break;
@@ -197,6 +207,10 @@ impl Service {
                 let (Some(user), Some(deadline)) = (row.to_move.clone(), row.deadline) else {
                     continue;
                 };
+                // The computer reads no reminders (its move waits for its worker).
+                if self.is_computer(&user) {
+                    continue;
+                }
                 let n = self.outbox_notice(
                     &user,
                     row.channel.as_ref(),
@@ -288,7 +302,7 @@ impl Service {
     pub fn claim_unsent(&self, limit: usize) -> Result<Vec<Notice>, CoreError> {
         Ok(self
             .store
-            .claim_unsent(limit, self.now())?
+            .claim_unsent(limit)?
             .into_iter()
             // A command's own notices are its to deliver, while it holds them.
             .filter(|o| !self.is_held(o.id))
@@ -300,6 +314,13 @@ impl Service {
     /// another process delivers them at once.
     pub fn release_claims(&self) -> Result<(), CoreError> {
         Ok(self.store.release_claims()?)
+    }
+
+    /// Keeps this process's hold on the notifications it holds (every ~20 s while a slow batch
+    /// is delivered: the hold lasts `OUTBOX_LEASE`, reckoned by the database's clock), so that
+    /// no other process takes one of them meanwhile. Claims nothing new.
+    pub fn renew_claims(&self) -> Result<(), CoreError> {
+        Ok(self.store.renew_claims()?)
     }
 
     /// Records the Discord thread where a game is played.

@@ -114,9 +114,13 @@ pub enum Command {
         variant: String,
         piece: Option<String>,
     },
+    /// The user's settings: shown when nothing is given, else changed.
     Settings {
         style: Option<String>,
         notify: Option<String>,
+        /// Hours before a deadline to be reminded (0: never); the core takes 0 to
+        /// [`MAX_REMIND_HOURS`](super::MAX_REMIND_HOURS).
+        remind: Option<u32>,
     },
     /// Give the opponent one more day on their move.
     MoreTime {
@@ -359,20 +363,32 @@ pub fn parse(line: &str) -> Result<Command, CommandError> {
             _ => return Err(usage("rules VARIANT [PIECE]")),
         },
         "settings" => {
+            const USAGE: &str =
+                "settings [style=kanji|international] [notify=mention|dm|digest] [remind=HOURS]";
             let mut style = None;
             let mut notify = None;
+            let mut remind = None;
             for a in args {
                 match a.split_once('=') {
                     Some(("style", v)) => style = Some(v.to_ascii_lowercase()),
                     Some(("notify", v)) => notify = Some(v.to_ascii_lowercase()),
-                    _ => {
-                        return Err(usage(
-                            "settings [style=kanji|international] [notify=mention|dm|digest]",
-                        ))
+                    Some(("remind", v)) => {
+                        remind = Some(v.trim_end_matches(['h', 'H']).parse().map_err(|_| {
+                            CommandError::Usage(format!(
+                                "remind={v}: give the hours before a deadline to be reminded, \
+                                 0 to {} (0: never), e.g. `settings remind=12`",
+                                super::MAX_REMIND_HOURS
+                            ))
+                        })?)
                     }
+                    _ => return Err(usage(USAGE)),
                 }
             }
-            Command::Settings { style, notify }
+            Command::Settings {
+                style,
+                notify,
+                remind,
+            }
         }
         "moretime" => {
             let (game, rest) = game_arg(args);

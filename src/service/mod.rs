@@ -12,12 +12,13 @@ mod command;
 mod computer;
 mod delivery;
 pub mod export;
+mod ids;
 mod play;
 pub mod ratings;
 mod suggest;
 mod views;
 
-pub use clock::Sweep;
+pub use clock::{Sweep, MAX_REMIND_HOURS};
 pub use command::{
     parse as parse_command, parse_mention, ColorChoice, Command, CommandError, OfferAction,
 };
@@ -26,7 +27,9 @@ pub use delivery::GameHome;
 pub use suggest::Suggestion;
 pub use views::{find_kind, piece_diagram};
 
-use std::sync::atomic::{AtomicI64, AtomicU64, Ordering};
+pub(crate) use ids::new_notice_id;
+
+use std::sync::atomic::{AtomicI64, Ordering};
 use std::sync::{Arc, Mutex, RwLock};
 
 use thiserror::Error;
@@ -576,9 +579,11 @@ impl Service {
             Command::Replay { game } => self.replay(u, place, *game),
             Command::Export { game, format } => self.export(u, place, *game, format),
             Command::Rules { variant, piece } => self.rules(u, variant, piece.as_deref()),
-            Command::Settings { style, notify } => {
-                self.settings(u, style.as_deref(), notify.as_deref())
-            }
+            Command::Settings {
+                style,
+                notify,
+                remind,
+            } => self.settings(u, style.as_deref(), notify.as_deref(), *remind),
             Command::MoreTime { game } => self.more_time(u, place, *game),
             Command::Vacation { days, end } => self.vacation(u, *days, *end),
             Command::Stats { user } => self.stats(u, place, user.as_ref()),
@@ -834,31 +839,6 @@ pub(crate) fn to_store(notices: &[Notice]) -> Vec<crate::store::NewNotice> {
             ply: n.ply,
         })
         .collect()
-}
-
-/// A fresh outbox id, chosen before the transaction that stores the notice: the system time
-/// in microseconds shifted left by 12 bits, plus 12 random bits (from the operating system's
-/// randomness, through std's hasher keys), and above the last id this process made. So ids
-/// grow in the order notices are made (the outbox delivers in id order), and two processes
-/// sharing a database collide only if they make a notice in the same microsecond with the
-/// same random bits; the insert then fails and the command is refused whole (nothing half
-/// done), to be sent again.
-pub(crate) fn new_notice_id() -> i64 {
-    use std::hash::{BuildHasher, Hasher};
-    static LAST: AtomicI64 = AtomicI64::new(0);
-    static COUNTER: AtomicU64 = AtomicU64::new(0);
-    let micros = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_micros() as i64);
-    let mut h = std::collections::hash_map::RandomState::new().build_hasher();
-    h.write_u64(COUNTER.fetch_add(1, Ordering::Relaxed));
-    let fresh = (micros << 12) | (h.finish() & 0xfff) as i64;
-    let prev = LAST
-        .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |last| {
-            Some(fresh.max(last + 1))
-        })
-        .unwrap_or(0);
-    fresh.max(prev + 1).max(1)
 }
 
 /// A date and time for messages: `2026-11-25 18:00 UTC`.

@@ -540,16 +540,19 @@ impl Service {
         user: &User,
         style: Option<&str>,
         notify: Option<&str>,
+        remind: Option<u32>,
     ) -> Result<Reply, CoreError> {
         let current = self
             .store
             .user(&user.id)?
             .ok_or_else(|| CoreError::Internal("user vanished".into()))?;
-        if style.is_none() && notify.is_none() {
+        if style.is_none() && notify.is_none() && remind.is_none() {
             return Ok(Reply::text(format!(
-                "Your settings: style={} (kanji or international), notify={} (mention, dm or digest). \
-                 Change with `settings style=international notify=dm`.",
-                current.style, current.notify
+                "Your settings: style={} (kanji or international), notify={} (mention, dm or digest), \
+                 remind={}. Change with `settings style=international notify=dm remind=12`.",
+                current.style,
+                current.notify,
+                reminder_lead(current.remind_hours)
             )));
         }
         let style = style.unwrap_or(&current.style);
@@ -560,10 +563,33 @@ impl Service {
         if !["mention", "dm", "digest"].contains(&notify) {
             return user_err(format!("notify '{notify}' is not mention, dm or digest"));
         }
-        self.store.set_user_settings(&user.id, style, notify)?;
+        if let Some(h) = remind.filter(|&h| h > MAX_REMIND_HOURS) {
+            return user_err(format!(
+                "remind={h}: a reminder comes 0 to {MAX_REMIND_HOURS} hours (two weeks) before a \
+                 deadline (0: never)"
+            ));
+        }
+        if style != current.style || notify != current.notify {
+            self.store.set_user_settings(&user.id, style, notify)?;
+        }
+        if remind.is_some() && remind != current.remind_hours {
+            self.store.set_remind_hours(&user.id, remind)?;
+        }
         Ok(Reply::text(format!(
-            "Saved: style={style}, notify={notify}."
+            "Saved: style={style}, notify={notify}, remind={}.",
+            reminder_lead(remind.or(current.remind_hours))
         )))
+    }
+}
+
+/// A reminder lead as the settings show it: `12 (hours before a deadline, ...)`, or off.
+fn reminder_lead(hours: Option<u32>) -> String {
+    match hours.unwrap_or(crate::store::DEFAULT_REMIND_HOURS) {
+        0 => "0 (no reminders)".to_string(),
+        h => format!(
+            "{h} (reminded {h} hour{} before a deadline, at the earliest halfway through the time per move)",
+            if h == 1 { "" } else { "s" }
+        ),
     }
 }
 
@@ -665,7 +691,7 @@ const HELP: &[(&str, &str)] = &[
     ("record", "record GAME_ID — the move list"),
     ("export", "export GAME_ID [sfen|kif|csa|fen] — the game for other software (kif, csa: shogi; fen: shogi, judkins)"),
     ("rules", "rules VARIANT [PIECE] — a game's pieces and notation, or how one piece moves"),
-    ("settings", "settings [style=kanji|international] [notify=mention|dm|digest] — your preferences (digest: one daily message instead of a ping per move)"),
+    ("settings", "settings [style=kanji|international] [notify=mention|dm|digest] [remind=HOURS] — your preferences (digest: one daily message instead of a ping per move; remind: hours before a deadline to be reminded, 24 unless you choose, 0 for never; a reminder waits at least half the time per move)"),
     ("moretime", "moretime [GAME_ID] — give your opponent one more day on their move"),
     ("vacation", "vacation [DAYS|end] — pause your deadlines (up to 14 days a month), or come back early"),
     ("stats", "stats [@USER] — ratings and results on this server"),

@@ -61,8 +61,16 @@ pub type Result<T> = std::result::Result<T, StoreError>;
 
 /// How long (seconds) a store handle holds the notices it queued or claimed. The handle pushes
 /// the hold forward each time it claims ([`ClockStore::claim_unsent`], every few seconds in the
-/// bot), so only a process that stopped lets it lapse; then another process takes its notices.
+/// bot) and while it delivers ([`ClockStore::renew_claims`]), so only a process that stopped
+/// lets it lapse; then another process takes its notices. Holds are reckoned by the database's
+/// own clock (taken and compared there), never by the clock of the machine that holds them, so
+/// two machines whose clocks disagree still agree on whether a hold has lapsed.
 pub const OUTBOX_LEASE: i64 = 60;
+
+/// The hours before a deadline a player is reminded when they chose no lead (`users.remind_hours`
+/// NULL); 0 means never. The reminder also waits for half the time per move to pass
+/// ([`ClockStore::reminders_due`]).
+pub const DEFAULT_REMIND_HOURS: u32 = 24;
 
 /// A name for one store handle (one process, as far as the outbox knows): the process id and
 /// a random part, so two processes on two machines with the same process id still differ.
@@ -416,6 +424,9 @@ pub struct UserRow {
     /// The end of the user's vacation, if they are on one.
     pub vacation_until: Option<i64>,
     pub last_digest_at: Option<i64>,
+    /// Hours before a deadline the user wants to be reminded (0: never); `None`: the default,
+    /// [`DEFAULT_REMIND_HOURS`].
+    pub remind_hours: Option<u32>,
 }
 
 /// Games and their moves: creating, reading, playing, ending and taking back.
@@ -555,14 +566,22 @@ pub trait UserStore: Send + Sync {
     fn set_user_settings(&self, id: &str, style: &str, notify: &str) -> Result<()>;
     fn server(&self, guild: &str) -> Result<Option<ServerRow>>;
     fn set_server(&self, s: &ServerRow) -> Result<()>;
+    /// Sets the hours before a deadline the user is reminded (`Some(0)`: never; `None`: back to
+    /// the default). `NotFound` for an unknown user.
+    fn set_remind_hours(&self, id: &str, hours: Option<u32>) -> Result<()>;
 }
 
 /// Correspondence time: what the sweep finds and claims, vacations, the outbox and digests.
 pub trait ClockStore: Send + Sync {
     /// Active games whose deadline has passed, oldest deadline first.
     fn due_games(&self, now: i64, limit: usize) -> Result<Vec<GameRow>>;
-    /// Active games whose deadline is before `until` and whose player was not reminded yet.
-    fn reminders_due(&self, until: i64, limit: usize) -> Result<Vec<GameRow>>;
+    /// Active games whose player to move was not reminded of this move yet and whose reminder
+    /// time has come by `now`: the later of "the deadline minus the player's lead"
+    /// (`users.remind_hours`, [`DEFAULT_REMIND_HOURS`] when unset) and "the deadline minus half
+    /// the time per move" (`deadline - days_per_move * DAY / 2`: half the time after the move,
+    /// and a vacation that shifts the deadline shifts it too). A player whose lead is 0 is never
+    /// reminded. Earliest deadline first.
+    fn reminders_due(&self, now: i64, limit: usize) -> Result<Vec<GameRow>>;
     /// Marks the game's player reminded of `deadline` and queues the notice, once: `false` if
     /// the game moved on or was reminded already.
     fn remind(&self, game: i64, deadline: i64, notice: &NewNotice, now: i64) -> Result<bool>;
@@ -579,14 +598,15 @@ pub trait ClockStore: Send + Sync {
     /// Notifications not yet marked sent, oldest first, whoever holds them (a read: for
     /// tests and diagnostics; delivery goes through `claim_unsent`).
     fn unsent(&self, limit: usize) -> Result<Vec<OutboxRow>>;
-    /// The notifications this handle may deliver, oldest first, and its hold on them: those
-    /// it queued or claimed before, and those nobody holds (their holder's hold lapsed: it
-    /// stopped, or let go). Every unsent notice this handle holds, claimed now or earlier,
-    /// is held again until `now + OUTBOX_LEASE`. A notice another live handle holds is never
-    /// returned, so two processes never deliver one notice; claiming is one transaction
-    /// (`FOR UPDATE SKIP LOCKED` on PostgreSQL), so two handles claiming at once split the
-    /// free rows between them.
-    fn claim_unsent(&self, limit: usize, now: i64) -> Result<Vec<OutboxRow>>;
+    /// The notifications this handle may deliver, oldest first (in the order they were made:
+    /// `created_at`, then id), and its hold on them: those it queued or claimed before, and
+    /// those nobody holds (their holder's hold lapsed: it stopped, or let go). Every unsent
+    /// notice this handle holds, claimed now or earlier, is held again until the database's
+    /// now + `OUTBOX_LEASE`. A notice another live handle holds is never returned, so two
+    /// processes never deliver one notice; claiming is one transaction (`FOR UPDATE SKIP
+    /// LOCKED` on PostgreSQL), so two handles claiming at once split the free rows between
+    /// them.
+    fn claim_unsent(&self, limit: usize) -> Result<Vec<OutboxRow>>;
     /// Lets go of the unsent notices this handle holds (a clean shutdown): another process
     /// may take them at once instead of after the lease.
     fn release_claims(&self) -> Result<()>;
@@ -618,6 +638,10 @@ pub trait ClockStore: Send + Sync {
     ) -> Result<()>;
     /// Seconds of vacation the user started since `since`.
     fn vacation_used(&self, user: &str, since: i64) -> Result<i64>;
+    /// Pushes the hold of every unsent notice this handle holds to the database's now +
+    /// `OUTBOX_LEASE` (called every few seconds while a slow batch is delivered, so that its
+    /// hold never lapses under it). Claims nothing new.
+    fn renew_claims(&self) -> Result<()>;
 }
 
 /// Ratings, read; they are written with the end of a rated game (`Finish::ratings`).

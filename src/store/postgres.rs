@@ -19,6 +19,8 @@ use r2d2_postgres::PostgresConnectionManager;
 
 use super::*;
 
+mod tls;
+
 /// The migrations, in order.
 pub const PG_MIGRATIONS: &[(&str, &str)] = &[
     (
@@ -28,6 +30,10 @@ pub const PG_MIGRATIONS: &[(&str, &str)] = &[
     (
         "0002_outbox_claims.sql",
         include_str!("../../migrations/postgres/0002_outbox_claims.sql"),
+    ),
+    (
+        "0003_reminder_lead.sql",
+        include_str!("../../migrations/postgres/0003_reminder_lead.sql"),
     ),
     (
         "0005_outbox_posts.sql",
@@ -56,26 +62,43 @@ pub struct Conn {
     prepared: HashMap<String, Statement>,
 }
 
-/// `r2d2_postgres`'s manager, with a statement cache per connection.
-pub struct Manager(PostgresConnectionManager<NoTls>);
+/// `r2d2_postgres`'s manager, with a statement cache per connection: plain connections, or
+/// encrypted ones (`sslmode=require` or `verify-full` in the URL, see [`tls`]).
+pub enum Manager {
+    Plain(PostgresConnectionManager<NoTls>),
+    Tls(PostgresConnectionManager<tls::MakeRustlsConnect>),
+}
+
+/// Any constant: the key of Tegami's migration lock, held to the end of the transaction.
+const MIGRATION_LOCK: &str = "SELECT pg_advisory_xact_lock(7465676173)";
 
 impl r2d2::ManageConnection for Manager {
     type Connection = Conn;
     type Error = ::postgres::Error;
 
     fn connect(&self) -> std::result::Result<Conn, ::postgres::Error> {
+        let client = match self {
+            Manager::Plain(m) => m.connect()?,
+            Manager::Tls(m) => m.connect()?,
+        };
         Ok(Conn {
-            client: self.0.connect()?,
+            client,
             prepared: HashMap::new(),
         })
     }
 
     fn is_valid(&self, c: &mut Conn) -> std::result::Result<(), ::postgres::Error> {
-        self.0.is_valid(&mut c.client)
+        match self {
+            Manager::Plain(m) => m.is_valid(&mut c.client),
+            Manager::Tls(m) => m.is_valid(&mut c.client),
+        }
     }
 
     fn has_broken(&self, c: &mut Conn) -> bool {
-        self.0.has_broken(&mut c.client)
+        match self {
+            Manager::Plain(m) => m.has_broken(&mut c.client),
+            Manager::Tls(m) => m.has_broken(&mut c.client),
+        }
     }
 }
 
@@ -168,7 +191,11 @@ const GAME_COLUMNS: &str = "id, variant, setup, start_position, first_player, se
     guild, channel, thread, status, result, reason, rated, days_per_move, deadline, position, \
     ply, version, created_at, updated_at, finished_at, to_move, reminded, computer_level";
 
-const USER_COLUMNS: &str = "id, name, style, notify, vacation_until, last_digest_at";
+const USER_COLUMNS: &str = "id, name, style, notify, vacation_until, last_digest_at, remind_hours";
+
+/// The database's now, in Unix seconds: outbox holds are taken and compared by it (see
+/// [`OUTBOX_LEASE`]), never by the clock of the machine that holds them.
+const DB_NOW: &str = "floor(extract(epoch FROM clock_timestamp()))::bigint";
 
 const RATING_COLUMNS: &str =
     "user_id, variant, guild, rating, deviation, volatility, games, wins, losses, draws";
@@ -282,6 +309,7 @@ fn challenge_row(r: &Row) -> Result<ChallengeRow> {
 }
 
 fn user_row(r: &Row) -> Result<UserRow> {
+    let remind: Option<i64> = r.try_get(6)?;
     Ok(UserRow {
         id: r.try_get(0)?,
         name: r.try_get(1)?,
@@ -289,6 +317,12 @@ fn user_row(r: &Row) -> Result<UserRow> {
         notify: r.try_get(3)?,
         vacation_until: r.try_get(4)?,
         last_digest_at: r.try_get(5)?,
+        remind_hours: remind
+            .map(|h| {
+                u32::try_from(h)
+                    .map_err(|_| StoreError::Invalid(format!("remind_hours {h} out of range")))
+            })
+            .transpose()?,
     })
 }
 
@@ -385,9 +419,11 @@ fn queue_with(
         }
         let text = fill(&n.text, subst);
         c.execute(
-            "INSERT INTO outbox (id, user_id, via, channel, text, created_at, game_id,
-                claimed_by, claimed_until, ply)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
+            &format!(
+                "INSERT INTO outbox (id, user_id, via, channel, text, created_at, game_id,
+                    claimed_by, claimed_until, ply)
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, {DB_NOW} + $9, $10)"
+            ),
             &[
                 &n.id,
                 &n.user,
@@ -397,7 +433,7 @@ fn queue_with(
                 &now,
                 &n.game.or(game),
                 &holder,
-                &(now + OUTBOX_LEASE),
+                &OUTBOX_LEASE,
                 &n.ply.map(i64::from),
             ],
         )?;
@@ -561,15 +597,25 @@ fn shift_deadlines(c: &mut impl Sql, shifts: &[DeadlineShift]) -> Result<()> {
 }
 
 impl PgStore {
-    /// Connects to `url` (`postgres://user@host/db`) and brings the schema up to date.
+    /// Connects to `url` (`postgres://user@host/db`, or `host=... dbname=...`) and brings the
+    /// schema up to date. `sslmode=require` in it encrypts the connections (without checking
+    /// the server's certificate, as libpq does); `sslmode=verify-full` also checks the
+    /// certificate against the system's roots and the host name. Otherwise (no `sslmode`,
+    /// `disable`, `prefer`) the connections are not encrypted.
     pub fn open(url: &str) -> Result<PgStore> {
-        let config: ::postgres::Config = url
-            .parse()
-            .map_err(|e: ::postgres::Error| StoreError::Invalid(format!("database_url: {e}")))?;
+        let (config, tls) = tls::config_of(url)?;
         // One connection first: a wrong address, user or database is said at once, in the
         // server's words, rather than after the pool's wait.
-        config.connect(NoTls)?;
-        let manager = Manager(PostgresConnectionManager::new(config, NoTls));
+        let manager = match tls {
+            None => {
+                config.connect(NoTls)?;
+                Manager::Plain(PostgresConnectionManager::new(config, NoTls))
+            }
+            Some(tls) => {
+                config.connect(tls.clone())?;
+                Manager::Tls(PostgresConnectionManager::new(config, tls))
+            }
+        };
         let pool = r2d2::Pool::builder()
             .max_size(PG_MAX_CONNECTIONS)
             .connection_timeout(std::time::Duration::from_secs(10))
@@ -587,18 +633,23 @@ impl PgStore {
     }
 
     /// Applies the migrations not applied yet, in order, each in its transaction; a lock held
-    /// for the transaction keeps two processes from applying one twice.
+    /// for the transaction keeps two processes from applying one twice. The table that records
+    /// them is made under the same lock: two processes starting together on an empty database
+    /// would otherwise both create it, and one would fail (PostgreSQL's `IF NOT EXISTS` does
+    /// not hold against a concurrent creation: a duplicate key in its catalog).
     fn migrate(&self) -> Result<()> {
         let mut c = self.client()?;
         let c = &mut c.client;
-        c.batch_execute(
+        let mut tx = c.transaction()?;
+        tx.execute(MIGRATION_LOCK, &[])?;
+        tx.batch_execute(
             "CREATE TABLE IF NOT EXISTS schema_migrations (
                 name TEXT PRIMARY KEY, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())",
         )?;
+        tx.commit()?;
         for (name, sql) in PG_MIGRATIONS {
             let mut tx = c.transaction()?;
-            // Any constant: the key of Tegami's migration lock.
-            tx.execute("SELECT pg_advisory_xact_lock(7465676173)", &[])?;
+            tx.execute(MIGRATION_LOCK, &[])?;
             let done = tx
                 .query_opt("SELECT 1 FROM schema_migrations WHERE name = $1", &[name])?
                 .is_some();
@@ -609,6 +660,16 @@ impl PgStore {
             tx.commit()?;
         }
         Ok(())
+    }
+
+    /// Whether this handle's connections to the server are encrypted (TLS), as the server
+    /// sees it (`pg_stat_ssl`).
+    pub fn connection_encrypted(&self) -> Result<bool> {
+        let row = self.client()?.query_one(
+            "SELECT coalesce((SELECT ssl FROM pg_stat_ssl WHERE pid = pg_backend_pid()), FALSE)",
+            &[],
+        )?;
+        Ok(row.try_get(0)?)
     }
 
     fn client(&self) -> Result<Client> {
@@ -1170,6 +1231,17 @@ impl UserStore for PgStore {
         )?;
         Ok(())
     }
+
+    fn set_remind_hours(&self, id: &str, hours: Option<u32>) -> Result<()> {
+        let n = self.client()?.execute(
+            "UPDATE users SET remind_hours = $2 WHERE id = $1",
+            &[&id, &hours.map(i64::from)],
+        )?;
+        if n == 0 {
+            return Err(StoreError::NotFound);
+        }
+        Ok(())
+    }
 }
 
 impl ClockStore for PgStore {
@@ -1185,15 +1257,26 @@ impl ClockStore for PgStore {
         )
     }
 
-    fn reminders_due(&self, until: i64, limit: usize) -> Result<Vec<GameRow>> {
+    fn reminders_due(&self, now: i64, limit: usize) -> Result<Vec<GameRow>> {
+        // Half the time per move gone (by the index `games_half_time`, whose expression this
+        // repeats), then the lead of the player to move: the later of the two times has come
+        // when both have.
+        let columns = GAME_COLUMNS
+            .split(", ")
+            .map(|c| format!("g.{c}"))
+            .collect::<Vec<_>>()
+            .join(", ");
         all(
             &mut *self.client()?,
             &format!(
-                "SELECT {GAME_COLUMNS} FROM games
-                 WHERE status = 'active' AND NOT reminded AND deadline <= $1
-                 ORDER BY deadline, id LIMIT $2"
+                "SELECT {columns} FROM games g LEFT JOIN users u ON u.id = g.to_move
+                 WHERE g.status = 'active' AND NOT g.reminded
+                   AND g.deadline - g.days_per_move * 43200 <= $1
+                   AND coalesce(u.remind_hours, {DEFAULT_REMIND_HOURS}) > 0
+                   AND g.deadline - coalesce(u.remind_hours, {DEFAULT_REMIND_HOURS}) * 3600 <= $1
+                 ORDER BY g.deadline, g.id LIMIT $2"
             ),
-            &[&until, &(limit as i64)],
+            &[&now, &(limit as i64)],
             game_row,
         )
     }
@@ -1257,7 +1340,7 @@ impl ClockStore for PgStore {
             &[&before],
         )?;
         rows.iter()
-            .map(|r| Ok((user_row(r)?, count(r, 6)?)))
+            .map(|r| Ok((user_row(r)?, count(r, 7)?)))
             .collect()
     }
 
@@ -1281,35 +1364,36 @@ impl ClockStore for PgStore {
         all(
             &mut *self.client()?,
             "SELECT id, user_id, via, channel, text, created_at, game_id, ply FROM outbox
-             WHERE sent_at IS NULL ORDER BY id LIMIT $1",
+             WHERE sent_at IS NULL ORDER BY created_at, id LIMIT $1",
             &[&(limit as i64)],
             outbox_row,
         )
     }
 
-    fn claim_unsent(&self, limit: usize, now: i64) -> Result<Vec<OutboxRow>> {
+    fn claim_unsent(&self, limit: usize) -> Result<Vec<OutboxRow>> {
         self.write(|tx| {
-            tx.execute(
-                "UPDATE outbox SET claimed_until = $2 WHERE claimed_by = $1 AND sent_at IS NULL",
-                &[&self.holder, &(now + OUTBOX_LEASE)],
-            )?;
+            renew(tx, &self.holder)?;
             // Rows another handle is claiming at this moment are locked: skipped, not waited
-            // for (they are its, or will be).
+            // for (they are its, or will be). Holds are taken and compared by the server's
+            // clock.
             let mut out = all(
                 tx,
-                "WITH free AS (
-                    SELECT id FROM outbox
-                    WHERE sent_at IS NULL
-                      AND (claimed_by = $1 OR claimed_until IS NULL OR claimed_until <= $3)
-                    ORDER BY id LIMIT $4
-                    FOR UPDATE SKIP LOCKED)
-                 UPDATE outbox o SET claimed_by = $1, claimed_until = $2 FROM free
-                 WHERE o.id = free.id
-                 RETURNING o.id, o.user_id, o.via, o.channel, o.text, o.created_at, o.game_id, o.ply",
-                &[&self.holder, &(now + OUTBOX_LEASE), &now, &(limit as i64)],
+                &format!(
+                    "WITH free AS (
+                        SELECT id FROM outbox
+                        WHERE sent_at IS NULL
+                          AND (claimed_by = $1 OR claimed_until IS NULL
+                               OR claimed_until <= {DB_NOW})
+                        ORDER BY created_at, id LIMIT $3
+                        FOR UPDATE SKIP LOCKED)
+                     UPDATE outbox o SET claimed_by = $1, claimed_until = {DB_NOW} + $2 FROM free
+                     WHERE o.id = free.id
+                     RETURNING o.id, o.user_id, o.via, o.channel, o.text, o.created_at, o.game_id, o.ply"
+                ),
+                &[&self.holder, &OUTBOX_LEASE, &(limit as i64)],
                 outbox_row,
             )?;
-            out.sort_by_key(|o| o.id);
+            out.sort_by_key(|o| (o.created_at, o.id));
             Ok(out)
         })
     }
@@ -1401,6 +1485,22 @@ impl ClockStore for PgStore {
         )?;
         Ok(row.try_get(0)?)
     }
+
+    fn renew_claims(&self) -> Result<()> {
+        renew(&mut *self.client()?, &self.holder)
+    }
+}
+
+/// Pushes the hold of every unsent notice `holder` holds to the server's now + `OUTBOX_LEASE`.
+fn renew(c: &mut impl Sql, holder: &str) -> Result<()> {
+    c.execute(
+        &format!(
+            "UPDATE outbox SET claimed_until = {DB_NOW} + $2
+             WHERE claimed_by = $1 AND sent_at IS NULL"
+        ),
+        &[&holder, &OUTBOX_LEASE],
+    )?;
+    Ok(())
 }
 
 impl RatingStore for PgStore {

@@ -39,6 +39,10 @@ pub const MIGRATIONS: &[(&str, &str)] = &[
         include_str!("../../migrations/0006_outbox_claims.sql"),
     ),
     (
+        "0007_reminder_lead.sql",
+        include_str!("../../migrations/0007_reminder_lead.sql"),
+    ),
+    (
         "0009_outbox_posts.sql",
         include_str!("../../migrations/0009_outbox_posts.sql"),
     ),
@@ -77,7 +81,7 @@ const GAME_COLUMNS: &str = "id, variant, setup, start_position, first_player, se
     guild, channel, thread, status, result, reason, rated, days_per_move, deadline, position, \
     ply, version, created_at, updated_at, finished_at, to_move, reminded, computer_level";
 
-const USER_COLUMNS: &str = "id, name, style, notify, vacation_until, last_digest_at";
+const USER_COLUMNS: &str = "id, name, style, notify, vacation_until, last_digest_at, remind_hours";
 
 const RATING_COLUMNS: &str =
     "user_id, variant, guild, rating, deviation, volatility, games, wins, losses, draws";
@@ -205,7 +209,7 @@ fn queue_with(
     let mut st = tx.prepare_cached(
         "INSERT INTO outbox (id, user_id, via, channel, text, created_at, game_id,
             claimed_by, claimed_until, ply)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, unixepoch() + ?9, ?10)",
     )?;
     for n in notices {
         if n.id <= 0 {
@@ -224,7 +228,7 @@ fn queue_with(
             now,
             n.game.or(game),
             holder,
-            now + OUTBOX_LEASE,
+            OUTBOX_LEASE,
             n.ply
         ])?;
     }
@@ -344,6 +348,7 @@ fn user_row(r: &Row) -> rusqlite::Result<UserRow> {
         notify: r.get(3)?,
         vacation_until: r.get(4)?,
         last_digest_at: r.get(5)?,
+        remind_hours: r.get(6)?,
     })
 }
 
@@ -986,6 +991,19 @@ impl UserStore for SqliteStore {
             Ok(())
         })
     }
+
+    fn set_remind_hours(&self, id: &str, hours: Option<u32>) -> Result<()> {
+        self.write(|tx| {
+            let n = tx.execute(
+                "UPDATE users SET remind_hours = ?2 WHERE id = ?1",
+                params![id, hours],
+            )?;
+            if n == 0 {
+                return Err(StoreError::NotFound);
+            }
+            Ok(())
+        })
+    }
 }
 
 impl ClockStore for SqliteStore {
@@ -1000,14 +1018,21 @@ impl ClockStore for SqliteStore {
         })
     }
 
-    fn reminders_due(&self, until: i64, limit: usize) -> Result<Vec<GameRow>> {
+    fn reminders_due(&self, now: i64, limit: usize) -> Result<Vec<GameRow>> {
         self.with(|c| {
+            // Half the time per move gone (by the index `games_half_time`, whose expression this
+            // repeats word for word), then the lead of the player to move: the later of the two
+            // times has come when both have.
             let mut st = c.prepare_cached(&format!(
-                "SELECT {GAME_COLUMNS} FROM games
-                 WHERE status = 'active' AND reminded = 0 AND deadline <= ?1
-                 ORDER BY deadline LIMIT ?2"
+                "SELECT {} FROM games g LEFT JOIN users u ON u.id = g.to_move
+                 WHERE g.status = 'active' AND g.reminded = 0
+                   AND g.deadline - g.days_per_move * 43200 <= ?1
+                   AND coalesce(u.remind_hours, {DEFAULT_REMIND_HOURS}) > 0
+                   AND g.deadline - coalesce(u.remind_hours, {DEFAULT_REMIND_HOURS}) * 3600 <= ?1
+                 ORDER BY g.deadline, g.id LIMIT ?2",
+                qualified(GAME_COLUMNS, "g")
             ))?;
-            let rows = st.query_map(params![until, limit as i64], game_row)?;
+            let rows = st.query_map(params![now, limit as i64], game_row)?;
             Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
         })
     }
@@ -1056,9 +1081,9 @@ impl ClockStore for SqliteStore {
                 "SELECT {}, (SELECT count(*) FROM games g WHERE g.status = 'active' AND g.to_move = u.id)
                  FROM users u
                  WHERE u.notify = 'digest' AND (u.last_digest_at IS NULL OR u.last_digest_at <= ?1)",
-                USER_COLUMNS.split(", ").map(|c| format!("u.{c}")).collect::<Vec<_>>().join(", ")
+                qualified(USER_COLUMNS, "u")
             ))?;
-            let rows = st.query_map([before], |r| Ok((user_row(r)?, r.get::<_, u32>(6)?)))?;
+            let rows = st.query_map([before], |r| Ok((user_row(r)?, r.get::<_, u32>(7)?)))?;
             Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
         })
     }
@@ -1081,36 +1106,33 @@ impl ClockStore for SqliteStore {
         self.with(|c| {
             let mut st = c.prepare_cached(
                 "SELECT id, user_id, via, channel, text, created_at, game_id, ply FROM outbox
-                 WHERE sent_at IS NULL ORDER BY id LIMIT ?1",
+                 WHERE sent_at IS NULL ORDER BY created_at, id LIMIT ?1",
             )?;
             let rows = st.query_map([limit as i64], outbox_row)?;
             Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
         })
     }
 
-    fn claim_unsent(&self, limit: usize, now: i64) -> Result<Vec<OutboxRow>> {
+    fn claim_unsent(&self, limit: usize) -> Result<Vec<OutboxRow>> {
         // One immediate transaction: SQLite lets one writer in at a time, so two handles (two
-        // processes on one file) claiming at once take turns and never share a row.
+        // processes on one file) claiming at once take turns and never share a row. Holds are
+        // taken and compared by SQLite's clock (`unixepoch()`), not the caller's.
         self.write(|tx| {
-            tx.prepare_cached(
-                "UPDATE outbox SET claimed_until = ?2 WHERE claimed_by = ?1 AND sent_at IS NULL",
-            )?
-            .execute(params![self.holder, now + OUTBOX_LEASE])?;
+            renew(tx, &self.holder)?;
             let mut st = tx.prepare_cached(
-                "UPDATE outbox SET claimed_by = ?1, claimed_until = ?2
+                "UPDATE outbox SET claimed_by = ?1, claimed_until = unixepoch() + ?2
                  WHERE id IN (
                     SELECT id FROM outbox
                     WHERE sent_at IS NULL
-                      AND (claimed_by = ?1 OR claimed_until IS NULL OR claimed_until <= ?3)
-                    ORDER BY id LIMIT ?4)
+                      AND (claimed_by = ?1 OR claimed_until IS NULL
+                           OR claimed_until <= unixepoch())
+                    ORDER BY created_at, id LIMIT ?3)
                  RETURNING id, user_id, via, channel, text, created_at, game_id, ply",
             )?;
-            let rows = st.query_map(
-                params![self.holder, now + OUTBOX_LEASE, now, limit as i64],
-                outbox_row,
-            )?;
+            let rows =
+                st.query_map(params![self.holder, OUTBOX_LEASE, limit as i64], outbox_row)?;
             let mut out = rows.collect::<rusqlite::Result<Vec<_>>>()?;
-            out.sort_by_key(|o| o.id);
+            out.sort_by_key(|o| (o.created_at, o.id));
             Ok(out)
         })
     }
@@ -1213,6 +1235,29 @@ impl ClockStore for SqliteStore {
             )?)
         })
     }
+
+    fn renew_claims(&self) -> Result<()> {
+        self.write(|tx| renew(tx, &self.holder))
+    }
+}
+
+/// Pushes the hold of every unsent notice `holder` holds to SQLite's now + `OUTBOX_LEASE`.
+fn renew(tx: &Connection, holder: &str) -> Result<()> {
+    tx.prepare_cached(
+        "UPDATE outbox SET claimed_until = unixepoch() + ?2
+         WHERE claimed_by = ?1 AND sent_at IS NULL",
+    )?
+    .execute(params![holder, OUTBOX_LEASE])?;
+    Ok(())
+}
+
+/// `columns` (a comma-separated list) each prefixed with the table alias `t`.
+fn qualified(columns: &str, t: &str) -> String {
+    columns
+        .split(", ")
+        .map(|c| format!("{t}.{c}"))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 impl RatingStore for SqliteStore {

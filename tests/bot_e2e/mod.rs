@@ -17,6 +17,7 @@ use crate::fake_discord::{
 
 mod computer;
 mod hardening;
+mod reminders;
 mod sharded;
 mod startup;
 
