@@ -103,13 +103,13 @@ pub async fn deliver(
         warn!(user = %n.user, "notice for a user who is not on Discord; dropped");
         return Ok(());
     };
-    // Its game's home and players, read once: where to mention, and names to escape.
+    // Its game's home, read once: where to mention. (Names in the text are the core's, their
+    // markdown escaped there.)
     let facts = match n.game {
         Some(game) => super::respond::game_facts(service, game).await,
         None => None,
     };
-    let names = facts.as_ref().map(|f| f.names.clone()).unwrap_or_default();
-    let text = &super::respond::escape_in(n.text.clone(), &names);
+    let text = &n.text;
     // The game's thread or channel, else the notice's channel.
     let home = facts.and_then(|f| f.home).or_else(|| {
         n.channel
