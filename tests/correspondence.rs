@@ -19,8 +19,8 @@ use tegami::service::{
 use tegami::store::{
     BatchEnd, ChallengeRow, ChallengeStatus, ChallengeStore, ClockStore, DeadlineShift, Finish,
     GameResult, GameRow, GameStatus, GameStore, MoveRow, NewChallenge, NewGame, NewNotice,
-    OfferKind, OfferRow, OutboxRow, RatingRow, RatingStore, ServerName, ServerRow, SqliteStore, StoreError,
-    UserRow, UserStore, OUTBOX_LEASE,
+    OfferKind, OfferRow, OutboxRow, RatingRow, RatingStore, ServerName, ServerRow, SqliteStore,
+    StoreError, UserRow, UserStore, OUTBOX_LEASE,
 };
 
 /// The sweep benchmark (benches/sweep.rs), run from here by ignored tests.

@@ -44,7 +44,7 @@ fn config(markdown: bool) -> Config {
 impl Env {
     fn new() -> Env {
         let dir = tempfile::tempdir().expect("temporary folder");
-        let store = Arc::new(SqliteStore::open(&dir.path().join("tegami.db")).expect("open"));
+        let store = Arc::new(SqliteStore::open(dir.path().join("tegami.db")).expect("open"));
         let clock = Arc::new(ManualClock::new(T0));
         Env {
             discord: Service::new(store.clone(), clock.clone(), config(true)),
@@ -137,7 +137,10 @@ fn challenge(line: &str, opponent: UserRef) -> Command {
 
 /// The number after `prefix` in `text`.
 fn number_after(text: &str, prefix: &str) -> i64 {
-    let at = text.find(prefix).unwrap_or_else(|| panic!("{prefix:?} in {text:?}")) + prefix.len();
+    let at = text
+        .find(prefix)
+        .unwrap_or_else(|| panic!("{prefix:?} in {text:?}"))
+        + prefix.len();
     text[at..]
         .chars()
         .take_while(|c| c.is_ascii_digit())
@@ -331,7 +334,10 @@ fn the_console_shows_names_raw_and_pictures_get_them_raw() {
     assert_eq!(env.console.shown_name("u1", Some(A)), "*Ace*");
     assert_eq!(env.discord.shown_name("u1", Some(B)), BOB);
     assert_eq!(env.discord.shown_name("u1", None), BOB);
-    assert_eq!(env.discord.shown_name("nobody_known", None), "nobody\\_known");
+    assert_eq!(
+        env.discord.shown_name("nobody_known", None),
+        "nobody\\_known"
+    );
 }
 
 #[test]
@@ -339,11 +345,7 @@ fn a_nickname_dropped_or_changed_in_its_server_is_followed() {
     let env = Env::new();
     let (a, _) = two_games(&env, "casual");
     // Bob takes another nickname in A: shown from his next command on.
-    env.ok(
-        bob().with_nick(Some("Ace_2".into())),
-        server(A),
-        "games",
-    );
+    env.ok(bob().with_nick(Some("Ace_2".into())), server(A), "games");
     let board = env.ok(carol(), server(A), &format!("board {a}")).text;
     assert!(board.contains("Ace\\_2"), "{board}");
     // He drops it: A shows his global name again.
@@ -353,7 +355,10 @@ fn a_nickname_dropped_or_changed_in_its_server_is_followed() {
     // He renames himself on Discord: everywhere.
     env.ok(User::new("u1", "Robert"), dm(), "games");
     let board = env.ok(carol(), server(A), &format!("board {a}")).text;
-    assert!(board.contains("Robert") && !board.contains("Bob"), "{board}");
+    assert!(
+        board.contains("Robert") && !board.contains("Bob"),
+        "{board}"
+    );
 }
 
 #[test]
@@ -372,7 +377,10 @@ fn the_sweeps_notices_name_the_loser_as_their_reader_sees_them() {
             challenge("challenge @u1 shogi black", bob_in_a),
         );
         let c = number_after(&r.text, "Challenge #");
-        let g = number_after(&env.ok(ace(), server(A), &format!("accept {c}")).text, "Game #");
+        let g = number_after(
+            &env.ok(ace(), server(A), &format!("accept {c}")).text,
+            "Game #",
+        );
         env.ok(who, server(A), &format!("move {g} 7g7f"));
         games.push((g, id));
     }

@@ -538,7 +538,11 @@ fn nicknames_are_kept_per_server() {
         assert_eq!(u.name, "Bob_Smith", "{name}: the global name is the user's");
         let named = |id: &str, guild: Option<&str>| s.name_in(id, guild).expect("name_in");
         assert_eq!(named("u1", a).as_deref(), Some("*Ace*"), "{name}");
-        assert_eq!(named("u1", Some("B")).as_deref(), Some("Bob_Smith"), "{name}");
+        assert_eq!(
+            named("u1", Some("B")).as_deref(),
+            Some("Bob_Smith"),
+            "{name}"
+        );
         assert_eq!(named("u1", None).as_deref(), Some("Bob_Smith"), "{name}");
         assert_eq!(named("nobody", a), None, "{name}: an unknown user");
 
@@ -546,8 +550,10 @@ fn nicknames_are_kept_per_server() {
         s.touch_member("u1", "Bob_Smith", "B", None, T0 + 1)
             .expect("touch");
         assert_eq!(named("u1", a).as_deref(), Some("*Ace*"), "{name}");
-        s.touch_member("u2", "Carol", "A", Some("Cee"), T0).expect("touch");
-        s.touch_member("u2", "Carol", "B", Some("Bee"), T0).expect("touch");
+        s.touch_member("u2", "Carol", "A", Some("Cee"), T0)
+            .expect("touch");
+        s.touch_member("u2", "Carol", "B", Some("Bee"), T0)
+            .expect("touch");
         // Every pair asked: with a nickname, without one, an unknown user, another server.
         let pairs: Vec<(String, String)> = [
             ("A", "u1"),
@@ -589,7 +595,9 @@ fn nicknames_are_kept_per_server() {
         assert_eq!(named("u2", a).as_deref(), Some("Cee"), "{name}");
         assert_eq!(named("u2", None).as_deref(), Some("Caroline"), "{name}");
         // The nickname dropped in A: forgotten there.
-        let u = s.touch_member("u1", "Robert", "A", None, T0 + 3).expect("touch");
+        let u = s
+            .touch_member("u1", "Robert", "A", None, T0 + 3)
+            .expect("touch");
         assert_eq!(u.name, "Robert", "{name}");
         assert_eq!(named("u1", a).as_deref(), Some("Robert"), "{name}");
         assert!(
@@ -599,9 +607,16 @@ fn nicknames_are_kept_per_server() {
             "{name}"
         );
         // Touched with the names it has: nothing changes, and the user's settings come back.
-        s.set_user_settings("u1", "international", "dm").expect("settings");
-        let u = s.touch_member("u1", "Robert", "A", None, T0 + 4).expect("touch");
-        assert_eq!((u.style.as_str(), u.notify.as_str()), ("international", "dm"), "{name}");
+        s.set_user_settings("u1", "international", "dm")
+            .expect("settings");
+        let u = s
+            .touch_member("u1", "Robert", "A", None, T0 + 4)
+            .expect("touch");
+        assert_eq!(
+            (u.style.as_str(), u.notify.as_str()),
+            ("international", "dm"),
+            "{name}"
+        );
     }
 }
 

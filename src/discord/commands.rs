@@ -143,8 +143,7 @@ async fn run(ctx: Ctx<'_>, command: Result<Command, String>) -> Result<(), Error
 fn named_user(ctx: Ctx<'_>, user: &serenity::User) -> crate::service::UserRef {
     let named = crate::service::UserRef::named(user.id.to_string(), display_name(user));
     match ctx {
-        poise::Context::Application(a) => match a.interaction.data.resolved.members.get(&user.id)
-        {
+        poise::Context::Application(a) => match a.interaction.data.resolved.members.get(&user.id) {
             Some(m) => named.with_nick(nickname(m.nick.as_deref())),
             None => named,
         },

@@ -71,8 +71,7 @@ impl Service {
             .iter()
             .filter_map(|(g, u)| Some((g.clone()?, u.clone())))
             .collect();
-        let nicks: std::collections::HashMap<(String, String), String> = if in_servers.is_empty()
-        {
+        let nicks: std::collections::HashMap<(String, String), String> = if in_servers.is_empty() {
             Default::default()
         } else {
             self.store
@@ -110,7 +109,12 @@ impl Service {
 
     /// Records the sender of a command under the names the transport gave: in a server, their
     /// nickname there too (or that they have none).
-    pub(crate) fn touch_sender(&self, user: &User, place: &Place, now: i64) -> Result<(), CoreError> {
+    pub(crate) fn touch_sender(
+        &self,
+        user: &User,
+        place: &Place,
+        now: i64,
+    ) -> Result<(), CoreError> {
         match &place.guild {
             Some(g) => {
                 self.store
@@ -162,8 +166,14 @@ mod tests {
     #[test]
     fn markdown_in_names_is_escaped() {
         assert_eq!(escape_markdown("*bold*_x_"), "\\*bold\\*\\_x\\_");
-        assert_eq!(escape_markdown("`code` ~~s~~ ||x|| > q"), "\\`code\\` \\~\\~s\\~\\~ \\|\\|x\\|\\| \\> q");
-        assert_eq!(escape_markdown("[a](b) #h -l :e: \\"), "\\[a\\]\\(b\\) \\#h \\-l \\:e\\: \\\\");
+        assert_eq!(
+            escape_markdown("`code` ~~s~~ ||x|| > q"),
+            "\\`code\\` \\~\\~s\\~\\~ \\|\\|x\\|\\| \\> q"
+        );
+        assert_eq!(
+            escape_markdown("[a](b) #h -l :e: \\"),
+            "\\[a\\]\\(b\\) \\#h \\-l \\:e\\: \\\\"
+        );
         assert_eq!(escape_markdown("plain name 名前"), "plain name 名前");
     }
 }

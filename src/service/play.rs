@@ -154,7 +154,10 @@ impl Service {
                         v.spec.name
                     )
                 });
-                (self.shown_name(&o.id, here), n.into_iter().collect::<Vec<_>>())
+                (
+                    self.shown_name(&o.id, here),
+                    n.into_iter().collect::<Vec<_>>(),
+                )
             }
             None => ("anyone".to_string(), Vec::new()),
         };
@@ -415,13 +418,18 @@ impl Service {
             ));
         }
         let notify: Vec<Notice> = self
-            .notice(&c.challenger, c.channel.as_ref(), c.guild.as_deref(), |names| {
-                format!(
-                    "{} declined your challenge #{}",
-                    self.shown_name(&user.id, names),
-                    c.id
-                )
-            })
+            .notice(
+                &c.challenger,
+                c.channel.as_ref(),
+                c.guild.as_deref(),
+                |names| {
+                    format!(
+                        "{} declined your challenge #{}",
+                        self.shown_name(&user.id, names),
+                        c.id
+                    )
+                },
+            )
             .into_iter()
             .collect();
         self.store.close_challenge(
@@ -845,7 +853,9 @@ impl Service {
                         &opponent,
                         g.row.channel.as_ref(),
                         guild,
-                        |names| format!("{} {verb} in game #{id}", self.shown_name(&user.id, names)),
+                        |names| {
+                            format!("{} {verb} in game #{id}", self.shown_name(&user.id, names))
+                        },
                     )
                     .into_iter()
                     .collect();
@@ -997,19 +1007,13 @@ impl Service {
                 let ending = ending_of(o);
                 let sentence = self.outcome_sentence(&g, o, guild);
                 let notify: Vec<Notice> = self
-                    .notice_about(
-                        Some(id),
-                        opponent,
-                        g.row.channel.as_ref(),
-                        guild,
-                        |names| {
-                            format!(
-                                "{} accepted: game #{id} is over. {}",
-                                self.shown_name(&user.id, names),
-                                self.outcome_sentence(&g, o, names)
-                            )
-                        },
-                    )
+                    .notice_about(Some(id), opponent, g.row.channel.as_ref(), guild, |names| {
+                        format!(
+                            "{} accepted: game #{id} is over. {}",
+                            self.shown_name(&user.id, names),
+                            self.outcome_sentence(&g, o, names)
+                        )
+                    })
                     .into_iter()
                     .collect();
                 let row = self.end_game(&g.row, &ending, &to_store(&notify), now)?;
@@ -1036,18 +1040,12 @@ impl Service {
                 let mover = g.row.players[game.position().side_to_move().index()].clone();
                 let deadline = self.deadline_for(&mover, g.row.days_per_move)?;
                 let notify: Vec<Notice> = self
-                    .notice_about(
-                        Some(id),
-                        opponent,
-                        g.row.channel.as_ref(),
-                        guild,
-                        |names| {
-                            format!(
-                                "{} accepted your takeback in game #{id}",
-                                self.shown_name(&user.id, names)
-                            )
-                        },
-                    )
+                    .notice_about(Some(id), opponent, g.row.channel.as_ref(), guild, |names| {
+                        format!(
+                            "{} accepted your takeback in game #{id}",
+                            self.shown_name(&user.id, names)
+                        )
+                    })
                     .into_iter()
                     .collect();
                 let row = self.store.take_back(

@@ -1164,10 +1164,8 @@ impl UserStore for PgStore {
     }
 
     fn server_names(&self, pairs: &[(String, String)]) -> Result<Vec<ServerName>> {
-        let (guilds, users): (Vec<&str>, Vec<&str>) = pairs
-            .iter()
-            .map(|(g, u)| (g.as_str(), u.as_str()))
-            .unzip();
+        let (guilds, users): (Vec<&str>, Vec<&str>) =
+            pairs.iter().map(|(g, u)| (g.as_str(), u.as_str())).unzip();
         all(
             &mut *self.client()?,
             "SELECT s.guild, s.user_id, s.name FROM server_names s
