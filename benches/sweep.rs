@@ -354,6 +354,7 @@ fn sweep_twice(store: Arc<dyn Store>, now: i64) -> (Sweep, f64, f64) {
             default_days: 3,
             challenge_days: 7,
             images: false,
+            markdown: false,
         },
     );
     let t = Instant::now();

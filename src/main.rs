@@ -627,7 +627,11 @@ fn run_bot(
     let service = Arc::new(tegami::service::Service::new(
         store,
         Arc::new(tegami::service::SystemClock),
-        tegami::service::Config::default(),
+        tegami::service::Config {
+            // Discord renders markdown: names are escaped to show as typed.
+            markdown: true,
+            ..tegami::service::Config::default()
+        },
     ));
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()

@@ -21,8 +21,8 @@ use tegami::service::{
 use tegami::store::{
     BatchEnd, ChallengeRow, ChallengeStatus, ChallengeStore, ClockStore, DeadlineShift, Finish,
     GameResult, GameRow, GameStatus, GameStore, MoveRow, NewChallenge, NewGame, NewNotice,
-    OfferKind, OfferRow, OutboxRow, RatingRow, RatingStore, ServerRow, SqliteStore, StoreError,
-    UserRow, UserStore, OUTBOX_LEASE,
+    OfferKind, OfferRow, OutboxRow, RatingRow, RatingStore, ServerName, ServerRow, SqliteStore,
+    StoreError, UserRow, UserStore, OUTBOX_LEASE,
 };
 
 /// The sweep benchmark (benches/sweep.rs), run from here by ignored tests.
@@ -41,6 +41,7 @@ fn config() -> Config {
         default_days: 3,
         challenge_days: 7,
         images: false,
+        markdown: false,
     }
 }
 
@@ -1186,6 +1187,22 @@ impl ChallengeStore for CrashingStore {
 impl UserStore for CrashingStore {
     fn touch_user(&self, id: &str, name: &str, now: i64) -> Result<UserRow, StoreError> {
         self.inner.touch_user(id, name, now)
+    }
+    fn touch_member(
+        &self,
+        id: &str,
+        name: &str,
+        guild: &str,
+        nick: Option<&str>,
+        now: i64,
+    ) -> Result<UserRow, StoreError> {
+        self.inner.touch_member(id, name, guild, nick, now)
+    }
+    fn name_in(&self, id: &str, guild: Option<&str>) -> Result<Option<String>, StoreError> {
+        self.inner.name_in(id, guild)
+    }
+    fn server_names(&self, pairs: &[(String, String)]) -> Result<Vec<ServerName>, StoreError> {
+        self.inner.server_names(pairs)
     }
     fn user(&self, id: &str) -> Result<Option<UserRow>, StoreError> {
         self.inner.user(id)

@@ -452,6 +452,7 @@ fn the_command_core_plays_alike_on_every_backend() {
             default_days: 3,
             challenge_days: 7,
             images: false,
+            markdown: false,
         };
         let service = Service::new(b.shared(), clock.clone(), config);
         let place = Place {
@@ -522,6 +523,101 @@ fn the_command_core_plays_alike_on_every_backend() {
     }
     for (name, ratings) in &seen[1..] {
         assert_eq!(ratings, &seen[0].1, "{name} rates as {} does", seen[0].0);
+    }
+}
+
+/// Names per server: a user's global name in `users`, their nickname in a server kept for that
+/// server only, changed and forgotten as the transport says, read one at a time and in bulk.
+#[test]
+fn nicknames_are_kept_per_server() {
+    for b in backends() {
+        let (name, s) = (b.name, b.store());
+        let a = Some("A");
+        let u = s
+            .touch_member("u1", "Bob_Smith", "A", Some("*Ace*"), T0)
+            .expect("touch");
+        assert_eq!(u.name, "Bob_Smith", "{name}: the global name is the user's");
+        let named = |id: &str, guild: Option<&str>| s.name_in(id, guild).expect("name_in");
+        assert_eq!(named("u1", a).as_deref(), Some("*Ace*"), "{name}");
+        assert_eq!(
+            named("u1", Some("B")).as_deref(),
+            Some("Bob_Smith"),
+            "{name}"
+        );
+        assert_eq!(named("u1", None).as_deref(), Some("Bob_Smith"), "{name}");
+        assert_eq!(named("nobody", a), None, "{name}: an unknown user");
+
+        // Seen in B without a nickname: A's stays.
+        s.touch_member("u1", "Bob_Smith", "B", None, T0 + 1)
+            .expect("touch");
+        assert_eq!(named("u1", a).as_deref(), Some("*Ace*"), "{name}");
+        s.touch_member("u2", "Carol", "A", Some("Cee"), T0)
+            .expect("touch");
+        s.touch_member("u2", "Carol", "B", Some("Bee"), T0)
+            .expect("touch");
+        // Every pair asked: with a nickname, without one, an unknown user, another server.
+        let pairs: Vec<(String, String)> = [
+            ("A", "u1"),
+            ("B", "u1"),
+            ("A", "u2"),
+            ("B", "u2"),
+            ("A", "nobody"),
+            ("C", "u2"),
+        ]
+        .iter()
+        .map(|(g, u)| (g.to_string(), u.to_string()))
+        .collect();
+        let mut found: Vec<(String, String, String)> = s
+            .server_names(&pairs)
+            .expect("server_names")
+            .into_iter()
+            .map(|n| (n.guild, n.user_id, n.name))
+            .collect();
+        found.sort();
+        let want = |g: &str, u: &str, n: &str| (g.to_string(), u.to_string(), n.to_string());
+        assert_eq!(
+            found,
+            vec![
+                want("A", "u1", "*Ace*"),
+                want("A", "u2", "Cee"),
+                want("B", "u2", "Bee")
+            ],
+            "{name}"
+        );
+        assert!(s.server_names(&[]).expect("none").is_empty(), "{name}");
+
+        // Renamed, globally and in A.
+        s.touch_member("u1", "Robert", "A", Some("Ace"), T0 + 2)
+            .expect("touch");
+        assert_eq!(named("u1", a).as_deref(), Some("Ace"), "{name}");
+        assert_eq!(named("u1", None).as_deref(), Some("Robert"), "{name}");
+        // A global rename keeps the nicknames.
+        s.touch_user("u2", "Caroline", T0 + 2).expect("touch");
+        assert_eq!(named("u2", a).as_deref(), Some("Cee"), "{name}");
+        assert_eq!(named("u2", None).as_deref(), Some("Caroline"), "{name}");
+        // The nickname dropped in A: forgotten there.
+        let u = s
+            .touch_member("u1", "Robert", "A", None, T0 + 3)
+            .expect("touch");
+        assert_eq!(u.name, "Robert", "{name}");
+        assert_eq!(named("u1", a).as_deref(), Some("Robert"), "{name}");
+        assert!(
+            s.server_names(&[("A".into(), "u1".into())])
+                .expect("read")
+                .is_empty(),
+            "{name}"
+        );
+        // Touched with the names it has: nothing changes, and the user's settings come back.
+        s.set_user_settings("u1", "international", "dm")
+            .expect("settings");
+        let u = s
+            .touch_member("u1", "Robert", "A", None, T0 + 4)
+            .expect("touch");
+        assert_eq!(
+            (u.style.as_str(), u.notify.as_str()),
+            ("international", "dm"),
+            "{name}"
+        );
     }
 }
 
@@ -1111,6 +1207,7 @@ fn sweep_config() -> Config {
         default_days: 3,
         challenge_days: 7,
         images: false,
+        markdown: false,
     }
 }
 

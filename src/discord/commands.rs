@@ -8,7 +8,7 @@
 use poise::serenity_prelude as serenity;
 use serenity::{AutocompleteChoice, CreateAutocompleteResponse, CreateCommandOption};
 
-use super::respond::{self, display_name, Origin};
+use super::respond::{self, display_name, nickname, Origin};
 use super::{Ctx, Data, Error};
 use crate::service::{ColorChoice, Command, OfferAction};
 
@@ -138,20 +138,17 @@ async fn run(ctx: Ctx<'_>, command: Result<Command, String>) -> Result<(), Error
     Ok(())
 }
 
-/// The display name of a user named in a command's options (their nickname in this server if
-/// the interaction resolved it).
+/// A user named in a command's options: their global display name, and their nickname in this
+/// server when the interaction resolved them as a member here.
 fn named_user(ctx: Ctx<'_>, user: &serenity::User) -> crate::service::UserRef {
-    let nick = match ctx {
-        poise::Context::Application(a) => a
-            .interaction
-            .data
-            .resolved
-            .members
-            .get(&user.id)
-            .and_then(|m| m.nick.clone()),
-        poise::Context::Prefix(_) => None,
-    };
-    crate::service::UserRef::named(user.id.to_string(), display_name(user, nick.as_deref()))
+    let named = crate::service::UserRef::named(user.id.to_string(), display_name(user));
+    match ctx {
+        poise::Context::Application(a) => match a.interaction.data.resolved.members.get(&user.id) {
+            Some(m) => named.with_nick(nickname(m.nick.as_deref())),
+            None => named,
+        },
+        poise::Context::Prefix(_) => named,
+    }
 }
 
 /// Challenge someone to a game.

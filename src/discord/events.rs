@@ -11,7 +11,7 @@ use poise::serenity_prelude as serenity;
 use serenity::{ComponentInteraction, FullEvent, Interaction};
 use tracing::debug;
 
-use super::respond::{self, display_name, Origin};
+use super::respond::{self, display_name, nickname, Origin};
 use super::{Data, Error};
 use crate::service::{parse_command, Command};
 
@@ -84,10 +84,8 @@ async fn button(ctx: poise::FrameworkContext<'_, Data, Error>, click: &Component
     };
     let origin = Origin {
         user: click.user.id,
-        name: display_name(
-            &click.user,
-            click.member.as_ref().and_then(|m| m.nick.as_deref()),
-        ),
+        name: display_name(&click.user),
+        nick: nickname(click.member.as_ref().and_then(|m| m.nick.as_deref())),
         guild: click.guild_id,
         channel: click.channel_id,
         parent: respond::thread_parent(click.channel.as_ref()),
@@ -171,10 +169,8 @@ async fn bare_move(ctx: poise::FrameworkContext<'_, Data, Error>, msg: &serenity
     debug!(game, "bare move");
     let origin = Origin {
         user: msg.author.id,
-        name: display_name(
-            &msg.author,
-            msg.member.as_ref().and_then(|m| m.nick.as_deref()),
-        ),
+        name: display_name(&msg.author),
+        nick: nickname(msg.member.as_ref().and_then(|m| m.nick.as_deref())),
         guild: msg.guild_id,
         channel: msg.channel_id,
         parent: respond::cached_thread_parent(

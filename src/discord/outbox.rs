@@ -216,8 +216,8 @@ async fn deliver(
         Some(game) => home_of(service, game).await,
         None => None,
     };
-    let names = home.as_ref().map(|h| h.names.clone()).unwrap_or_default();
-    let text = respond::escape_in(n.text.clone(), &names);
+    // Names in the text are the core's, their markdown escaped there.
+    let text = n.text.clone();
     let guild = home.as_ref().and_then(|h| h.guild.clone());
     // The game's thread or channel, else the notice's own channel.
     let here = home

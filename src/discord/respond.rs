@@ -56,28 +56,10 @@ pub fn clip(text: &str) -> String {
     out
 }
 
-/// Markdown in a user-written text shown as typed.
-pub fn escape_markdown(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        if matches!(
-            c,
-            '\\' | '*' | '_' | '~' | '`' | '|' | '>' | '#' | '[' | ']' | '(' | ')' | '-' | ':'
-        ) {
-            out.push('\\');
-        }
-        out.push(c);
-    }
-    out
-}
-
-/// The name a server shows for a user: their nickname there, else their display name, else
-/// their user name.
-pub fn display_name(user: &serenity::User, nick: Option<&str>) -> String {
-    let name = nick
-        .or(user.global_name.as_deref())
-        .unwrap_or(&user.name)
-        .trim();
+/// A user's global display name (shown wherever they have no nickname): their display name,
+/// else their user name.
+pub fn display_name(user: &serenity::User) -> String {
+    let name = user.global_name.as_deref().unwrap_or(&user.name).trim();
     if name.is_empty() {
         user.name.clone()
     } else {
@@ -85,11 +67,21 @@ pub fn display_name(user: &serenity::User, nick: Option<&str>) -> String {
     }
 }
 
+/// A member's nickname in a server, if they have one (a blank one is none).
+pub fn nickname(nick: Option<&str>) -> Option<String> {
+    nick.map(str::trim)
+        .filter(|n| !n.is_empty())
+        .map(str::to_string)
+}
+
 /// Who sent a command, and where.
 #[derive(Clone, Debug)]
 pub struct Origin {
     pub user: UserId,
+    /// Their global display name (`display_name`).
     pub name: String,
+    /// Their nickname in the server the command was sent in (`nickname`), if any.
+    pub nick: Option<String>,
     pub guild: Option<serenity::GuildId>,
     pub channel: ChannelId,
     /// When `channel` is a thread: its parent channel (a game started from here is homed
@@ -107,7 +99,7 @@ impl Origin {
             _ => self.channel,
         };
         Request {
-            user: User::new(self.user.to_string(), self.name.clone()),
+            user: User::new(self.user.to_string(), self.name.clone()).with_nick(self.nick.clone()),
             place: Place {
                 guild: self.guild.map(|g| g.to_string()),
                 channel: Some(channel.to_string()),
@@ -150,7 +142,8 @@ impl Origin {
         };
         Origin {
             user: author.id,
-            name: display_name(author, nick.as_deref()),
+            name: display_name(author),
+            nick: nickname(nick.as_deref()),
             guild: ctx.guild_id(),
             channel: ctx.channel_id(),
             parent,
@@ -400,17 +393,6 @@ pub async fn message(
     .await;
 }
 
-/// `text` with markdown in each of `names` shown as typed.
-pub(crate) fn escape_in(mut text: String, names: &[String]) -> String {
-    for name in names {
-        let escaped = escape_markdown(name);
-        if escaped != *name && !name.is_empty() && !text.contains(&escaped) {
-            text = text.replace(name.as_str(), &escaped);
-        }
-    }
-    text
-}
-
 /// A message's parts, for either kind of target.
 #[derive(Clone)]
 pub(crate) struct Outgoing {
@@ -516,10 +498,8 @@ pub async fn answer(
         Some(g) => outbox::home_of(&data.service, g.id).await,
         None => None,
     };
-    // Display names the reply may show, with their markdown shown as typed.
-    let mut names = vec![origin.name.clone()];
-    names.extend(home.iter().flat_map(|h| h.names.iter().cloned()));
-    let text = escape_in(reply.text.clone(), &names);
+    // Names in the text are the core's, their markdown escaped there.
+    let text = reply.text.clone();
     if !public {
         let (content, files) = body_and_files(&reply, text, 0);
         let out = Outgoing {
@@ -774,6 +754,7 @@ pub async fn announce_computer_move(http: &Arc<Http>, data: &Data, reply: Reply)
     let origin = Origin {
         user,
         name: me.name,
+        nick: None,
         guild: home
             .guild
             .as_deref()
@@ -1088,12 +1069,6 @@ pub async fn on_error(e: poise::FrameworkError<'_, Data, Error>) {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn markdown_in_names_is_escaped() {
-        assert_eq!(escape_markdown("*bold*_x_"), "\\*bold\\*\\_x\\_");
-        assert_eq!(escape_markdown("plain name"), "plain name");
-    }
 
     #[test]
     fn long_texts_are_clipped_on_a_character_boundary() {

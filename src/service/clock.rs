@@ -47,6 +47,12 @@ const BATCH: usize = 500;
 /// move).
 pub const MAX_REMIND_HOURS: u32 = 336;
 
+/// Whether the sweep's notices to a user (whose row is `known`, if they have one) go by direct
+/// message: digest and DM users'.
+fn by_dm(known: Option<&UserRow>) -> bool {
+    matches!(known, Some(u) if u.notify == "dm" || u.notify == "digest")
+}
+
 /// A notice of the sweep to `user` (whose row is `known`, if they have one): digest and DM
 /// users get a direct message, the others a mention.
 fn notice_to(
@@ -55,10 +61,7 @@ fn notice_to(
     channel: Option<&String>,
     text: String,
 ) -> NewNotice {
-    let via = match known {
-        Some(u) if u.notify == "dm" || u.notify == "digest" => "dm",
-        _ => "mention",
-    };
+    let via = if by_dm(known) { "dm" } else { "mention" };
     NewNotice {
         id: super::new_notice_id(),
         game: None,
@@ -122,6 +125,22 @@ impl Service {
                     .into_iter()
                     .map(|u| (u.id.clone(), u))
                     .collect();
+                // The losers' names as each winner's notice shows them: in the game's server
+                // for a mention, the global name in a direct message.
+                let shown_in = |r: &crate::store::GameRow, winner: &str| {
+                    (!by_dm(users.get(winner)))
+                        .then(|| r.guild.clone())
+                        .flatten()
+                };
+                let pairs: Vec<(Option<String>, String)> = chunk
+                    .iter()
+                    .filter_map(|r| {
+                        let loser = r.to_move.clone()?;
+                        let winner = r.players.iter().find(|p| **p != loser)?;
+                        Some((shown_in(r, winner), loser))
+                    })
+                    .collect();
+                let names = self.shown_names(&users, &pairs)?;
                 let mut endings = Vec::new();
                 for row in chunk {
                     let Some(loser) = row.to_move.clone() else {
@@ -141,7 +160,9 @@ impl Service {
                         reason: Reason::Timeout,
                     };
                     let winner = row.players[(!loser_side).index()].clone();
-                    let loser_name = users.get(&loser).map_or(loser.as_str(), |u| &u.name);
+                    let loser_name = names
+                        .get(&(shown_in(row, &winner), loser.clone()))
+                        .map_or(loser.as_str(), |n| n.as_str());
                     let notices = vec![
                         notice_to(
                             users.get(&loser),
@@ -365,7 +386,14 @@ impl Service {
                 Some(g.row.id),
                 &opponent,
                 g.row.channel.as_ref(),
-                format!("{} gave you one more day in game #{}", user.name, g.row.id),
+                g.row.guild.as_deref(),
+                |names| {
+                    format!(
+                        "{} gave you one more day in game #{}",
+                        self.shown_name(&user.id, names),
+                        g.row.id
+                    )
+                },
             )
             .into_iter()
             .collect();
@@ -386,8 +414,8 @@ impl Service {
             text: format!(
                 "Game #{}: {} gives {} one more day: move by {deadline}.",
                 row.id,
-                user.name,
-                self.name_of(&opponent)
+                self.shown_name(&user.id, row.guild.as_deref()),
+                self.shown_name(&opponent, row.guild.as_deref())
             ),
             notify,
             ..Reply::default()
@@ -458,6 +486,7 @@ impl Service {
     pub(crate) fn vacation(
         &self,
         user: &User,
+        place: &Place,
         days: Option<u32>,
         end: bool,
     ) -> Result<Reply, CoreError> {
@@ -477,7 +506,7 @@ impl Service {
             self.end_vacation(&user.id, until, now)?;
             return Ok(Reply::text(format!(
                 "Welcome back, {}: your vacation (planned until {}) is over and your deadlines run again.",
-                user.name,
+                self.shown_name(&user.id, place.guild.as_deref()),
                 format_time(until)
             )));
         }
@@ -509,7 +538,7 @@ impl Service {
             .collect();
         Ok(Reply::text(format!(
             "{} is on vacation until {}. {}",
-            user.name,
+            self.shown_name(&user.id, place.guild.as_deref()),
             format_time(until),
             if waiting.is_empty() {
                 "Moves your opponents make meanwhile give you the time after it.".to_string()
@@ -534,7 +563,7 @@ impl Service {
             .len();
         let mut text = format!(
             "{}: {} game{} in progress.",
-            self.name_of(id),
+            self.shown_name(id, place.guild.as_deref()),
             active,
             if active == 1 { "" } else { "s" }
         );
@@ -574,7 +603,7 @@ impl Service {
             text.push_str(&format!(
                 "\n{}. {} — {:.0} ± {:.0} ({} games)",
                 i + 1,
-                self.name_of(&r.user),
+                self.shown_name(&r.user, place.guild.as_deref()),
                 r.rating,
                 2.0 * r.deviation,
                 r.games

@@ -88,7 +88,7 @@ impl Service {
         if a.rated == Some(true) {
             return user_err(format!(
                 "games against {} are casual: drop `rated`",
-                computer.name
+                self.shown_name(&computer.id, place.guild.as_deref())
             ));
         }
         let server = self.server_of(place)?;
@@ -133,14 +133,14 @@ impl Service {
         let text = format!(
             "Game #{} begins: {} ({}) vs {} ({}), {} at level {level}, casual, {days} day{} per move for {}. {} to move.",
             row.id,
-            self.name_of(&players[0]),
+            self.shown_name(&players[0], place.guild.as_deref()),
             v.side_name(Color::Black),
-            self.name_of(&players[1]),
+            self.shown_name(&players[1], place.guild.as_deref()),
             v.side_name(Color::White),
-            computer.name,
+            self.shown_name(&computer.id, place.guild.as_deref()),
             if days == 1 { "" } else { "s" },
-            user.name,
-            self.name_of(&first_mover),
+            self.shown_name(&user.id, place.guild.as_deref()),
+            self.shown_name(&first_mover, place.guild.as_deref()),
         );
         Ok(Reply {
             game: Some(loaded.game_ref(true)),
@@ -165,7 +165,7 @@ impl Service {
         match other {
             Some(o) if self.is_computer(&o) => user_err(format!(
                 "{} does not answer offers: play on, or resign",
-                self.name_of(&o)
+                self.shown_name(&o, g.row.guild.as_deref())
             )),
             _ => Ok(()),
         }
@@ -248,17 +248,23 @@ impl Service {
         }
         let a = search::analyse(&g.game, ANALYSIS_NODES);
         let v = g.variant();
-        let who = |c: Color| {
+        // The chart (a picture) names the players raw, the text as texts do.
+        let who = |c: Color, text: bool| {
+            let guild = g.row.guild.as_deref();
             format!(
                 "{} ({})",
-                self.name_of(g.player(c)),
+                if text {
+                    self.shown_name(g.player(c), guild)
+                } else {
+                    self.raw_name(g.player(c), guild)
+                },
                 crate::render::capitalised(v.side_name(c))
             )
         };
         let opts = ChartOptions {
             title: format!("Game #{id}, {}: evaluation", v.spec.name),
-            first: who(Color::Black),
-            second: who(Color::White),
+            first: who(Color::Black, false),
+            second: who(Color::White, false),
             ..ChartOptions::default()
         };
         let png = eval_chart_png(&a.evals, &opts)
@@ -266,8 +272,8 @@ impl Service {
         let swings = swing_lines(&g.game, &a, 3);
         let mut text = format!(
             "Game #{id}: the evaluation after every move, from {}'s side (above the middle: {} is better).",
-            who(Color::Black),
-            who(Color::Black)
+            who(Color::Black, true),
+            who(Color::Black, true)
         );
         if swings.is_empty() {
             text.push_str(" No move lost much.");

@@ -49,7 +49,7 @@ pub struct GameHome {
     pub thread: Option<String>,
     /// User ids of the first and second player.
     pub players: [String; 2],
-    /// Their display names, as the game's server shows them (raw, for escaping).
+    /// Their display names, as the game's server shows them (raw: for the thread's title).
     pub names: Vec<String>,
     pub ply: u32,
     pub active: bool,
@@ -146,7 +146,11 @@ impl Service {
         let Some(row) = self.store.game(game)? else {
             return Ok(None);
         };
-        let names: Vec<String> = row.players.iter().map(|p| self.name_of(p)).collect();
+        let names: Vec<String> = row
+            .players
+            .iter()
+            .map(|p| self.raw_name(p, row.guild.as_deref()))
+            .collect();
         let variant = VariantId::parse(&row.variant)
             .map(|v| Variant::get(v).spec.name)
             .unwrap_or("game");

@@ -13,6 +13,7 @@ mod computer;
 mod delivery;
 pub mod export;
 mod ids;
+mod names;
 mod play;
 pub mod ratings;
 mod suggest;
@@ -24,6 +25,7 @@ pub use command::{
 };
 pub use computer::{swing_lines, Worker, ANALYSIS_NODES, DEFAULT_LEVEL};
 pub use delivery::GameHome;
+pub use names::escape_markdown;
 pub use suggest::Suggestion;
 pub use views::{find_kind, piece_diagram};
 
@@ -96,6 +98,9 @@ pub struct Config {
     pub challenge_days: u32,
     /// Whether replies carry board pictures.
     pub images: bool,
+    /// Whether the transport renders markdown in texts (Discord): names are then escaped
+    /// (`escape_markdown`) to show as typed. Off for the console and the command line.
+    pub markdown: bool,
 }
 
 impl Default for Config {
@@ -104,6 +109,7 @@ impl Default for Config {
             default_days: 3,
             challenge_days: 7,
             images: true,
+            markdown: false,
         }
     }
 }
@@ -185,13 +191,17 @@ impl PartialEq<UserId> for &str {
     }
 }
 
-/// A user a command names (an opponent, whose games or stats): their id, and their display
-/// name when the transport knows it (Discord resolves it with the command's options; the
-/// console's names are their ids).
+/// A user a command names (an opponent, whose games or stats): their id, and their global
+/// display name when the transport knows it (Discord resolves it with the command's options;
+/// the console's names are their ids), and their nickname in the server the command was sent
+/// in when the transport saw them there.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct UserRef {
     pub id: UserId,
     pub name: Option<String>,
+    /// `Some(nick)`: the transport saw them as a member of the command's server, where their
+    /// nickname is `nick` (`Some(None)`: they have none there). `None`: not known.
+    pub nick: Option<Option<String>>,
 }
 
 impl UserRef {
@@ -199,6 +209,7 @@ impl UserRef {
         UserRef {
             id: UserId::new(id),
             name: Some(name.into()),
+            nick: None,
         }
     }
 
@@ -207,6 +218,16 @@ impl UserRef {
         UserRef {
             id: UserId::new(id),
             name: None,
+            nick: None,
+        }
+    }
+
+    /// The same user, seen as a member of the command's server with this nickname there
+    /// (`None`: none).
+    pub fn with_nick(self, nick: Option<String>) -> UserRef {
+        UserRef {
+            nick: Some(nick),
+            ..self
         }
     }
 }
@@ -215,16 +236,27 @@ impl UserRef {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct User {
     pub id: UserId,
-    /// Their display name where the command was sent; refreshed in the store when it changes.
+    /// Their global display name; refreshed in the store when it changes. Texts shown outside
+    /// the servers they have a nickname in (direct messages too) name them by it.
     pub name: String,
+    /// Their nickname in the server the command was sent in (`None`: they have none there, or
+    /// the command was not sent in a server); refreshed in the store for that server only.
+    pub nick: Option<String>,
 }
 
 impl User {
+    /// A user by their id and global display name, with no nickname.
     pub fn new(id: impl Into<String>, name: impl Into<String>) -> User {
         User {
             id: UserId::new(id),
             name: name.into(),
+            nick: None,
         }
+    }
+
+    /// The same user with their nickname in the command's server (`None`: none).
+    pub fn with_nick(self, nick: Option<String>) -> User {
+        User { nick, ..self }
     }
 }
 
@@ -516,8 +548,8 @@ impl Service {
     /// Runs a command, returning user errors as errors.
     pub fn try_handle(&self, req: &Request) -> Result<Reply, CoreError> {
         let now = self.now();
-        // Known under this name: only a read (commands that only read take no write lock).
-        self.store.touch_user(&req.user.id, &req.user.name, now)?;
+        // Known under these names: only a read (commands that only read take no write lock).
+        self.touch_sender(&req.user, &req.place, now)?;
         let u = &req.user;
         let place = &req.place;
         match &req.command {
@@ -585,7 +617,7 @@ impl Service {
                 remind,
             } => self.settings(u, style.as_deref(), notify.as_deref(), *remind),
             Command::MoreTime { game } => self.more_time(u, place, *game),
-            Command::Vacation { days, end } => self.vacation(u, *days, *end),
+            Command::Vacation { days, end } => self.vacation(u, place, *days, *end),
             Command::Stats { user } => self.stats(u, place, user.as_ref()),
             Command::Leaderboard { variant } => self.leaderboard(&req.place, variant),
             Command::Server {
@@ -738,21 +770,6 @@ impl Service {
         })
     }
 
-    /// Records the display name a transport resolved for a user a command names (only when
-    /// it changed: a read otherwise).
-    pub(crate) fn refresh_name(&self, who: Option<&UserRef>) -> Result<(), CoreError> {
-        if let Some(UserRef {
-            id,
-            name: Some(name),
-        }) = who
-        {
-            if self.store.user(id)?.is_some_and(|u| u.name != *name) {
-                self.store.touch_user(id, name, self.now())?;
-            }
-        }
-        Ok(())
-    }
-
     /// Whose games, history or stats a command asks for: the user it names (their resolved name
     /// recorded), else the sender. In direct messages only the sender's own (`what` names the
     /// list in the refusal): another user's may be of servers the sender is not in.
@@ -763,7 +780,9 @@ impl Service {
         who: Option<&'a UserRef>,
         what: &str,
     ) -> Result<&'a str, CoreError> {
-        self.refresh_name(who)?;
+        if let Some(w) = who {
+            self.touch_named(w, place, false)?;
+        }
         let id = who.map_or(user.id.as_str(), |w| w.id.as_str());
         if place.guild.is_none() && id != user.id.as_str() {
             return user_err(format!(
@@ -773,32 +792,28 @@ impl Service {
         Ok(id)
     }
 
-    /// A display name for a user id.
-    pub(crate) fn name_of(&self, id: &str) -> String {
-        match self.store.user(id) {
-            Ok(Some(u)) => u.name,
-            _ => id.to_string(),
-        }
-    }
-
-    /// How to reach a user about a game, per their settings (`None`: they want a digest). The
+    /// How to reach a user, per their settings (`None`: they want a digest), about something
+    /// of `guild` (a challenge) to be told in `channel`. `text` composes the notice for the
+    /// server whose names it shows: `guild` for a mention, none for a direct message. The
     /// notice has its outbox id already: the command stores it with its change.
     pub(crate) fn notice(
         &self,
         user: &str,
         channel: Option<&String>,
-        text: String,
+        guild: Option<&str>,
+        text: impl FnOnce(Option<&str>) -> String,
     ) -> Option<Notice> {
-        self.notice_about(None, user, channel, text)
+        self.notice_about(None, user, channel, guild, text)
     }
 
-    /// `notice`, about a game.
+    /// `notice`, about a game (of `guild`).
     pub(crate) fn notice_about(
         &self,
         game: Option<i64>,
         user: &str,
         channel: Option<&String>,
-        text: String,
+        guild: Option<&str>,
+        text: impl FnOnce(Option<&str>) -> String,
     ) -> Option<Notice> {
         // The computer reads no notices.
         if self.is_computer(user) {
@@ -813,6 +828,10 @@ impl Service {
         // Held by this command until its transport delivered it or let it go: the delivery
         // loop of this process leaves it alone meanwhile (see `delivery`).
         self.hold(id);
+        let text = text(match via {
+            Via::Mention | Via::Post => guild,
+            Via::Dm => None,
+        });
         Some(Notice {
             user: user.to_string(),
             via,

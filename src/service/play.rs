@@ -121,7 +121,7 @@ impl Service {
             return user_err(match self.computer() {
                 Some(c) => format!(
                     "`level` is for games against {}: challenge it to use it",
-                    c.name
+                    self.shown_name(&c.id, place.guild.as_deref())
                 ),
                 None => "`level` is for games against the computer".to_string(),
             });
@@ -140,30 +140,24 @@ impl Service {
             return user_err("handicap games are casual: drop `rated` or the handicap");
         }
         let now = self.now();
+        let here = place.guild.as_deref();
         if let Some(o) = &a.opponent {
-            // The challenged player's display name, as the transport resolved it (the
-            // console knows only names, which are ids there: those never rename anyone).
-            match &o.name {
-                Some(name) => {
-                    self.store.touch_user(&o.id, name, now)?;
-                }
-                None if self.store.user(&o.id)?.is_none() => {
-                    self.store.touch_user(&o.id, &o.id, now)?;
-                }
-                None => {}
-            }
+            // The challenged player's names, as the transport resolved them.
+            self.touch_named(o, place, true)?;
         }
         let (whom, notify) = match &a.opponent {
             Some(o) => {
-                let n = self.notice(
-                    &o.id,
-                    place.channel.as_ref(),
+                let n = self.notice(&o.id, place.channel.as_ref(), here, |names| {
                     format!(
                         "{} challenges you to {} (challenge #{{challenge}}): `accept {{challenge}}` or `decline {{challenge}}`",
-                        user.name, v.spec.name
-                    ),
-                );
-                (self.name_of(&o.id), n.into_iter().collect::<Vec<_>>())
+                        self.shown_name(&user.id, names),
+                        v.spec.name
+                    )
+                });
+                (
+                    self.shown_name(&o.id, here),
+                    n.into_iter().collect::<Vec<_>>(),
+                )
             }
             None => ("anyone".to_string(), Vec::new()),
         };
@@ -200,7 +194,7 @@ impl Service {
             "Challenge #{}: {} challenges {whom} to {}{side}{extra}, {days} day{} per move, {kind}. \
              It stays open for {} days: `accept {}` to play.",
             row.id,
-            user.name,
+            self.shown_name(&user.id, here),
             v.spec.name,
             if days == 1 { "" } else { "s" },
             self.config.challenge_days,
@@ -299,7 +293,7 @@ impl Service {
                 return user_err(format!(
                     "challenge #{} is addressed to {}, not to you",
                     c.id,
-                    self.name_of(to)
+                    self.shown_name(to, place.guild.as_deref())
                 ));
             }
         }
@@ -326,23 +320,23 @@ impl Service {
         };
         let first_mover = players[start.side_to_move().index()].clone();
         let channel = c.channel.clone().or(place.channel.clone());
+        // The game's server, whose names its texts show.
+        let guild = c.guild.clone().or(place.guild.clone());
         let mut notify: Vec<Notice> = self
-            .notice(
-                &c.challenger,
-                channel.as_ref(),
+            .notice(&c.challenger, channel.as_ref(), guild.as_deref(), |names| {
                 format!(
                     "{} accepted your challenge: game #{{game}} begins",
-                    user.name
-                ),
-            )
+                    self.shown_name(&user.id, names)
+                )
+            })
             .into_iter()
             .collect();
         if first_mover != user.id && first_mover != c.challenger {
-            notify.extend(self.notice(
-                &first_mover,
-                channel.as_ref(),
-                "your move in game #{game}".to_string(),
-            ));
+            notify.extend(
+                self.notice(&first_mover, channel.as_ref(), guild.as_deref(), |_| {
+                    "your move in game #{game}".to_string()
+                }),
+            );
         }
         let row = match self.store.accept_challenge(
             c.id,
@@ -351,7 +345,7 @@ impl Service {
                 setup: c.handicap.clone().or(c.setup.clone()),
                 start_position: fen::write(&start),
                 players: players.clone(),
-                guild: c.guild.clone().or(place.guild.clone()),
+                guild: guild.clone(),
                 channel: c.channel.clone().or(place.channel.clone()),
                 rated: c.rated,
                 days_per_move: c.days_per_move,
@@ -384,12 +378,12 @@ impl Service {
         let text = format!(
             "Game #{} begins: {} ({}) vs {} ({}), {} days per move. {} to move.",
             row.id,
-            self.name_of(&players[0]),
+            self.shown_name(&players[0], guild.as_deref()),
             v.side_name(Color::Black),
-            self.name_of(&players[1]),
+            self.shown_name(&players[1], guild.as_deref()),
             v.side_name(Color::White),
             c.days_per_move,
-            self.name_of(&mover),
+            self.shown_name(&mover, guild.as_deref()),
         );
         Ok(Reply {
             game: Some(loaded.game_ref(true)),
@@ -427,7 +421,14 @@ impl Service {
             .notice(
                 &c.challenger,
                 c.channel.as_ref(),
-                format!("{} declined your challenge #{}", user.name, c.id),
+                c.guild.as_deref(),
+                |names| {
+                    format!(
+                        "{} declined your challenge #{}",
+                        self.shown_name(&user.id, names),
+                        c.id
+                    )
+                },
             )
             .into_iter()
             .collect();
@@ -438,7 +439,11 @@ impl Service {
             self.now(),
         )?;
         Ok(Reply {
-            text: format!("{} declined challenge #{}.", user.name, c.id),
+            text: format!(
+                "{} declined challenge #{}.",
+                self.shown_name(&user.id, place.guild.as_deref()),
+                c.id
+            ),
             notify,
             ..Reply::default()
         })
@@ -484,11 +489,14 @@ impl Service {
         let side = self.my_side(&g, user)?;
         let v = g.variant();
         let pos = g.game.position().clone();
+        // The game's server, whose names its texts show.
+        let guild = g.row.guild.clone();
+        let guild = guild.as_deref();
         if pos.side_to_move() != side {
             return user_err(format!(
                 "it is not your turn in game #{}: {} is to move",
                 g.row.id,
-                self.name_of(g.to_move())
+                self.shown_name(g.to_move(), guild)
             ));
         }
         self.check_in_time(&g, user, side)?;
@@ -512,22 +520,26 @@ impl Service {
             crate::engine::notation::move_number(ply as usize - 1, g.game.start().side_to_move());
         let mut text = format!(
             "Game #{}: {} plays {number} {notation}.",
-            g.row.id, user.name
+            g.row.id,
+            self.shown_name(&user.id, guild)
         );
         let mut notify = Vec::new();
         match outcome {
             Some(o) => {
                 text.push(' ');
-                text.push_str(&self.outcome_sentence(&g, o));
+                text.push_str(&self.outcome_sentence(&g, o, guild));
                 notify.extend(self.notice_about(
                     Some(g.row.id),
                     &opponent,
                     g.row.channel.as_ref(),
-                    format!(
-                        "game #{} is over: {}",
-                        g.row.id,
-                        self.outcome_sentence(&g, o)
-                    ),
+                    guild,
+                    |names| {
+                        format!(
+                            "game #{} is over: {}",
+                            g.row.id,
+                            self.outcome_sentence(&g, o, names)
+                        )
+                    },
                 ));
             }
             None => {
@@ -538,13 +550,13 @@ impl Service {
                     // The computer has no clock: it answers within seconds.
                     text.push_str(&format!(
                         " {} ({}) to move.",
-                        self.name_of(&opponent),
+                        self.shown_name(&opponent, guild),
                         v.side_name(!side)
                     ));
                 } else {
                     text.push_str(&format!(
                         " {} ({}) to move, by {}.",
-                        self.name_of(&opponent),
+                        self.shown_name(&opponent, guild),
                         v.side_name(!side),
                         format_time(deadline)
                     ));
@@ -553,10 +565,14 @@ impl Service {
                     Some(g.row.id),
                     &opponent,
                     g.row.channel.as_ref(),
-                    format!(
-                        "your move in game #{} ({} played {notation})",
-                        g.row.id, user.name
-                    ),
+                    guild,
+                    |names| {
+                        format!(
+                            "your move in game #{} ({} played {notation})",
+                            g.row.id,
+                            self.shown_name(&user.id, names)
+                        )
+                    },
                 ));
             }
         }
@@ -617,12 +633,13 @@ impl Service {
         })
     }
 
-    /// "alice wins by checkmate." / "Draw by repetition."
-    pub(crate) fn outcome_sentence(&self, g: &Loaded, o: Outcome) -> String {
+    /// "alice wins by checkmate." / "Draw by repetition.", naming the players as texts shown
+    /// in `guild` do.
+    pub(crate) fn outcome_sentence(&self, g: &Loaded, o: Outcome, guild: Option<&str>) -> String {
         let words = crate::engine::notation::result_words(o, |c| {
             format!(
                 "{} ({})",
-                self.name_of(g.player(c)),
+                self.shown_name(g.player(c), guild),
                 g.variant().side_name(c)
             )
         });
@@ -640,7 +657,6 @@ impl Service {
             };
             let ending = ending_of(o);
             // Both players are told, in the game's channel (or as they asked), like any end.
-            let sentence = self.outcome_sentence(g, o);
             let notify: Vec<Notice> = [g.player(!side), g.player(side)]
                 .into_iter()
                 .filter_map(|p| {
@@ -648,12 +664,16 @@ impl Service {
                         Some(g.row.id),
                         p,
                         g.row.channel.as_ref(),
-                        format!(
-                            "game #{} is over: {}'s time ran out at {}. {sentence}",
-                            g.row.id,
-                            user.name,
-                            format_time(deadline)
-                        ),
+                        g.row.guild.as_deref(),
+                        |names| {
+                            format!(
+                                "game #{} is over: {}'s time ran out at {}. {}",
+                                g.row.id,
+                                self.shown_name(&user.id, names),
+                                format_time(deadline),
+                                self.outcome_sentence(g, o, names)
+                            )
+                        },
                     )
                 })
                 .collect();
@@ -701,26 +721,33 @@ impl Service {
         let (pieces, points) = crate::engine::declaration::count(g.game.position(), side);
         let ending = ending_of(o);
         let opponent = g.player(!side).to_string();
+        let guild = g.row.guild.clone();
+        let guild = guild.as_deref();
         let notify: Vec<Notice> = self
             .notice_about(
                 Some(g.row.id),
                 &opponent,
                 g.row.channel.as_ref(),
-                format!(
-                    "{} declared the entering king in game #{}: you lose",
-                    user.name, g.row.id
-                ),
+                guild,
+                |names| {
+                    format!(
+                        "{} declared the entering king in game #{}: you lose",
+                        self.shown_name(&user.id, names),
+                        g.row.id
+                    )
+                },
             )
             .into_iter()
             .collect();
         let row = self.end_game(&g.row, &ending, &to_store(&notify), self.now())?;
         let g = Loaded { row, game: g.game };
-        let sentence = self.outcome_sentence(&g, o);
+        let sentence = self.outcome_sentence(&g, o, guild);
         Ok(Reply {
             game: Some(g.game_ref(false)),
             text: format!(
                 "Game #{}: {} declares the entering king ({pieces} pieces in the zone, {points} points). {sentence}",
-                g.row.id, user.name
+                g.row.id,
+                self.shown_name(&user.id, guild)
             ),
             attachments: self
                 .board_image(&g, g.game.moves().len(), &opponent)?
@@ -745,21 +772,34 @@ impl Service {
         };
         let ending = ending_of(o);
         let opponent = g.player(!side).to_string();
+        let guild = g.row.guild.clone();
+        let guild = guild.as_deref();
         let notify: Vec<Notice> = self
             .notice_about(
                 Some(g.row.id),
                 &opponent,
                 g.row.channel.as_ref(),
-                format!("{} resigned game #{}: you win", user.name, g.row.id),
+                guild,
+                |names| {
+                    format!(
+                        "{} resigned game #{}: you win",
+                        self.shown_name(&user.id, names),
+                        g.row.id
+                    )
+                },
             )
             .into_iter()
             .collect();
         let row = self.end_game(&g.row, &ending, &to_store(&notify), self.now())?;
         let g = Loaded { row, game: g.game };
-        let sentence = self.outcome_sentence(&g, o);
+        let sentence = self.outcome_sentence(&g, o, guild);
         Ok(Reply {
             game: Some(g.game_ref(false)),
-            text: format!("Game #{}: {} resigns. {sentence}", g.row.id, user.name),
+            text: format!(
+                "Game #{}: {} resigns. {sentence}",
+                g.row.id,
+                self.shown_name(&user.id, guild)
+            ),
             attachments: self
                 .board_image(&g, g.game.moves().len(), &opponent)?
                 .into_iter()
@@ -782,6 +822,7 @@ impl Service {
         let side = self.my_side(&g, user)?;
         self.refuse_offer_to_computer(&g, user)?;
         let id = g.row.id;
+        let guild = g.row.guild.as_deref();
         let opponent = g.player(!side).to_string();
         let pending = self.store.offer(id, kind)?.filter(|o| o.ply == g.row.ply);
         let theirs = pending.as_ref().is_some_and(|o| o.from_user != user.id);
@@ -801,7 +842,7 @@ impl Service {
                 if pending.as_ref().is_some_and(|o| o.from_user == user.id) {
                     return user_err(format!(
                         "you already offered {what} in game #{id}; waiting for {}",
-                        self.name_of(&opponent)
+                        self.shown_name(&opponent, guild)
                     ));
                 }
                 let detail = self.check_offer(&g, side, kind)?;
@@ -815,7 +856,10 @@ impl Service {
                         Some(id),
                         &opponent,
                         g.row.channel.as_ref(),
-                        format!("{} {verb} in game #{id}", user.name),
+                        guild,
+                        |names| {
+                            format!("{} {verb} in game #{id}", self.shown_name(&user.id, names))
+                        },
                     )
                     .into_iter()
                     .collect();
@@ -834,7 +878,7 @@ impl Service {
                 let word = kind.as_str();
                 Ok(Reply {
                     game: Some(g.game_ref(false)),
-                    text: format!("Game #{id}: {} {verb}{detail}. {}: `{word} {id} accept` or `{word} {id} decline`.", user.name, self.name_of(&opponent)),
+                    text: format!("Game #{id}: {} {verb}{detail}. {}: `{word} {id} accept` or `{word} {id} decline`.", self.shown_name(&user.id, guild), self.shown_name(&opponent, guild)),
                     buttons: vec![
                         Button { label: "Accept".into(), command: format!("{word} {id} accept") },
                         Button { label: "Decline".into(), command: format!("{word} {id} decline") },
@@ -854,7 +898,13 @@ impl Service {
                         Some(id),
                         &opponent,
                         g.row.channel.as_ref(),
-                        format!("{} declined {what} in game #{id}", user.name),
+                        guild,
+                        |names| {
+                            format!(
+                                "{} declined {what} in game #{id}",
+                                self.shown_name(&user.id, names)
+                            )
+                        },
                     )
                     .into_iter()
                     .collect();
@@ -862,7 +912,10 @@ impl Service {
                     .remove_offer(id, kind, &to_store(&notify), self.now())?;
                 Ok(Reply {
                     game: Some(g.game_ref(false)),
-                    text: format!("Game #{id}: {} declines {what}.", user.name),
+                    text: format!(
+                        "Game #{id}: {} declines {what}.",
+                        self.shown_name(&user.id, guild)
+                    ),
                     notify,
                     ..Reply::default()
                 })
@@ -943,6 +996,8 @@ impl Service {
     ) -> Result<Reply, CoreError> {
         let id = g.row.id;
         let now = self.now();
+        let guild = g.row.guild.clone();
+        let guild = guild.as_deref();
         match kind {
             OfferKind::Draw | OfferKind::Impasse => {
                 let o = if kind == OfferKind::Draw {
@@ -954,21 +1009,25 @@ impl Service {
                         .ok_or_else(|| CoreError::User("this game has no impasse rule".into()))?
                 };
                 let ending = ending_of(o);
-                let sentence = self.outcome_sentence(&g, o);
+                let sentence = self.outcome_sentence(&g, o, guild);
                 let notify: Vec<Notice> = self
-                    .notice_about(
-                        Some(id),
-                        opponent,
-                        g.row.channel.as_ref(),
-                        format!("{} accepted: game #{id} is over. {sentence}", user.name),
-                    )
+                    .notice_about(Some(id), opponent, g.row.channel.as_ref(), guild, |names| {
+                        format!(
+                            "{} accepted: game #{id} is over. {}",
+                            self.shown_name(&user.id, names),
+                            self.outcome_sentence(&g, o, names)
+                        )
+                    })
                     .into_iter()
                     .collect();
                 let row = self.end_game(&g.row, &ending, &to_store(&notify), now)?;
                 let g = Loaded { row, game: g.game };
                 Ok(Reply {
                     game: Some(g.game_ref(false)),
-                    text: format!("Game #{id}: {} accepts. {sentence}", user.name),
+                    text: format!(
+                        "Game #{id}: {} accepts. {sentence}",
+                        self.shown_name(&user.id, guild)
+                    ),
                     attachments: self
                         .board_image(&g, g.game.moves().len(), &user.id)?
                         .into_iter()
@@ -985,12 +1044,12 @@ impl Service {
                 let mover = g.row.players[game.position().side_to_move().index()].clone();
                 let deadline = self.deadline_for(&mover, g.row.days_per_move)?;
                 let notify: Vec<Notice> = self
-                    .notice_about(
-                        Some(id),
-                        opponent,
-                        g.row.channel.as_ref(),
-                        format!("{} accepted your takeback in game #{id}", user.name),
-                    )
+                    .notice_about(Some(id), opponent, g.row.channel.as_ref(), guild, |names| {
+                        format!(
+                            "{} accepted your takeback in game #{id}",
+                            self.shown_name(&user.id, names)
+                        )
+                    })
                     .into_iter()
                     .collect();
                 let row = self.store.take_back(
@@ -1008,10 +1067,10 @@ impl Service {
                     game: Some(g.game_ref(false)),
                     text: format!(
                         "Game #{id}: {} accepts the takeback; {} {} taken back. {} to move.",
-                        user.name,
+                        self.shown_name(&user.id, guild),
                         n,
                         if n == 1 { "move is" } else { "moves are" },
-                        self.name_of(&mover)
+                        self.shown_name(&mover, guild)
                     ),
                     attachments: self
                         .board_image(&g, g.game.moves().len(), &mover)?

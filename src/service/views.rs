@@ -54,10 +54,7 @@ impl Service {
             last_move: last,
             viewer: side,
             style,
-            names: [
-                Some(self.name_of(g.player(Color::Black))),
-                Some(self.name_of(g.player(Color::White))),
-            ],
+            names: self.picture_names(&g.row),
             show_turn: active,
             caption,
             ..Default::default()
@@ -70,15 +67,26 @@ impl Service {
         )))
     }
 
+    /// The players' names the pictures of a game show (its board, its replay; its records
+    /// too): as in the game's server, raw (a picture shows no markdown).
+    pub fn picture_names(&self, row: &crate::store::GameRow) -> [Option<String>; 2] {
+        let guild = row.guild.as_deref();
+        [
+            Some(self.raw_name(&row.players[0], guild)),
+            Some(self.raw_name(&row.players[1], guild)),
+        ]
+    }
+
     fn status_line(&self, g: &Loaded) -> String {
         let v = g.variant();
+        let guild = g.row.guild.as_deref();
         let head = format!(
             "Game #{} — {}: {} ({}) vs {} ({}), move {}.",
             g.row.id,
             v.spec.name,
-            self.name_of(g.player(Color::Black)),
+            self.shown_name(g.player(Color::Black), guild),
             v.side_name(Color::Black),
-            self.name_of(g.player(Color::White)),
+            self.shown_name(g.player(Color::White), guild),
             v.side_name(Color::White),
             g.row.ply + 1
         );
@@ -89,7 +97,7 @@ impl Service {
                     capital(
                         o,
                         &crate::engine::notation::result_words(o, |c| {
-                            self.name_of(g.player(c))
+                            self.shown_name(g.player(c), guild)
                         })
                     )
                 ),
@@ -108,7 +116,7 @@ impl Service {
                     .unwrap_or_default();
                 format!(
                     "{head} {} to move{check}{deadline}.",
-                    self.name_of(g.to_move())
+                    self.shown_name(g.to_move(), guild)
                 )
             }
         }
@@ -171,7 +179,7 @@ impl Service {
         moves.dedup();
         let whose = format!(
             "{} ({})",
-            self.name_of(g.to_move()),
+            self.shown_name(g.to_move(), g.row.guild.as_deref()),
             v.side_name(pos.side_to_move())
         );
         let text = match (moves.is_empty(), square) {
@@ -201,6 +209,7 @@ impl Service {
     ) -> Result<Reply, CoreError> {
         let id = self.subject(user, place, who, "games")?;
         let me = id == user.id.as_str();
+        let here = place.guild.as_deref();
         let rows = self
             .store
             .games_of(id, GameStatus::Active, place.guild.as_deref(), 100)?;
@@ -218,15 +227,15 @@ impl Service {
         for c in &challenges {
             let whom = if c.challenger == id {
                 match &c.challenged {
-                    Some(to) => format!("you challenged {}", self.name_of(to)),
+                    Some(to) => format!("you challenged {}", self.shown_name(to, here)),
                     None => "your open challenge".to_string(),
                 }
             } else {
-                format!("from {}", self.name_of(&c.challenger))
+                format!("from {}", self.shown_name(&c.challenger, here))
             };
             challenge_lines.push_str(&format!("\nChallenge #{} ({}, {whom})", c.id, c.variant));
         }
-        let name = self.name_of(id);
+        let name = self.shown_name(id, here);
         // Notices that could not reach the player are theirs to know of.
         let undelivered = if me {
             self.undelivered_note(id)?
@@ -257,7 +266,7 @@ impl Service {
             let turn = if mine && me {
                 format!("your move{deadline}")
             } else {
-                format!("{}'s move{deadline}", self.name_of(&to_move))
+                format!("{}'s move{deadline}", self.shown_name(&to_move, here))
             };
             let variant = VariantId::parse(&row.variant).map_or(row.variant.clone(), |v| {
                 Variant::get(v).spec.name.to_string()
@@ -268,7 +277,7 @@ impl Service {
                 format!(
                     "#{} {variant} vs {} — {turn}",
                     row.id,
-                    self.name_of(&row.players[1 - side])
+                    self.shown_name(&row.players[1 - side], here)
                 ),
             ));
         }
@@ -297,7 +306,8 @@ impl Service {
         let rows = self
             .store
             .games_of(id, GameStatus::Finished, place.guild.as_deref(), 25)?;
-        let name = self.name_of(id);
+        let here = place.guild.as_deref();
+        let name = self.shown_name(id, here);
         if rows.is_empty() {
             return Ok(Reply::text(format!("{name} has no finished game yet.")));
         }
@@ -318,7 +328,7 @@ impl Service {
                 "\n#{} {} vs {} — {outcome} by {}, {} moves, {}",
                 r.id,
                 variant,
-                self.name_of(&r.players[1 - me]),
+                self.shown_name(&r.players[1 - me], here),
                 r.reason
                     .as_deref()
                     .and_then(crate::engine::Reason::parse)
@@ -433,10 +443,9 @@ impl Service {
         format: &str,
     ) -> Result<Reply, CoreError> {
         let g = self.load_visible(user, place, id)?;
-        let names = [
-            self.name_of(g.player(Color::Black)),
-            self.name_of(g.player(Color::White)),
-        ];
+        // A record is a file format: its names are raw, as in the game's server.
+        let [black, white] = self.picture_names(&g.row);
+        let names = [black.unwrap_or_default(), white.unwrap_or_default()];
         let out = super::export::export(&g.game, format, &names, stored_outcome(&g.row))
             .map_err(CoreError::User)?;
         // The record formats shogi software opens come as a file too.
@@ -465,10 +474,7 @@ impl Service {
         let opts = crate::render::GifOptions {
             board: crate::render::RenderOptions {
                 style,
-                names: [
-                    Some(self.name_of(g.player(Color::Black))),
-                    Some(self.name_of(g.player(Color::White))),
-                ],
+                names: self.picture_names(&g.row),
                 ..Default::default()
             },
             ..Default::default()

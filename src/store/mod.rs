@@ -429,6 +429,14 @@ pub struct UserRow {
     pub remind_hours: Option<u32>,
 }
 
+/// A user's nickname in one server (shown there only).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ServerName {
+    pub guild: String,
+    pub user_id: String,
+    pub name: String,
+}
+
 /// Games and their moves: creating, reading, playing, ending and taking back.
 pub trait GameStore: Send + Sync {
     fn game(&self, id: i64) -> Result<Option<GameRow>>;
@@ -560,6 +568,23 @@ pub trait ChallengeStore: Send + Sync {
 pub trait UserStore: Send + Sync {
     /// Records a user (or updates their display name); returns their settings.
     fn touch_user(&self, id: &str, name: &str, now: i64) -> Result<UserRow>;
+    /// Records a user seen in a server: their display name (as `touch_user`) and their
+    /// nickname there (`None`: they have none there, and one recorded before is forgotten).
+    /// Writes only what changed: one read when nothing did.
+    fn touch_member(
+        &self,
+        id: &str,
+        name: &str,
+        guild: &str,
+        nick: Option<&str>,
+        now: i64,
+    ) -> Result<UserRow>;
+    /// A user's name as shown in `guild`: their nickname there if one is recorded, else their
+    /// display name; in no server (`None`), their display name. `None` for an unknown user.
+    fn name_in(&self, id: &str, guild: Option<&str>) -> Result<Option<String>>;
+    /// The nicknames recorded for these (server, user) pairs, in any order; pairs without one
+    /// are left out (one read for many: the sweep's).
+    fn server_names(&self, pairs: &[(String, String)]) -> Result<Vec<ServerName>>;
     fn user(&self, id: &str) -> Result<Option<UserRow>>;
     /// The users of `ids` that are known, in any order (one read for many: the sweep's).
     fn users(&self, ids: &[String]) -> Result<Vec<UserRow>>;

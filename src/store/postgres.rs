@@ -36,6 +36,10 @@ pub const PG_MIGRATIONS: &[(&str, &str)] = &[
         include_str!("../../migrations/postgres/0003_reminder_lead.sql"),
     ),
     (
+        "0004_server_names.sql",
+        include_str!("../../migrations/postgres/0004_server_names.sql"),
+    ),
+    (
         "0005_outbox_posts.sql",
         include_str!("../../migrations/postgres/0005_outbox_posts.sql"),
     ),
@@ -1168,6 +1172,91 @@ impl UserStore for PgStore {
             )?
             .ok_or(StoreError::NotFound)
         })
+    }
+
+    fn touch_member(
+        &self,
+        id: &str,
+        name: &str,
+        guild: &str,
+        nick: Option<&str>,
+        now: i64,
+    ) -> Result<UserRow> {
+        // Known under these names: one read only.
+        let known = one(
+            &mut *self.client()?,
+            &format!(
+                "SELECT {USER_COLUMNS}, (SELECT name FROM server_names
+                     WHERE guild = $2 AND user_id = users.id)
+                 FROM users WHERE id = $1"
+            ),
+            &[&id, &guild],
+            |r| Ok((user_row(r)?, r.try_get::<_, Option<String>>(6)?)),
+        )?;
+        if let Some((u, n)) = known {
+            if u.name == name && n.as_deref() == nick {
+                return Ok(u);
+            }
+        }
+        self.write(|tx| {
+            tx.execute(
+                "INSERT INTO users (id, name, created_at) VALUES ($1, $2, $3)
+                 ON CONFLICT (id) DO UPDATE SET name = excluded.name
+                 WHERE users.name <> excluded.name",
+                &[&id, &name, &now],
+            )?;
+            match nick {
+                Some(nick) => tx.execute(
+                    "INSERT INTO server_names (guild, user_id, name, updated_at)
+                     VALUES ($1, $2, $3, $4)
+                     ON CONFLICT (guild, user_id) DO UPDATE
+                     SET name = excluded.name, updated_at = excluded.updated_at
+                     WHERE server_names.name <> excluded.name",
+                    &[&guild, &id, &nick, &now],
+                )?,
+                None => tx.execute(
+                    "DELETE FROM server_names WHERE guild = $1 AND user_id = $2",
+                    &[&guild, &id],
+                )?,
+            };
+            one(
+                tx,
+                &format!("SELECT {USER_COLUMNS} FROM users WHERE id = $1"),
+                &[&id],
+                user_row,
+            )?
+            .ok_or(StoreError::NotFound)
+        })
+    }
+
+    fn name_in(&self, id: &str, guild: Option<&str>) -> Result<Option<String>> {
+        one(
+            &mut *self.client()?,
+            "SELECT COALESCE((SELECT name FROM server_names
+                 WHERE guild = $2 AND user_id = users.id), name)
+             FROM users WHERE id = $1",
+            &[&id, &guild],
+            |r| Ok(r.try_get(0)?),
+        )
+    }
+
+    fn server_names(&self, pairs: &[(String, String)]) -> Result<Vec<ServerName>> {
+        let (guilds, users): (Vec<&str>, Vec<&str>) =
+            pairs.iter().map(|(g, u)| (g.as_str(), u.as_str())).unzip();
+        all(
+            &mut *self.client()?,
+            "SELECT s.guild, s.user_id, s.name FROM server_names s
+             JOIN unnest($1::text[], $2::text[]) AS p (guild, user_id)
+               ON s.guild = p.guild AND s.user_id = p.user_id",
+            &[&guilds, &users],
+            |r| {
+                Ok(ServerName {
+                    guild: r.try_get(0)?,
+                    user_id: r.try_get(1)?,
+                    name: r.try_get(2)?,
+                })
+            },
+        )
     }
 
     fn user(&self, id: &str) -> Result<Option<UserRow>> {

@@ -43,6 +43,10 @@ pub const MIGRATIONS: &[(&str, &str)] = &[
         include_str!("../../migrations/0007_reminder_lead.sql"),
     ),
     (
+        "0008_server_names.sql",
+        include_str!("../../migrations/0008_server_names.sql"),
+    ),
+    (
         "0009_outbox_posts.sql",
         include_str!("../../migrations/0009_outbox_posts.sql"),
     ),
@@ -920,6 +924,91 @@ impl UserStore for SqliteStore {
                 [id],
                 user_row,
             )?)
+        })
+    }
+
+    fn touch_member(
+        &self,
+        id: &str,
+        name: &str,
+        guild: &str,
+        nick: Option<&str>,
+        now: i64,
+    ) -> Result<UserRow> {
+        // Known under these names: one read, no write lock.
+        let known = self.with(|c| {
+            Ok(c.query_row(
+                &format!(
+                    "SELECT {USER_COLUMNS}, (SELECT name FROM server_names
+                         WHERE guild = ?2 AND user_id = users.id)
+                     FROM users WHERE id = ?1"
+                ),
+                params![id, guild],
+                |r| Ok((user_row(r)?, r.get::<_, Option<String>>(6)?)),
+            )
+            .optional()?)
+        })?;
+        if let Some((u, n)) = known {
+            if u.name == name && n.as_deref() == nick {
+                return Ok(u);
+            }
+        }
+        self.write(|tx| {
+            tx.execute(
+                "INSERT INTO users (id, name, created_at) VALUES (?1, ?2, ?3)
+                 ON CONFLICT (id) DO UPDATE SET name = excluded.name WHERE name <> excluded.name",
+                params![id, name, now],
+            )?;
+            match nick {
+                Some(nick) => tx.execute(
+                    "INSERT INTO server_names (guild, user_id, name, updated_at)
+                     VALUES (?1, ?2, ?3, ?4)
+                     ON CONFLICT (guild, user_id) DO UPDATE
+                     SET name = excluded.name, updated_at = excluded.updated_at
+                     WHERE name <> excluded.name",
+                    params![guild, id, nick, now],
+                )?,
+                None => tx.execute(
+                    "DELETE FROM server_names WHERE guild = ?1 AND user_id = ?2",
+                    params![guild, id],
+                )?,
+            };
+            Ok(tx.query_row(
+                &format!("SELECT {USER_COLUMNS} FROM users WHERE id = ?1"),
+                [id],
+                user_row,
+            )?)
+        })
+    }
+
+    fn name_in(&self, id: &str, guild: Option<&str>) -> Result<Option<String>> {
+        self.with(|c| {
+            Ok(c.prepare_cached(
+                "SELECT COALESCE((SELECT name FROM server_names
+                     WHERE guild = ?2 AND user_id = users.id), name)
+                 FROM users WHERE id = ?1",
+            )?
+            .query_row(params![id, guild], |r| r.get(0))
+            .optional()?)
+        })
+    }
+
+    fn server_names(&self, pairs: &[(String, String)]) -> Result<Vec<ServerName>> {
+        self.with(|c| {
+            let mut st = c.prepare_cached(
+                "SELECT name FROM server_names WHERE guild = ?1 AND user_id = ?2",
+            )?;
+            let mut out = Vec::new();
+            for (guild, user) in pairs {
+                if let Some(name) = st.query_row([guild, user], |r| r.get(0)).optional()? {
+                    out.push(ServerName {
+                        guild: guild.clone(),
+                        user_id: user.clone(),
+                        name,
+                    });
+                }
+            }
+            Ok(out)
         })
     }
 

@@ -210,6 +210,7 @@ pub fn config() -> Config {
         default_days: 3,
         challenge_days: 7,
         images: false,
+        markdown: false,
     }
 }
 
