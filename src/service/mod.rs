@@ -20,12 +20,17 @@ pub use clock::Sweep;
 pub use command::{
     parse as parse_command, parse_mention, ColorChoice, Command, CommandError, OfferAction,
 };
-pub use computer::{swing_lines, Worker, ANALYSIS_NODES, DEFAULT_LEVEL};
+pub use computer::{
+    default_analysis_budget, default_analysis_limit, swing_lines, AnalysisSlot, Worker,
+    ANALYSIS_NODES, DEFAULT_LEVEL, FAULT_SEARCH_PANICS, PANICS_IN_A_ROW, RETRY_DELAY,
+    WORKER_QUEUE,
+};
+pub use play::{MAX_COMPUTER_GAMES, MAX_DAILY_TO_ONE, MAX_OPEN_CHALLENGES, MAX_OPEN_TO_ONE};
 pub use suggest::Suggestion;
 pub use views::{find_kind, piece_diagram};
 
 use std::sync::atomic::{AtomicI64, AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, RwLock};
+use std::sync::{Arc, RwLock};
 
 use thiserror::Error;
 use tracing::error;
@@ -41,6 +46,11 @@ pub fn help(topic: Option<&str>) -> Reply {
 
 /// Seconds in a day.
 pub const DAY: i64 = 86_400;
+
+/// The largest attachment the bot sends: Discord's smallest upload limit (8 MiB, a server
+/// without boosts). Replies keep their files under it (a long game's replay is made smaller);
+/// the adapter checks every attachment against it before sending, with a text fallback.
+pub const MAX_ATTACHMENT: usize = 8 * 1024 * 1024;
 
 /// Where "now" comes from: the system clock, or a clock tests and the console set by hand.
 pub trait Clock: Send + Sync {
@@ -431,8 +441,10 @@ pub struct Service {
     pub(crate) suggestions: suggest::Cache,
     /// The computer (the bot's own user), once the transport has said.
     pub(crate) computer: RwLock<Option<User>>,
-    /// Analyses of finished games.
+    /// Analyses of finished games: kept, running, and the pool that bounds them.
     pub(crate) analyses: computer::Analyses,
+    /// Test switch: drawing a board fails (see [`Service::set_render_fault`]).
+    pub(crate) render_fault: std::sync::atomic::AtomicBool,
 }
 
 impl Service {
@@ -443,7 +455,8 @@ impl Service {
             config,
             suggestions: suggest::Cache::default(),
             computer: RwLock::new(None),
-            analyses: Mutex::default(),
+            analyses: computer::Analyses::default(),
+            render_fault: std::sync::atomic::AtomicBool::new(false),
         }
     }
 
@@ -458,7 +471,15 @@ impl Service {
     /// Runs a command. User errors come back as error replies; internal errors are logged and
     /// answered with an apology.
     pub fn handle(&self, req: &Request) -> Reply {
-        match self.try_handle(req) {
+        self.handle_with(req, &|_| {})
+    }
+
+    /// `handle`, telling `progress` how a slow command stands while it waits (an analysis
+    /// queued behind others: "Your analysis of game #12 is queued: position 2. …"; or sharing
+    /// one already running). The transport shows each sentence as it comes (Discord: an edit
+    /// of the deferred reply; the console: a line); the reply follows.
+    pub fn handle_with(&self, req: &Request, progress: &(dyn Fn(&str) + Sync)) -> Reply {
+        match self.dispatch(req, progress) {
             Ok(r) => r,
             Err(CoreError::User(msg)) => Reply::error(msg),
             Err(CoreError::Ended(msg, game, notify)) => Reply {
@@ -475,6 +496,14 @@ impl Service {
 
     /// Runs a command, returning user errors as errors.
     pub fn try_handle(&self, req: &Request) -> Result<Reply, CoreError> {
+        self.dispatch(req, &|_| {})
+    }
+
+    fn dispatch(
+        &self,
+        req: &Request,
+        progress: &(dyn Fn(&str) + Sync),
+    ) -> Result<Reply, CoreError> {
         let now = self.now();
         // Known under this name: only a read (commands that only read take no write lock).
         self.store.touch_user(&req.user.id, &req.user.name, now)?;
@@ -535,7 +564,7 @@ impl Service {
             Command::History { user } => self.history(u, place, user.as_ref()),
             Command::Game { game, ply } => self.show_game(u, place, *game, *ply, None),
             Command::Record { game } => self.record(u, place, *game),
-            Command::Analysis { game } => self.analysis(u, place, *game),
+            Command::Analysis { game } => self.analysis(u, place, *game, progress),
             Command::Replay { game } => self.replay(u, place, *game),
             Command::Export { game, format } => self.export(u, place, *game, format),
             Command::Rules { variant, piece } => self.rules(u, variant, piece.as_deref()),
