@@ -50,7 +50,14 @@ impl Default for GifOptions {
 /// A replay of a game, from its start position to its current one (with its result, if over).
 pub fn render_gif(game: &Game, opts: &GifOptions) -> Result<Vec<u8>, RenderError> {
     let all: Vec<usize> = (0..=game.moves().len()).collect();
-    replay(game.start(), game.moves(), game.outcome(), opts, &all, MAX_COLORS)
+    replay(
+        game.start(),
+        game.moves(),
+        game.outcome(),
+        opts,
+        &all,
+        MAX_COLORS,
+    )
 }
 
 /// A replay made to fit a size ([`render_gif_within`]), and how it was made to.
@@ -100,8 +107,10 @@ pub fn render_gif_within(
 ) -> Result<Option<FittedGif>, RenderError> {
     let positions = game.moves().len() + 1;
     let v = game.variant();
-    let default_sq =
-        opts.board.square_px.unwrap_or_else(|| crate::render::default_square(v.files(), v.ranks()));
+    let default_sq = opts
+        .board
+        .square_px
+        .unwrap_or_else(|| crate::render::default_square(v.files(), v.ranks()));
     let mut frames = positions.min(MAX_FRAMES);
     let mut colors = MAX_COLORS;
     let mut square = default_sq;
@@ -114,7 +123,14 @@ pub fn render_gif_within(
             },
             ..opts.clone()
         };
-        let data = replay(game.start(), game.moves(), game.outcome(), &o, &shown, colors)?;
+        let data = replay(
+            game.start(),
+            game.moves(),
+            game.outcome(),
+            &o,
+            &shown,
+            colors,
+        )?;
         if data.len() <= max_bytes {
             return Ok(Some(FittedGif {
                 data,

@@ -29,8 +29,7 @@ use crate::store::{GameStatus, NewGame};
 
 use super::{
     play::{ChallengeArgs, MAX_COMPUTER_GAMES},
-    user_err, Attachment, ColorChoice, CoreError, Loaded, Place, Reply,
-    Service, User,
+    user_err, Attachment, ColorChoice, CoreError, Loaded, Place, Reply, Service, User,
 };
 
 /// The level of a challenge to the computer that names none.
@@ -547,7 +546,11 @@ impl WorkerQueue {
             );
             return;
         }
-        warn!(game, panics = n, "the computer's search panicked ({why}): the game is queued again");
+        warn!(
+            game,
+            panics = n,
+            "the computer's search panicked ({why}): the game is queued again"
+        );
         std::thread::sleep(RETRY_DELAY);
         self.queue(game);
     }
@@ -769,7 +772,11 @@ impl Pool {
         };
         let mut shown = 0;
         loop {
-            let place = st.waiting.iter().position(|&t| t == ticket).map_or(1, |i| i + 1);
+            let place = st
+                .waiting
+                .iter()
+                .position(|&t| t == ticket)
+                .map_or(1, |i| i + 1);
             if place == 1 && st.running < st.limit {
                 st.waiting.pop_front();
                 st.running += 1;
@@ -848,5 +855,144 @@ mod tests {
         let mut v = seen.lock().unwrap().clone();
         v.sort();
         assert_eq!(v, [1, 2, 3]);
+    }
+
+    #[test]
+    fn a_job_that_panics_is_run_again_and_the_thread_survives() {
+        let runs = Arc::new(Mutex::new(Vec::new()));
+        let (done_tx, done_rx) = mpsc::channel();
+        let done_tx = Mutex::new(done_tx);
+        let r = runs.clone();
+        // One thread: the same one must serve after the panic.
+        let w = Worker::start(
+            1,
+            Arc::new(move |g| {
+                let first = {
+                    let mut runs = r.lock().unwrap();
+                    runs.push(g);
+                    runs.iter().filter(|&&x| x == g).count() == 1
+                };
+                if g == 7 && first {
+                    panic!("a search fell over");
+                }
+                done_tx.lock().unwrap().send(g).unwrap();
+            }),
+        );
+        assert!(w.queue(7));
+        let wait = || {
+            done_rx
+                .recv_timeout(std::time::Duration::from_secs(10))
+                .unwrap()
+        };
+        assert_eq!(wait(), 7, "run again after the panic");
+        assert!(w.queue(8));
+        assert_eq!(wait(), 8, "the thread still serves");
+        assert_eq!(*runs.lock().unwrap(), [7, 7, 8]);
+    }
+
+    #[test]
+    fn a_game_that_always_panics_is_given_up_after_three() {
+        let runs = Arc::new(AtomicU64::new(0));
+        let r = runs.clone();
+        let w = Worker::start(
+            1,
+            Arc::new(move |_| {
+                r.fetch_add(1, Ordering::SeqCst);
+                panic!("always");
+            }),
+        );
+        assert!(w.queue(1));
+        // Three runs, two delays between them; then nothing more.
+        std::thread::sleep(RETRY_DELAY * 2 + Duration::from_millis(1500));
+        assert_eq!(runs.load(Ordering::SeqCst), PANICS_IN_A_ROW as u64);
+        std::thread::sleep(RETRY_DELAY * 2);
+        assert_eq!(runs.load(Ordering::SeqCst), PANICS_IN_A_ROW as u64);
+        // A re-scan queues it again: three more tries.
+        assert!(w.queue(1));
+        std::thread::sleep(RETRY_DELAY * 2 + Duration::from_millis(1500));
+        assert_eq!(runs.load(Ordering::SeqCst), 2 * PANICS_IN_A_ROW as u64);
+    }
+
+    #[test]
+    fn a_full_queue_refuses_and_says_so() {
+        let (gate_tx, gate_rx) = mpsc::channel::<()>();
+        let gate_rx = Mutex::new(gate_rx);
+        let (started_tx, started_rx) = mpsc::channel();
+        let started_tx = Mutex::new(started_tx);
+        let w = Worker::start_bounded(
+            1,
+            2,
+            Arc::new(move |g| {
+                started_tx.lock().unwrap().send(g).unwrap();
+                let _ = gate_rx.lock().unwrap().recv();
+            }),
+        );
+        assert!(w.queue(1));
+        // The thread holds game 1; two more fill the queue.
+        assert_eq!(
+            started_rx
+                .recv_timeout(std::time::Duration::from_secs(10))
+                .unwrap(),
+            1
+        );
+        assert!(w.queue(2));
+        assert!(w.queue(3));
+        assert!(w.queue(3), "already waiting: not queued twice, not refused");
+        assert!(!w.queue(4), "full");
+        for _ in 0..3 {
+            gate_tx.send(()).unwrap();
+        }
+        for want in [2, 3] {
+            assert_eq!(
+                started_rx
+                    .recv_timeout(std::time::Duration::from_secs(10))
+                    .unwrap(),
+                want
+            );
+        }
+        // Room again.
+        assert!(w.queue(4));
+        gate_tx.send(()).unwrap();
+        assert_eq!(
+            started_rx
+                .recv_timeout(std::time::Duration::from_secs(10))
+                .unwrap(),
+            4
+        );
+        gate_tx.send(()).unwrap();
+    }
+
+    #[test]
+    fn the_pool_serves_in_order_and_tells_each_its_place() {
+        let pool = Pool::new(1);
+        let held = pool.acquire(|_| panic!("free"));
+        let (tx, rx) = mpsc::channel();
+        std::thread::scope(|s| {
+            for name in ["a", "b"] {
+                let tx = tx.clone();
+                let pool = &pool;
+                s.spawn(move || {
+                    let told = Mutex::new(tx.clone());
+                    let slot =
+                        pool.acquire(|p| told.lock().unwrap().send(format!("{name}{p}")).unwrap());
+                    tx.send(format!("{name} runs")).unwrap();
+                    drop(slot);
+                });
+                // Each is queued before the next comes.
+                let got = rx.recv_timeout(std::time::Duration::from_secs(10)).unwrap();
+                assert_eq!(got, if name == "a" { "a1" } else { "b2" });
+            }
+            drop(held);
+        });
+        let rest: Vec<String> = rx.try_iter().collect();
+        let runs: Vec<&String> = rest.iter().filter(|m| m.ends_with("runs")).collect();
+        assert_eq!(runs, ["a runs", "b runs"], "{rest:?}");
+        // b is told "b1" only if it still waits once a runs (it may run at once).
+        assert!(
+            rest.iter().all(|m| m.ends_with("runs") || m == "b1"),
+            "{rest:?}"
+        );
+        let st = lock(&pool.state);
+        assert_eq!((st.running, st.waiting.len()), (0, 0));
     }
 }

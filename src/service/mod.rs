@@ -22,8 +22,7 @@ pub use command::{
 };
 pub use computer::{
     default_analysis_budget, default_analysis_limit, swing_lines, AnalysisSlot, Worker,
-    ANALYSIS_NODES, DEFAULT_LEVEL, FAULT_SEARCH_PANICS, PANICS_IN_A_ROW, RETRY_DELAY,
-    WORKER_QUEUE,
+    ANALYSIS_NODES, DEFAULT_LEVEL, FAULT_SEARCH_PANICS, PANICS_IN_A_ROW, RETRY_DELAY, WORKER_QUEUE,
 };
 pub use play::{MAX_COMPUTER_GAMES, MAX_DAILY_TO_ONE, MAX_OPEN_CHALLENGES, MAX_OPEN_TO_ONE};
 pub use suggest::Suggestion;

@@ -828,8 +828,7 @@ impl Service {
             "Game #{}: {} declares the entering king ({pieces} pieces in the zone, {points} points). {sentence}",
             g.row.id, user.name
         );
-        let attachments =
-            self.picture_after_commit(&g, g.game.moves().len(), &opponent, &mut text);
+        let attachments = self.picture_after_commit(&g, g.game.moves().len(), &opponent, &mut text);
         Ok(Reply {
             game: Some(g.game_ref(false)),
             text,
@@ -866,8 +865,7 @@ impl Service {
         let g = Loaded { row, game: g.game };
         let sentence = self.outcome_sentence(&g, o);
         let mut text = format!("Game #{}: {} resigns. {sentence}", g.row.id, user.name);
-        let attachments =
-            self.picture_after_commit(&g, g.game.moves().len(), &opponent, &mut text);
+        let attachments = self.picture_after_commit(&g, g.game.moves().len(), &opponent, &mut text);
         Ok(Reply {
             game: Some(g.game_ref(false)),
             text,

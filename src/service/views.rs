@@ -473,7 +473,11 @@ impl Service {
             .map_err(|e| CoreError::Internal(format!("replaying game {id}: {e}")))?;
         let moves = g.game.moves().len();
         let Some(gif) = fitted else {
-            tracing::warn!(game = id, moves, "no replay of the game fits the upload limit");
+            tracing::warn!(
+                game = id,
+                moves,
+                "no replay of the game fits the upload limit"
+            );
             return Ok(Reply::text(format!(
                 "{}\nThis game is too long for a replay that Discord accepts (8 MiB at most): `record {id}` gives its moves, and `game {id} N` shows the position after N moves.",
                 self.status_line(&g)
