@@ -7,6 +7,10 @@
 //! piece-value tuning matches described in `src/engine/search/eval.rs`.
 //! `TEGAMI_BENCH_ONLY=shogi,palace` limits the games.
 //!
+//! The analysis run times `/analysis` of a 300-ply game per variant (seeded random moves that
+//! never end the game) on the service's default budget (`default_analysis_budget`): the node
+//! share of each position, the positions reached and the time, which must stay under 30 s.
+//!
 //! In the matches level 5 thinks on a node budget (`L5_NODES`, about a tenth of a second on
 //! this machine) instead of its one second a move, so that a full table takes minutes, not
 //! hours, and is the same on every run. Each pairing alternates colours; the lower levels'
@@ -246,6 +250,57 @@ fn speed() {
     println!();
 }
 
+/// A game of `plies` seeded random legal moves, none of which ends it.
+fn long_game(id: VariantId, plies: usize, seed: u64) -> Game {
+    let mut g = Game::new(Position::start(id));
+    for ply in 0..plies as u64 {
+        let mut moves = g.legal_moves();
+        assert!(!moves.is_empty());
+        let k = (seed ^ ply.wrapping_mul(0x9E37_79B9_7F4A_7C15)) as usize % moves.len();
+        moves.rotate_left(k);
+        g = moves
+            .into_iter()
+            .find_map(|m| {
+                let mut h = g.clone();
+                (h.play(m).is_ok() && h.outcome().is_none()).then_some(h)
+            })
+            .expect("a move that does not end the game");
+    }
+    g
+}
+
+fn analysis() {
+    let budget = tegami::service::default_analysis_budget();
+    println!(
+        "Analysis of a 300-ply game (default budget: {} nodes in all, {}-{} a position, {} s at most):",
+        budget.total_nodes,
+        budget.min_per_position,
+        budget.max_per_position,
+        budget.time.as_secs()
+    );
+    println!(
+        "{:<10} {:>10} {:>10} {:>10} {:>6}",
+        "game", "nodes/pos", "positions", "seconds", "cut"
+    );
+    for id in games_selected() {
+        let g = long_game(id, 300, 0x5eed);
+        let t0 = Instant::now();
+        let a = search::analyse_within(&g, &budget);
+        let took = t0.elapsed();
+        assert!(took < Duration::from_secs(30), "{id}: {took:?}");
+        assert_eq!(a.evals.len() == 301, !a.cut);
+        println!(
+            "{:<10} {:>10} {:>10} {:>10.2} {:>6}",
+            id.as_str(),
+            a.nodes_per_position,
+            a.evals.len(),
+            took.as_secs_f64(),
+            if a.cut { "yes" } else { "no" }
+        );
+    }
+    println!();
+}
+
 fn strength(games: u32) {
     let pairings = [
         (Player::Full, Player::Random),
@@ -327,6 +382,7 @@ fn main() {
     let full = std::env::var("TEGAMI_BENCH_FULL").is_ok_and(|v| v == "1");
     let games = env_games.unwrap_or(if full { 20 } else { 4 });
     speed();
+    analysis();
     if games > 0 {
         strength(games);
     }

@@ -1,6 +1,7 @@
 //! `tegami console`: the whole game offline, several users simulated from one terminal. Each
 //! line is `@user command args` (a leading `/` or `!` before the command is fine); replies are
-//! printed, board pictures written under the output folder with their paths printed.
+//! printed (after the lines a slow command says while it waits, such as an analysis queued
+//! behind others), board pictures written under the output folder with their paths printed.
 //!
 //! This adapter talks to the command core only.
 
@@ -161,9 +162,23 @@ impl Console {
             },
             command,
         };
-        let reply = self.service.handle(&req);
+        // What a slow command says while it waits (an analysis queued), on lines of its own
+        // before the reply.
+        let progress = std::sync::Mutex::new(Vec::<String>::new());
+        let reply = self.service.handle_with(&req, &|p| {
+            progress
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .push(format!("… {p}"));
+        });
         let think = reply.think;
-        let mut text = self.reply_text(reply);
+        let mut text = progress
+            .into_inner()
+            .unwrap_or_else(|e| e.into_inner())
+            .into_iter()
+            .map(|p| p + "\n")
+            .collect::<String>();
+        text.push_str(&self.reply_text(reply));
         // The computer answers at once (the bot does it on its worker threads).
         if let Some(game) = think {
             text.push('\n');

@@ -802,3 +802,126 @@ fn replays_write_names_in_any_script_too() {
         );
     }
 }
+
+/// A game of `plies` seeded random legal moves that never ends it (a move that would end the
+/// game is passed over for another).
+fn long_game(id: VariantId, plies: usize, seed: u64) -> Game {
+    let mut g = Game::new(Position::start(id));
+    let mut state = seed;
+    for _ in 0..plies {
+        let mut moves = g.legal_moves();
+        assert!(!moves.is_empty(), "{id:?}: no move left");
+        // A seeded shuffle (xorshift).
+        for i in (1..moves.len()).rev() {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            moves.swap(i, (state % (i as u64 + 1)) as usize);
+        }
+        let next = moves
+            .into_iter()
+            .find_map(|m| {
+                let mut h = g.clone();
+                (h.play(m).is_ok() && h.outcome().is_none()).then_some(h)
+            })
+            .expect("a move that does not end the game");
+        g = next;
+    }
+    g
+}
+
+/// The frames of a GIF, read one by one (never all decoded at once): their count, and the
+/// logical screen size.
+fn gif_frames(data: &[u8]) -> (usize, (u16, u16)) {
+    let mut opts = gif::DecodeOptions::new();
+    opts.set_color_output(gif::ColorOutput::Indexed);
+    let mut d = opts.read_info(std::io::Cursor::new(data)).expect("a GIF");
+    let size = (d.width(), d.height());
+    let mut n = 0;
+    while let Some(f) = d.read_next_frame().expect("a valid frame") {
+        assert!(f.left + f.width <= size.0 && f.top + f.height <= size.1);
+        n += 1;
+    }
+    (n, size)
+}
+
+#[test]
+fn a_long_game_replay_fits_the_upload_limit() {
+    use tegami::render::{render_gif_within, MAX_FRAMES};
+    use tegami::service::MAX_ATTACHMENT;
+    for (id, plies) in [
+        (VariantId::Shogi, 320),
+        (VariantId::Shanghai, 320),
+        (VariantId::Palace, 600),
+    ] {
+        let t0 = std::time::Instant::now();
+        let g = long_game(id, plies, 0x7e9a_0001 + plies as u64);
+        let made = t0.elapsed();
+        let opts = GifOptions {
+            board: RenderOptions {
+                names: names(),
+                ..RenderOptions::default()
+            },
+            ..GifOptions::default()
+        };
+        let t0 = std::time::Instant::now();
+        let fitted = render_gif_within(&g, &opts, MAX_ATTACHMENT)
+            .unwrap()
+            .expect("a replay that fits");
+        let took = t0.elapsed();
+        save(&format!("replay-long-{}.gif", id.as_str()), &fitted.data);
+        eprintln!(
+            "{id:?}: {plies} plies (made in {:.1} s): {} bytes ({:.2} MiB), {} of {} positions, squares {} px, {} colours, {} retries, {:.2} s",
+            made.as_secs_f64(),
+            fitted.data.len(),
+            fitted.data.len() as f64 / (1024.0 * 1024.0),
+            fitted.frames,
+            fitted.positions,
+            fitted.square_px,
+            fitted.colors,
+            fitted.retries,
+            took.as_secs_f64()
+        );
+        assert!(fitted.data.len() <= MAX_ATTACHMENT);
+        assert_eq!(fitted.positions, plies + 1);
+        assert_eq!(fitted.frames, (plies + 1).min(MAX_FRAMES));
+        let (frames, _) = gif_frames(&fitted.data);
+        assert_eq!(frames, fitted.frames);
+    }
+}
+
+#[test]
+fn a_replay_too_big_is_made_smaller_or_refused() {
+    use tegami::render::render_gif_within;
+    let g = long_game(VariantId::Shanghai, 120, 42);
+    let opts = GifOptions::default();
+    let full = render_gif(&g, &opts).unwrap();
+    // Half the full size: fewer positions, the last one kept.
+    let limit = full.len() / 2;
+    let fitted = render_gif_within(&g, &opts, limit)
+        .unwrap()
+        .expect("a smaller replay");
+    assert!(
+        fitted.data.len() <= limit,
+        "{} > {limit}",
+        fitted.data.len()
+    );
+    assert!(
+        fitted.frames < 121 && fitted.frames >= 2,
+        "{}",
+        fitted.frames
+    );
+    assert!(fitted.retries >= 1);
+    let (frames, size) = gif_frames(&fitted.data);
+    assert_eq!(frames, fitted.frames);
+    // The last frame is the last position: the final frame of both files is the same picture.
+    let last = |data: &[u8]| {
+        let d = image::codecs::gif::GifDecoder::new(std::io::Cursor::new(data)).unwrap();
+        d.into_frames().last().unwrap().unwrap().into_buffer()
+    };
+    let (a, b) = (last(&full), last(&fitted.data));
+    assert_eq!(a.dimensions(), (size.0 as u32, size.1 as u32));
+    assert_eq!(a, b, "the replay ends on the game's last position");
+    // Far too small for any replay: refused, never a file over the limit.
+    assert!(render_gif_within(&g, &opts, 20_000).unwrap().is_none());
+}

@@ -385,6 +385,48 @@ fn analysis_of_a_mate_ends_at_the_edge() {
 }
 
 #[test]
+fn an_analysis_budget_spreads_its_nodes_and_stops_at_its_time() {
+    use std::time::Duration;
+    use tegami::engine::search::Budget;
+    let b = Budget {
+        total_nodes: 1_000_000,
+        max_per_position: 20_000,
+        min_per_position: 2_000,
+        time: Duration::from_secs(60),
+    };
+    assert_eq!(b.per_position(10), 20_000, "a short game: the ceiling");
+    assert_eq!(b.per_position(99), 10_000, "spread over 100 positions");
+    assert_eq!(b.per_position(999), 2_000, "a very long game: the floor");
+    let g = play_codes(
+        Game::new(tegami::engine::Position::start(VariantId::Shogi)),
+        "7g7f 3c3d 8h2b+ 3a2b B*4e 2b3c 4e3d 3c3d",
+    );
+    // Within its time: every position, the same figures as `analyse` on the share.
+    let small = Budget {
+        total_nodes: 27_000,
+        ..b.clone()
+    };
+    let a = search::analyse_within(&g, &small);
+    assert!(!a.cut);
+    assert_eq!(a.nodes_per_position, 3_000);
+    let same = search::analyse(&g, 3_000);
+    assert_eq!(a.evals, same.evals);
+    assert_eq!(a.best, same.best);
+    // No time: the first position only, marked cut, and nothing after it claimed.
+    let cut = search::analyse_within(
+        &g,
+        &Budget {
+            time: Duration::ZERO,
+            ..b
+        },
+    );
+    assert!(cut.cut);
+    assert_eq!(cut.evals.len(), 1);
+    assert!(cut.moves.is_empty());
+    assert!(cut.biggest_swings(3).is_empty());
+}
+
+#[test]
 fn the_chart_is_a_png_of_the_given_size_with_its_line_and_mate_dots() {
     use tegami::render::chart::{eval_chart_png, ChartOptions};
     let evals: Vec<PlyEval> = (0..40)

@@ -1199,3 +1199,148 @@ fn board_ply_and_style_are_checked_against_the_game() {
         &["has 2 moves", "0 to 2"],
     );
 }
+
+// ---------------------------------------------------------------------------------------------
+// Caps (issue 20): open challenges, challenges to one opponent, games against the computer.
+
+#[test]
+fn open_challenges_are_capped_per_user_and_per_opponent() {
+    use tegami::service::{MAX_OPEN_CHALLENGES, MAX_OPEN_TO_ONE};
+    let env = env();
+    // Three to each of bob, carol and dave, one open to anyone: ten.
+    let mut ids = Vec::new();
+    for who in ["@bob", "@carol", "@dave"] {
+        for _ in 0..MAX_OPEN_TO_ONE {
+            let r = env.ok("alice", &format!("challenge {who} shogi"));
+            ids.push(number_after(&r.text, "Challenge #").unwrap());
+        }
+        // A fourth to the same opponent is refused, naming the three and how to cancel.
+        let msg = refused(
+            &env,
+            "alice",
+            &format!("challenge {who} palace"),
+            &["you already have 3 open challenges to", "cancel"],
+        );
+        assert!(msg.contains(&format!("#{}", ids[ids.len() - 3])), "{msg}");
+    }
+    let r = env.ok("alice", "challenge open shogi");
+    ids.push(number_after(&r.text, "Challenge #").unwrap());
+    assert_eq!(ids.len(), MAX_OPEN_CHALLENGES);
+    let msg = refused(
+        &env,
+        "alice",
+        "challenge open shogi",
+        &[
+            "you have 10 open challenges, the most one player may have",
+            &format!("`cancel {}`", ids[0]),
+        ],
+    );
+    assert!(msg.contains(&format!("#{}", ids[9])), "{msg}");
+    // Others are not held back by alice's challenges.
+    env.ok("bob", "challenge @alice shogi");
+    // Withdrawing one makes room.
+    env.ok("alice", &format!("cancel {}", ids[9]));
+    env.ok("alice", "challenge open shogi");
+    // An accepted challenge is no longer open.
+    env.ok("bob", &format!("accept {}", ids[0]));
+    env.ok("alice", "challenge @bob judkins");
+}
+
+#[test]
+fn a_cancel_and_challenge_again_loop_stops_after_ten_a_day() {
+    use tegami::service::MAX_DAILY_TO_ONE;
+    let env = env();
+    for _ in 0..MAX_DAILY_TO_ONE {
+        let r = env.ok("alice", "challenge @bob shogi");
+        let c = number_after(&r.text, "Challenge #").unwrap();
+        env.ok("alice", &format!("cancel {c}"));
+        env.clock.advance(60);
+    }
+    let first = T0;
+    let msg = refused(
+        &env,
+        "alice",
+        "challenge @bob shogi",
+        &[
+            "you have challenged bob 10 times in the last 24 hours, the most allowed",
+            &format!(
+                "you may challenge them again from {}",
+                tegami::service::format_time(first + tegami::service::DAY)
+            ),
+        ],
+    );
+    assert!(!msg.contains("open challenges"), "{msg}");
+    // Others may still be challenged, and bob may challenge alice.
+    env.ok("alice", "challenge @carol shogi");
+    env.ok("bob", "challenge @alice shogi");
+    // A day after the first, one more is allowed.
+    env.clock.set(first + tegami::service::DAY);
+    env.ok("alice", "challenge @bob shogi");
+    refused(
+        &env,
+        "alice",
+        "challenge @bob shogi",
+        &["10 times in the last 24 hours"],
+    );
+}
+
+#[test]
+fn games_against_the_computer_are_capped_per_user() {
+    use tegami::service::{User, MAX_COMPUTER_GAMES};
+    let env = env();
+    env.service.set_computer(User::new("tegami", "Tegami"));
+    let mut games = Vec::new();
+    for _ in 0..MAX_COMPUTER_GAMES {
+        let r = env.ok("alice", "challenge @tegami shogi level=1 first");
+        games.push(number_after(&r.text, "Game #").unwrap());
+    }
+    let msg = refused(
+        &env,
+        "alice",
+        "challenge @tegami palace",
+        &[
+            "you have 5 games against Tegami in progress",
+            "the most at once: finish or resign one first",
+        ],
+    );
+    assert!(msg.contains(&format!("#{}", games[0])), "{msg}");
+    // Others may play it; a game over makes room.
+    env.ok("bob", "challenge @tegami shogi level=1 first");
+    env.ok("alice", &format!("resign {}", games[0]));
+    env.ok("alice", "challenge @tegami shogi level=1 first");
+}
+
+// ---------------------------------------------------------------------------------------------
+// A failure after a change was stored never answers "nothing was changed" (issue 20).
+
+#[test]
+fn a_move_whose_board_cannot_be_drawn_is_stored_and_announced() {
+    let env = env();
+    let game = shogi(&env, &[]);
+    env.service.set_render_fault(true);
+    let before = env.outbox().len();
+    // Through `handle`, as the adapters call it.
+    let r = env.send("alice", &format!("move {game} 7g7f"));
+    assert!(!r.error, "{}", r.text);
+    assert!(r.text.contains("alice plays 1. P-7f"), "{}", r.text);
+    assert!(r.text.contains("the change stands"), "{}", r.text);
+    assert!(!r.text.contains("nothing was changed"), "{}", r.text);
+    assert!(r.attachments.is_empty());
+    assert_eq!(env.game(game).ply, 1, "the move is stored");
+    assert_eq!(r.notify.len(), 1, "bob is told");
+    assert_eq!(env.outbox().len(), before + 1);
+    // Every other change of a game, too.
+    let r = env.send("bob", &format!("resign {game}"));
+    assert!(!r.error && r.text.contains("bob resigns"), "{}", r.text);
+    assert_eq!(env.game(game).status, GameStatus::Finished);
+    let r = env.send("alice", "challenge @bob shogi black");
+    let c = number_after(&r.text, "Challenge #").unwrap();
+    let r = env.send("bob", &format!("accept {c}"));
+    assert!(!r.error && r.text.contains("begins"), "{}", r.text);
+    assert!(r.text.contains("the change stands"), "{}", r.text);
+    // Off again: the picture comes back (when pictures are on).
+    env.service.set_render_fault(false);
+    let game = number_after(&r.text, "Game #").unwrap();
+    let r = env.send("alice", &format!("move {game} 7g7f"));
+    assert!(!r.text.contains("could not be drawn"), "{}", r.text);
+}

@@ -1948,3 +1948,209 @@ fn a_moves_announcement_is_kept_and_held_until_its_command_lets_go() {
         .text
         .contains("could not be delivered"));
 }
+
+// ---------------------------------------------------------------------------------------------
+// Analyses are bounded (issue 20): one per game at a time, a pool with a queue, a budget.
+
+/// A short finished Shogi game between alice and bob (bob resigned).
+fn finished_game(env: &Env) -> i64 {
+    let game = env.start_game("alice", "bob", "shogi");
+    for (i, m) in ["7g7f", "3c3d", "2g2f", "4c4d"].iter().enumerate() {
+        let who = if i % 2 == 0 { "alice" } else { "bob" };
+        env.ok(who, &format!("move {game} {m}"));
+    }
+    env.ok("bob", &format!("resign {game}"));
+    game
+}
+
+/// What a request running on another thread saw: its progress sentences, then its reply.
+#[derive(Debug)]
+enum Seen {
+    Progress(String),
+    Reply(Reply),
+}
+
+/// Runs `analysis {game}` as `user` on a scoped thread, sending what it sees to `tx`.
+fn analyse_on<'s>(
+    scope: &'s std::thread::Scope<'s, '_>,
+    env: &'s Env,
+    user: &'static str,
+    game: i64,
+    tx: std::sync::mpsc::Sender<Seen>,
+) -> std::thread::ScopedJoinHandle<'s, ()> {
+    scope.spawn(move || {
+        let progress_tx = std::sync::Mutex::new(tx.clone());
+        let reply = env
+            .service
+            .handle_with(&request(user, &format!("analysis {game}")), &|p| {
+                let _ = progress_tx
+                    .lock()
+                    .unwrap()
+                    .send(Seen::Progress(p.to_string()));
+            });
+        let _ = tx.send(Seen::Reply(reply));
+    })
+}
+
+fn next(rx: &std::sync::mpsc::Receiver<Seen>) -> Seen {
+    rx.recv_timeout(std::time::Duration::from_secs(60))
+        .expect("the request goes on")
+}
+
+#[test]
+fn two_requests_of_one_game_share_one_analysis() {
+    let env = Env::new();
+    let game = finished_game(&env);
+    env.service.set_analysis_limit(1);
+    // The pool is held full, so the first request waits in the queue (timing-free).
+    let held = env.service.analysis_slot(|_| panic!("the pool is free"));
+    std::thread::scope(|s| {
+        let (tx1, rx1) = std::sync::mpsc::channel();
+        let first = analyse_on(s, &env, "carol", game, tx1);
+        match next(&rx1) {
+            Seen::Progress(p) => assert_eq!(
+                p,
+                format!("Your analysis of game #{game} is queued: position 1. The chart follows when it is ready.")
+            ),
+            other => panic!("the first request should be queued: {other:?}"),
+        }
+        // The second request of the same game joins the first, waiting in no queue.
+        let (tx2, rx2) = std::sync::mpsc::channel();
+        let second = analyse_on(s, &env, "dave", game, tx2);
+        match next(&rx2) {
+            Seen::Progress(p) => assert_eq!(
+                p,
+                format!(
+                    "Game #{game} is being analysed already; the chart follows when it is ready."
+                )
+            ),
+            other => panic!("the second request should share the first: {other:?}"),
+        }
+        assert_eq!(env.service.analysis_load(), (1, 1), "one held, one queued");
+        assert_eq!(env.service.analyses_computed(), 0);
+        drop(held);
+        let (Seen::Reply(a), Seen::Reply(b)) = (next(&rx1), next(&rx2)) else {
+            panic!("replies expected");
+        };
+        first.join().unwrap();
+        second.join().unwrap();
+        assert!(!a.error, "{}", a.text);
+        assert_eq!(a, b, "the same analysis, shared");
+        assert!(a.image().is_some(), "the chart");
+    });
+    assert_eq!(env.service.analyses_computed(), 1, "computed once");
+    // Asked again: the kept analysis.
+    let again = env.ok("alice", &format!("analysis {game}"));
+    assert!(again.image().is_some());
+    assert_eq!(env.service.analyses_computed(), 1);
+    assert_eq!(env.service.analysis_load(), (0, 0));
+}
+
+#[test]
+fn analyses_beyond_the_limit_are_queued_and_told_their_place() {
+    let env = Env::new();
+    let g1 = finished_game(&env);
+    let g2 = finished_game(&env);
+    env.service.set_analysis_limit(1);
+    // The one place is taken (as by a running analysis); `hold` waits in the queue before the
+    // requests, and keeps the place when it gets it until told to let go: every step is
+    // decided by the test, not by timing.
+    let held = env.service.analysis_slot(|_| panic!("the pool is free"));
+    std::thread::scope(|s| {
+        let (hold_tx, hold_rx) = std::sync::mpsc::channel();
+        let (let_go_tx, let_go_rx) = std::sync::mpsc::channel::<()>();
+        let service = &env.service;
+        let hold = s.spawn(move || {
+            let told = std::sync::Mutex::new(hold_tx.clone());
+            let slot = service.analysis_slot(|p| told.lock().unwrap().send(p).unwrap());
+            hold_tx.send(0).unwrap();
+            let_go_rx.recv().unwrap();
+            drop(slot);
+        });
+        assert_eq!(hold_rx.recv().unwrap(), 1, "first in the queue");
+        let (tx1, rx1) = std::sync::mpsc::channel();
+        let t1 = analyse_on(s, &env, "carol", g1, tx1);
+        let Seen::Progress(p) = next(&rx1) else {
+            panic!("queued")
+        };
+        assert_eq!(
+            p,
+            format!("Your analysis of game #{g1} is queued: position 2. The chart follows when it is ready.")
+        );
+        let (tx2, rx2) = std::sync::mpsc::channel();
+        let t2 = analyse_on(s, &env, "dave", g2, tx2);
+        let Seen::Progress(p) = next(&rx2) else {
+            panic!("queued")
+        };
+        assert!(
+            p.contains(&format!("game #{g2} is queued: position 3.")),
+            "{p}"
+        );
+        assert_eq!(env.service.analysis_load(), (1, 3));
+        // The place is let go: the first in the queue takes it, the requests move up.
+        drop(held);
+        assert_eq!(hold_rx.recv().unwrap(), 0, "the holder got the place");
+        let Seen::Progress(p) = next(&rx1) else {
+            panic!("moved up before the reply")
+        };
+        assert_eq!(
+            p,
+            format!("Your analysis of game #{g1} is queued: position 1. The chart follows when it is ready.")
+        );
+        let Seen::Progress(p) = next(&rx2) else {
+            panic!("moved up before the reply")
+        };
+        assert!(
+            p.contains(&format!("game #{g2} is queued: position 2.")),
+            "{p}"
+        );
+        assert_eq!(env.service.analysis_load(), (1, 2));
+        let_go_tx.send(()).unwrap();
+        hold.join().unwrap();
+        // Then g1 runs; g2, next, may or may not be told "position 1" (it may start at once).
+        let Seen::Reply(r1) = next(&rx1) else {
+            panic!("the first reply")
+        };
+        let r2 = loop {
+            match next(&rx2) {
+                Seen::Progress(p) => assert!(p.contains("position 1."), "{p}"),
+                Seen::Reply(r) => break r,
+            }
+        };
+        t1.join().unwrap();
+        t2.join().unwrap();
+        for (g, r) in [(g1, r1), (g2, r2)] {
+            assert!(!r.error, "{}", r.text);
+            assert!(r.text.starts_with(&format!("Game #{g}:")), "{}", r.text);
+            assert!(r.image().is_some());
+        }
+    });
+    assert_eq!(env.service.analyses_computed(), 2);
+    assert_eq!(env.service.analysis_load(), (0, 0));
+}
+
+#[test]
+fn the_budget_cuts_a_long_analysis_and_the_reply_says_so() {
+    let env = Env::new();
+    let game = finished_game(&env);
+    // No time at all: only the start position is evaluated.
+    env.service
+        .set_analysis_budget(tegami::engine::search::Budget {
+            time: std::time::Duration::ZERO,
+            ..tegami::service::default_analysis_budget()
+        });
+    let r = env.ok("carol", &format!("analysis {game}"));
+    assert!(
+        r.text
+            .contains("the analysis stopped at its time limit, after the first 0 of its 4 moves"),
+        "{}",
+        r.text
+    );
+    assert!(r.image().is_some(), "the chart all the same");
+    // The default budget analyses the whole game.
+    let other = finished_game(&env);
+    env.service
+        .set_analysis_budget(tegami::service::default_analysis_budget());
+    let r = env.ok("carol", &format!("analysis {other}"));
+    assert!(!r.text.contains("time limit"), "{}", r.text);
+}

@@ -4,6 +4,11 @@
 //! built from the game's first and last frames (plus the mark colours), and each frame stores
 //! only the rectangle that changed, with unchanged pixels transparent. A 100-move game is then
 //! about a megabyte and is encoded in well under a second.
+//!
+//! [`render_gif_within`] keeps a replay under a size (Discord's upload limit): a long game
+//! shows a sample of its positions (evenly spread, the first and the last always among them),
+//! and when the file is still too big it is made again with fewer positions, a smaller
+//! palette and smaller squares, each step sized from the file just made.
 
 use std::collections::HashMap;
 
@@ -44,7 +49,126 @@ impl Default for GifOptions {
 
 /// A replay of a game, from its start position to its current one (with its result, if over).
 pub fn render_gif(game: &Game, opts: &GifOptions) -> Result<Vec<u8>, RenderError> {
-    replay(game.start(), game.moves(), game.outcome(), opts)
+    let all: Vec<usize> = (0..=game.moves().len()).collect();
+    replay(
+        game.start(),
+        game.moves(),
+        game.outcome(),
+        opts,
+        &all,
+        MAX_COLORS,
+    )
+}
+
+/// A replay made to fit a size ([`render_gif_within`]), and how it was made to.
+#[derive(Clone, Debug)]
+pub struct FittedGif {
+    pub data: Vec<u8>,
+    /// Positions shown (the start and the last one always among them).
+    pub frames: usize,
+    /// Positions of the game (its moves and one).
+    pub positions: usize,
+    /// Side of a square in pixels.
+    pub square_px: u32,
+    /// Colours of the palette.
+    pub colors: usize,
+    /// Files made before this one fitted (0: the first fitted).
+    pub retries: usize,
+}
+
+impl FittedGif {
+    /// Whether every position of the game is shown.
+    pub fn every_position(&self) -> bool {
+        self.frames == self.positions
+    }
+}
+
+/// Positions a replay shows at most: a longer game shows an even sample of them.
+pub const MAX_FRAMES: usize = 320;
+/// The fewest positions a shortened replay shows.
+const MIN_FRAMES: usize = 40;
+/// The fewest colours a replay is reduced to.
+const MIN_COLORS: usize = 32;
+/// The smallest square a replay is reduced to, in pixels.
+const MIN_SQUARE: u32 = 28;
+/// Files made at most before giving up.
+const ATTEMPTS: usize = 6;
+/// Colours of a full palette (index 255 is transparency).
+const MAX_COLORS: usize = 255;
+
+/// A replay of a game no bigger than `max_bytes`: every position for a game of up to
+/// [`MAX_FRAMES`] positions, else an even sample of that many; made again smaller (fewer
+/// positions, fewer colours, smaller squares, in that order, each sized from the file just
+/// made) while it is too big. `None` when even the smallest replay does not fit.
+pub fn render_gif_within(
+    game: &Game,
+    opts: &GifOptions,
+    max_bytes: usize,
+) -> Result<Option<FittedGif>, RenderError> {
+    let positions = game.moves().len() + 1;
+    let v = game.variant();
+    let default_sq = opts
+        .board
+        .square_px
+        .unwrap_or_else(|| crate::render::default_square(v.files(), v.ranks()));
+    let mut frames = positions.min(MAX_FRAMES);
+    let mut colors = MAX_COLORS;
+    let mut square = default_sq;
+    for retries in 0..ATTEMPTS {
+        let shown = sample(positions, frames);
+        let o = GifOptions {
+            board: RenderOptions {
+                square_px: Some(square),
+                ..opts.board.clone()
+            },
+            ..opts.clone()
+        };
+        let data = replay(
+            game.start(),
+            game.moves(),
+            game.outcome(),
+            &o,
+            &shown,
+            colors,
+        )?;
+        if data.len() <= max_bytes {
+            return Ok(Some(FittedGif {
+                data,
+                frames: shown.len(),
+                positions,
+                square_px: square,
+                colors,
+                retries,
+            }));
+        }
+        // Aim a tenth under the limit, from what this file weighed per position.
+        let ratio = max_bytes as f64 * 0.9 / data.len() as f64;
+        if frames > MIN_FRAMES {
+            frames = ((frames as f64 * ratio) as usize).clamp(MIN_FRAMES, frames - 1);
+        } else if colors > MIN_COLORS {
+            colors = MIN_COLORS;
+        } else if square > MIN_SQUARE {
+            // The area goes with the square of the side.
+            square = ((square as f64 * ratio.sqrt()) as u32).clamp(MIN_SQUARE, square - 1);
+        } else {
+            break;
+        }
+    }
+    Ok(None)
+}
+
+/// `n` positions of `positions`, evenly spread, the first and the last always among them.
+fn sample(positions: usize, n: usize) -> Vec<usize> {
+    if n >= positions || positions <= 2 {
+        return (0..positions).collect();
+    }
+    let n = n.max(2);
+    let last = positions - 1;
+    let mut shown: Vec<usize> = (0..n)
+        .map(|i| ((i as u128 * last as u128 + (n as u128 - 1) / 2) / (n as u128 - 1)) as usize)
+        .collect();
+    shown.dedup();
+    shown
 }
 
 /// A replay of `moves` played from `start`. The moves must be legal (as a `Game`'s are): they are
@@ -54,7 +178,8 @@ pub fn render_gif_moves(
     moves: &[Move],
     opts: &GifOptions,
 ) -> Result<Vec<u8>, RenderError> {
-    replay(start, moves, None, opts)
+    let all: Vec<usize> = (0..=moves.len()).collect();
+    replay(start, moves, None, opts, &all, MAX_COLORS)
 }
 
 /// `Black wins by checkmate`, `draw by repetition`.
@@ -87,11 +212,15 @@ fn captions(start: &Position, moves: &[Move], outcome: Option<Outcome>) -> Vec<O
     captions
 }
 
+/// The replay of the positions `shown` (indices of positions, increasing, the first 0 and
+/// the last `moves.len()`), with a palette of at most `colors` colours.
 fn replay(
     start: &Position,
     moves: &[Move],
     outcome: Option<Outcome>,
     opts: &GifOptions,
+    shown: &[usize],
+    colors: usize,
 ) -> Result<Vec<u8>, RenderError> {
     let captions = if opts.captions {
         captions(start, moves, outcome)
@@ -121,7 +250,7 @@ fn replay(
         }
         frame(&p, moves.len())
     };
-    let mut palette = Palette::build(&[&first, &last]);
+    let mut palette = Palette::build(&[&first, &last], colors);
     let mut enc = Encoder::new(w as u16, h as u16, &palette)?;
     let delay = |ms: u32| (ms / 10).min(u16::MAX as u32) as u16;
     let mut prev = palette.index_image(&first);
@@ -131,15 +260,19 @@ fn replay(
         opts.first_frame_ms
     };
     enc.frame(&prev, None, delay(first_delay))?;
-    for (i, &m) in moves.iter().enumerate() {
-        pos.make(m);
-        let img = if i + 1 == moves.len() {
+    let mut ply = 0;
+    for &next in shown.iter().filter(|&&p| p > 0 && p <= moves.len()) {
+        while ply < next {
+            pos.make(moves[ply]);
+            ply += 1;
+        }
+        let img = if ply == moves.len() {
             last.clone()
         } else {
-            frame(&pos, i + 1)
+            frame(&pos, ply)
         };
         let cur = palette.index_image(&img);
-        let ms = if i + 1 == moves.len() {
+        let ms = if ply == moves.len() {
             opts.last_frame_ms
         } else {
             opts.frame_ms
@@ -164,8 +297,9 @@ fn pack(c: [u8; 3]) -> u32 {
 }
 
 impl Palette {
-    /// The most frequent colours of the sample images, the theme's flat colours first.
-    fn build(samples: &[&RgbImage]) -> Palette {
+    /// The `max` (at most 255) most frequent colours of the sample images, the theme's flat
+    /// colours first.
+    fn build(samples: &[&RgbImage], max: usize) -> Palette {
         let mut count: HashMap<u32, u64> = HashMap::new();
         for img in samples {
             let mut last = u32::MAX;
@@ -204,7 +338,7 @@ impl Palette {
         all.sort_unstable_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
         let colors: Vec<[u8; 3]> = all
             .iter()
-            .take(255)
+            .take(max.clamp(16, MAX_COLORS))
             .map(|&(c, _)| [(c >> 16) as u8, (c >> 8) as u8, c as u8])
             .collect();
         let exact = colors

@@ -29,7 +29,10 @@ use crate::engine::{Color, Move, PieceKind, Position, Square, Variant};
 
 pub use board::BoardStyle;
 pub use diagram::{render_diagram, render_diagram_image, Diagram};
-pub use gif::{describe_outcome, render_gif, render_gif_moves, GifOptions};
+pub use gif::{
+    describe_outcome, render_gif, render_gif_moves, render_gif_within, FittedGif, GifOptions,
+    MAX_FRAMES,
+};
 pub use layout::{default_square, HandSlot, Layout, Rect};
 pub use pieces::{label, look, Look};
 pub use strip::capitalised;

@@ -13,26 +13,30 @@
 //! The computer has no clock: when it is to move the sweep passes its game by (a restart after
 //! a long outage must not forfeit it), and it answers offers by refusing them at once.
 
-use std::collections::{HashMap, HashSet};
-use std::sync::{mpsc, Arc, Mutex};
+use std::collections::{HashMap, HashSet, VecDeque};
+use std::panic::AssertUnwindSafe;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{mpsc, Arc, Condvar, Mutex, MutexGuard, OnceLock};
+use std::time::Duration;
 
-use tracing::{info, warn};
+use tracing::{error, info, warn};
 
 use crate::engine::notation::{code, fen, human, move_number};
-use crate::engine::search::{self, Analysis, Limits, DEFAULT_TT_MB};
+use crate::engine::search::{self, Analysis, Budget, Limits, DEFAULT_TT_MB};
 use crate::engine::{Color, Game, Variant};
 use crate::render::chart::{eval_chart_png, ChartOptions};
 use crate::store::{GameStatus, NewGame};
 
 use super::{
-    play::ChallengeArgs, user_err, Attachment, ColorChoice, CoreError, Loaded, Place, Reply,
-    Service, User,
+    play::{ChallengeArgs, MAX_COMPUTER_GAMES},
+    user_err, Attachment, ColorChoice, CoreError, Loaded, Place, Reply, Service, User,
 };
 
 /// The level of a challenge to the computer that names none.
 pub const DEFAULT_LEVEL: u8 = 3;
 
-/// Nodes searched in each position of an analysis (a 100-move game: about 2 s on one core).
+/// Nodes searched in each position of an analysis at most (a 100-move game: about 2 s on one
+/// core); a long game gets fewer (see [`default_analysis_budget`]).
 pub const ANALYSIS_NODES: u64 = 20_000;
 
 /// Finished analyses kept in memory (a finished game's analysis never changes).
@@ -95,6 +99,21 @@ impl Service {
         let days = a.days.unwrap_or(server.default_days);
         super::check_days(days)?;
         let start = self.start_of(v, a.handicap.as_deref(), a.setup.as_deref())?;
+        let playing: Vec<String> = self
+            .store
+            .games_of(&user.id, GameStatus::Active, None, 200)?
+            .into_iter()
+            .filter(|g| g.computer_level.is_some())
+            .map(|g| format!("#{}", g.id))
+            .collect();
+        if playing.len() >= MAX_COMPUTER_GAMES {
+            return user_err(format!(
+                "you have {} games against {} in progress ({}), the most at once: finish or resign one first",
+                playing.len(),
+                computer.name,
+                playing.join(", ")
+            ));
+        }
         let human_first = match a.color {
             ColorChoice::First => true,
             ColorChoice::Second => false,
@@ -129,8 +148,13 @@ impl Service {
             self.now(),
         )?;
         info!(game = row.id, level, "game against the computer started");
-        let loaded = self.load(row.id)?;
-        let text = format!(
+        // Stored: from here on nothing may fail (the game is not read back).
+        let loaded = Loaded {
+            row,
+            game: Game::new(start),
+        };
+        let row = &loaded.row;
+        let mut text = format!(
             "Game #{} begins: {} ({}) vs {} ({}), {} at level {level}, casual, {days} day{} per move for {}. {} to move.",
             row.id,
             self.shown_name(&players[0], place.guild.as_deref()),
@@ -142,15 +166,13 @@ impl Service {
             self.shown_name(&user.id, place.guild.as_deref()),
             self.shown_name(&first_mover, place.guild.as_deref()),
         );
+        let attachments = self.picture_after_commit(&loaded, 0, &user.id, &mut text);
         Ok(Reply {
             game: Some(loaded.game_ref(true)),
             text,
-            attachments: self
-                .board_image(&loaded, loaded.game.moves().len(), &user.id)?
-                .into_iter()
-                .collect(),
-            buttons: super::play::game_buttons(row.id),
-            think: (first_mover == computer.id).then_some(row.id),
+            attachments,
+            buttons: super::play::game_buttons(loaded.row.id),
+            think: (first_mover == computer.id).then_some(loaded.row.id),
             ..Reply::default()
         })
     }
@@ -185,6 +207,9 @@ impl Service {
         let level = g.row.computer_level.unwrap_or(DEFAULT_LEVEL);
         // The same game, position and level give the same move (levels 1-4 count nodes).
         let seed = (game as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ g.row.ply as u64;
+        if search_fault_due() {
+            panic!("{FAULT_SEARCH_PANICS}: a deliberate panic in the search of game {game}");
+        }
         let found = search::think(&g.game, &Limits::level(level, seed), DEFAULT_TT_MB);
         let place = Place {
             guild: g.row.guild.clone(),
@@ -227,7 +252,18 @@ impl Service {
     }
 
     /// `/analysis`: a finished game's evaluation chart and its three biggest swings.
-    pub(crate) fn analysis(&self, user: &User, place: &Place, id: i64) -> Result<Reply, CoreError> {
+    ///
+    /// Bounded (see [`Analyses`]): a finished analysis is kept; a request for a game being
+    /// analysed waits for that analysis and shares its result; otherwise it waits for a place
+    /// in the process's pool, told its place in the queue through `progress`; and the analysis
+    /// itself keeps to [`Service::analysis_budget`].
+    pub(crate) fn analysis(
+        &self,
+        user: &User,
+        place: &Place,
+        id: i64,
+        progress: &(dyn Fn(&str) + Sync),
+    ) -> Result<Reply, CoreError> {
         let g = self.load_visible(user, place, id)?;
         if g.row.status == GameStatus::Active {
             return user_err(format!(
@@ -238,15 +274,64 @@ impl Service {
             return user_err(format!("game #{id} has no moves to analyse"));
         }
         let key = (id, g.row.version);
-        if let Some(r) = self
-            .analyses
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .get(&key)
-        {
-            return Ok(r.clone());
+        let a = &self.analyses;
+        let (shared, lead) = {
+            let mut running = lock(&a.running);
+            // Looked up under the lock of the running ones: a leader moves its result from
+            // there to the kept ones under that lock, so no request falls between the two.
+            if let Some(r) = lock(&a.kept).get(&key) {
+                return Ok(r.clone());
+            }
+            match running.get(&key) {
+                Some(s) => (s.clone(), false),
+                None => {
+                    let s = Arc::new(SharedAnalysis::default());
+                    running.insert(key, s.clone());
+                    (s, true)
+                }
+            }
+        };
+        if !lead {
+            progress(&format!(
+                "Game #{id} is being analysed already; the chart follows when it is ready."
+            ));
+            return shared.wait().map_err(CoreError::Internal);
         }
-        let a = search::analyse(&g.game, ANALYSIS_NODES);
+        // Whatever happens below (an error, a panic), the requests sharing this analysis are
+        // answered and the game may be analysed again.
+        let mut lead = Leader {
+            analyses: a,
+            key,
+            shared,
+            done: false,
+        };
+        let slot = a.pool.acquire(|position| {
+            progress(&format!(
+                "Your analysis of game #{id} is queued: position {position}. The chart follows when it is ready."
+            ))
+        });
+        let result = self.compute_analysis(&g, id);
+        drop(slot);
+        lead.finish(&result);
+        result
+    }
+
+    /// The analysis of a finished game, within the budget, as its reply.
+    fn compute_analysis(&self, g: &Loaded, id: i64) -> Result<Reply, CoreError> {
+        let budget = self.analysis_budget();
+        let t0 = std::time::Instant::now();
+        let a = search::analyse_within(&g.game, &budget);
+        self.analyses.computed.fetch_add(1, Ordering::SeqCst);
+        let total = g.game.moves().len();
+        info!(
+            game = id,
+            plies = total,
+            analysed = a.moves.len(),
+            nodes = a.nodes_per_position,
+            ms = t0.elapsed().as_millis() as u64,
+            cut = a.cut,
+            "game analysed"
+        );
         let v = g.variant();
         // The chart (a picture) names the players raw, the text as texts do.
         let who = |c: Color, text: bool| {
@@ -275,6 +360,12 @@ impl Service {
             who(Color::Black, true),
             who(Color::Black, true)
         );
+        if a.cut {
+            text.push_str(&format!(
+                " This game is long: the analysis stopped at its time limit, after the first {} of its {total} moves; the chart and the swings cover those.",
+                a.moves.len()
+            ));
+        }
         if swings.is_empty() {
             text.push_str(" No move lost much.");
         } else {
@@ -284,17 +375,47 @@ impl Service {
                 text.push_str(&s);
             }
         }
-        let reply = Reply {
+        Ok(Reply {
             text,
             attachments: vec![Attachment::new(format!("game-{id}-analysis.png"), png)],
             ..Reply::default()
-        };
-        let mut cache = self.analyses.lock().unwrap_or_else(|e| e.into_inner());
-        if cache.len() >= ANALYSES_KEPT {
-            cache.clear();
-        }
-        cache.insert(key, reply.clone());
-        Ok(reply)
+        })
+    }
+
+    /// What one analysis may spend.
+    pub fn analysis_budget(&self) -> Budget {
+        lock(&self.analyses.budget).clone()
+    }
+
+    /// Sets what one analysis may spend (tests and operators; the default is
+    /// [`default_analysis_budget`]).
+    pub fn set_analysis_budget(&self, budget: Budget) {
+        *lock(&self.analyses.budget) = budget;
+    }
+
+    /// Sets how many analyses may run at once in this process (at least one; the default is
+    /// [`default_analysis_limit`]). Requests beyond it wait in a queue, first come first served.
+    pub fn set_analysis_limit(&self, limit: usize) {
+        self.analyses.pool.set_limit(limit);
+    }
+
+    /// How many analyses this process has computed (a request answered from a kept analysis,
+    /// or sharing one that was running, computes none).
+    pub fn analyses_computed(&self) -> u64 {
+        self.analyses.computed.load(Ordering::SeqCst)
+    }
+
+    /// Takes a place in the pool of analyses, as an analysis does, waiting in the queue if
+    /// the pool is full; the place is given back when the slot is dropped. For tests and
+    /// maintenance (holding the pool full shows what a queued request is told).
+    pub fn analysis_slot(&self, progress: impl Fn(usize)) -> AnalysisSlot<'_> {
+        self.analyses.pool.acquire(progress)
+    }
+
+    /// The analyses running and waiting for a place now.
+    pub fn analysis_load(&self) -> (usize, usize) {
+        let st = lock(&self.analyses.pool.state);
+        (st.running, st.waiting.len())
     }
 }
 
@@ -319,43 +440,174 @@ pub fn swing_lines(game: &Game, a: &Analysis, n: usize) -> Vec<String> {
         .collect()
 }
 
+/// Locks a mutex, also one a panicking thread left poisoned (what it guards stays usable).
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// The test switch `TEGAMI_FAULT_SEARCH_PANICS=N`: the first `N` searches of the computer in
+/// this process panic (read once, at the first search). For tests of the recovery only.
+pub const FAULT_SEARCH_PANICS: &str = "TEGAMI_FAULT_SEARCH_PANICS";
+
+/// Whether this search must panic (see [`FAULT_SEARCH_PANICS`]).
+fn search_fault_due() -> bool {
+    static LEFT: OnceLock<AtomicU64> = OnceLock::new();
+    LEFT.get_or_init(|| {
+        AtomicU64::new(
+            std::env::var(FAULT_SEARCH_PANICS)
+                .ok()
+                .and_then(|n| n.trim().parse().ok())
+                .unwrap_or(0),
+        )
+    })
+    .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| n.checked_sub(1))
+    .is_ok()
+}
+
+/// Games the computer's queue holds at most; beyond that [`Worker::queue`] refuses.
+pub const WORKER_QUEUE: usize = 256;
+
+/// How long a game whose search panicked waits before it is queued again.
+pub const RETRY_DELAY: Duration = Duration::from_millis(500);
+
+/// A game whose search panicked this many times in a row is given up until the next re-scan.
+pub const PANICS_IN_A_ROW: u32 = 3;
+
 /// The computer's moves, off the request path: games queued by id (each at most once at a
-/// time), thought about by a few threads, each reply handed to `announce`.
+/// time, at most a bounded number waiting), thought about by a few threads, each reply handed
+/// to `announce`.
+///
+/// A panic in a job is caught and logged with the game; the game is queued again after
+/// [`RETRY_DELAY`] (given up, with an error in the log, after [`PANICS_IN_A_ROW`] panics in a
+/// row), and the thread goes on serving. A game refused by a full queue or given up is not
+/// lost: the store says whose turn it is, and the periodic re-scan of the games where the
+/// computer is to move ([`Service::computer_games_due`]) queues it again.
 pub struct Worker {
-    queue: Mutex<mpsc::Sender<i64>>,
-    queued: Arc<Mutex<HashSet<i64>>>,
+    inner: Arc<WorkerQueue>,
+}
+
+/// What the worker's threads share with it (they hold it weakly: dropping the [`Worker`]
+/// closes the queue, and the threads end).
+struct WorkerQueue {
+    tx: mpsc::SyncSender<i64>,
+    capacity: usize,
+    /// Games waiting in the queue.
+    queued: Mutex<HashSet<i64>>,
+    /// Panics in a row, by game.
+    panics: Mutex<HashMap<i64, u32>>,
+}
+
+impl WorkerQueue {
+    fn queue(&self, game: i64) -> bool {
+        if !lock(&self.queued).insert(game) {
+            // Already waiting: it will be taken up.
+            return true;
+        }
+        match self.tx.try_send(game) {
+            Ok(()) => true,
+            Err(mpsc::TrySendError::Full(_)) => {
+                lock(&self.queued).remove(&game);
+                warn!(
+                    game,
+                    capacity = self.capacity,
+                    "the computer's queue is full: the game waits for the next re-scan"
+                );
+                false
+            }
+            Err(mpsc::TrySendError::Disconnected(_)) => {
+                lock(&self.queued).remove(&game);
+                warn!(game, "the computer's threads have stopped; move not queued");
+                false
+            }
+        }
+    }
+
+    /// After a job: a success forgets the game's panics; a panic queues it again, or gives
+    /// it up after too many in a row.
+    fn after(&self, game: i64, outcome: std::thread::Result<()>) {
+        let Err(panic) = outcome else {
+            lock(&self.panics).remove(&game);
+            return;
+        };
+        let why = panic
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| panic.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "a panic".to_string());
+        let n = {
+            let mut panics = lock(&self.panics);
+            let n = panics.entry(game).or_default();
+            *n += 1;
+            let count = *n;
+            if count >= PANICS_IN_A_ROW {
+                panics.remove(&game);
+            }
+            count
+        };
+        if n >= PANICS_IN_A_ROW {
+            error!(
+                game,
+                panics = n,
+                "the computer's search panicked ({why}) {n} times in a row: the game is given up until the next re-scan"
+            );
+            return;
+        }
+        warn!(
+            game,
+            panics = n,
+            "the computer's search panicked ({why}): the game is queued again"
+        );
+        std::thread::sleep(RETRY_DELAY);
+        self.queue(game);
+    }
 }
 
 impl Worker {
-    /// Starts `threads` threads (at least one) that run `job` on each queued game. The job
-    /// plays the computer's move (usually [`Service::computer_move`]) and announces it.
+    /// Starts `threads` threads (at least one) that run `job` on each queued game, with a
+    /// queue of [`WORKER_QUEUE`] games. The job plays the computer's move (usually
+    /// [`Service::computer_move`]) and announces it.
     pub fn start(threads: usize, job: Arc<dyn Fn(i64) + Send + Sync>) -> Worker {
-        let (tx, rx) = mpsc::channel::<i64>();
+        Worker::start_bounded(threads, WORKER_QUEUE, job)
+    }
+
+    /// `start`, with a queue of `capacity` games (at least one).
+    pub fn start_bounded(
+        threads: usize,
+        capacity: usize,
+        job: Arc<dyn Fn(i64) + Send + Sync>,
+    ) -> Worker {
+        let capacity = capacity.max(1);
+        let (tx, rx) = mpsc::sync_channel::<i64>(capacity);
         let rx = Arc::new(Mutex::new(rx));
-        let queued: Arc<Mutex<HashSet<i64>>> = Arc::default();
+        let inner = Arc::new(WorkerQueue {
+            tx,
+            capacity,
+            queued: Mutex::default(),
+            panics: Mutex::default(),
+        });
         for i in 0..threads.max(1) {
             let rx = rx.clone();
-            let queued = queued.clone();
+            let shared = Arc::downgrade(&inner);
             let job = job.clone();
             let spawned = std::thread::Builder::new()
                 .name(format!("computer-{i}"))
                 .spawn(move || loop {
-                    let next = rx.lock().unwrap_or_else(|e| e.into_inner()).recv();
+                    let next = lock(&rx).recv();
                     let Ok(game) = next else { return };
-                    queued
-                        .lock()
-                        .unwrap_or_else(|e| e.into_inner())
-                        .remove(&game);
-                    job(game);
+                    if let Some(q) = shared.upgrade() {
+                        lock(&q.queued).remove(&game);
+                    }
+                    let outcome = std::panic::catch_unwind(AssertUnwindSafe(|| job(game)));
+                    match shared.upgrade() {
+                        Some(q) => q.after(game, outcome),
+                        None => return,
+                    }
                 });
             if let Err(e) = spawned {
                 warn!("cannot start a computer thread: {e}");
             }
         }
-        Worker {
-            queue: Mutex::new(tx),
-            queued,
-        }
+        Worker { inner }
     }
 
     /// One thread per core, as many searches as cores at most.
@@ -363,30 +615,224 @@ impl Worker {
         std::thread::available_parallelism().map_or(1, |n| n.get())
     }
 
-    /// Queues a game (a game already waiting is not queued twice).
-    pub fn queue(&self, game: i64) {
-        if !self
-            .queued
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .insert(game)
-        {
-            return;
-        }
-        if self
-            .queue
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .send(game)
-            .is_err()
-        {
-            warn!(game, "the computer's threads have stopped; move not queued");
+    /// Queues a game (a game already waiting is not queued twice: true). False, logged, when
+    /// the queue is full (or its threads stopped): the game is not lost, the periodic re-scan
+    /// of [`Service::computer_games_due`] queues it again.
+    pub fn queue(&self, game: i64) -> bool {
+        self.inner.queue(game)
+    }
+}
+
+/// How many analyses may run at once by default: the cores but one (for the commands), at
+/// least one.
+pub fn default_analysis_limit() -> usize {
+    std::thread::available_parallelism().map_or(1, |n| n.get().saturating_sub(1).max(1))
+}
+
+/// What one analysis may spend by default: [`ANALYSIS_NODES`] a position for games up to 150
+/// moves, then 3,000,000 nodes spread over the game (at least 2,000 a position), and 20
+/// seconds of wall clock at most (a 300-move game of the largest board takes well under that
+/// on one core; the `search` bench prints it).
+pub fn default_analysis_budget() -> Budget {
+    Budget {
+        total_nodes: 3_000_000,
+        max_per_position: ANALYSIS_NODES,
+        min_per_position: 2_000,
+        time: Duration::from_secs(20),
+    }
+}
+
+/// The analyses of the process: those finished (kept, by game and version), those running
+/// (shared by every request of the same game meanwhile), and the pool that bounds how many run
+/// at once.
+pub(crate) struct Analyses {
+    kept: Mutex<HashMap<(i64, i64), Reply>>,
+    running: Mutex<HashMap<(i64, i64), Arc<SharedAnalysis>>>,
+    pool: Pool,
+    budget: Mutex<Budget>,
+    computed: AtomicU64,
+}
+
+impl Default for Analyses {
+    fn default() -> Analyses {
+        Analyses {
+            kept: Mutex::default(),
+            running: Mutex::default(),
+            pool: Pool::new(default_analysis_limit()),
+            budget: Mutex::new(default_analysis_budget()),
+            computed: AtomicU64::new(0),
         }
     }
 }
 
-/// Analyses kept, by game and version.
-pub(crate) type Analyses = Mutex<HashMap<(i64, i64), Reply>>;
+/// The result of a running analysis, for the requests that wait for it.
+#[derive(Default)]
+struct SharedAnalysis {
+    result: Mutex<Option<Result<Reply, String>>>,
+    done: Condvar,
+}
+
+impl SharedAnalysis {
+    fn wait(&self) -> Result<Reply, String> {
+        let mut r = lock(&self.result);
+        loop {
+            if let Some(r) = r.as_ref() {
+                return r.clone();
+            }
+            r = self.done.wait(r).unwrap_or_else(|e| e.into_inner());
+        }
+    }
+}
+
+/// The request computing an analysis: it answers the others when done, also by unwinding.
+struct Leader<'a> {
+    analyses: &'a Analyses,
+    key: (i64, i64),
+    shared: Arc<SharedAnalysis>,
+    done: bool,
+}
+
+impl Leader<'_> {
+    fn finish(&mut self, result: &Result<Reply, CoreError>) {
+        let shared = match result {
+            Ok(r) => Ok(r.clone()),
+            Err(e) => Err(e.to_string()),
+        };
+        {
+            let mut running = lock(&self.analyses.running);
+            if let Ok(r) = result {
+                let mut kept = lock(&self.analyses.kept);
+                if kept.len() >= ANALYSES_KEPT {
+                    kept.clear();
+                }
+                kept.insert(self.key, r.clone());
+            }
+            running.remove(&self.key);
+        }
+        *lock(&self.shared.result) = Some(shared);
+        self.shared.done.notify_all();
+        self.done = true;
+    }
+}
+
+impl Drop for Leader<'_> {
+    fn drop(&mut self) {
+        if !self.done {
+            self.finish(&Err(CoreError::Internal(format!(
+                "the analysis of game {} stopped",
+                self.key.0
+            ))));
+        }
+    }
+}
+
+/// A bounded number of places, handed out first come, first served.
+struct Pool {
+    state: Mutex<PoolState>,
+    turn: Condvar,
+}
+
+struct PoolState {
+    limit: usize,
+    running: usize,
+    next_ticket: u64,
+    /// Tickets of the requests waiting, in order.
+    waiting: VecDeque<u64>,
+}
+
+impl Pool {
+    fn new(limit: usize) -> Pool {
+        Pool {
+            state: Mutex::new(PoolState {
+                limit: limit.max(1),
+                running: 0,
+                next_ticket: 0,
+                waiting: VecDeque::new(),
+            }),
+            turn: Condvar::new(),
+        }
+    }
+
+    fn set_limit(&self, limit: usize) {
+        lock(&self.state).limit = limit.max(1);
+        self.turn.notify_all();
+    }
+
+    /// A place, at once if one is free and nobody waits; else after those before, calling
+    /// `told` with the place in the queue (1: next) when waiting starts and whenever it
+    /// changes.
+    fn acquire(&self, told: impl Fn(usize)) -> AnalysisSlot<'_> {
+        let mut st = lock(&self.state);
+        if st.waiting.is_empty() && st.running < st.limit {
+            st.running += 1;
+            return AnalysisSlot { pool: self };
+        }
+        let ticket = st.next_ticket;
+        st.next_ticket += 1;
+        st.waiting.push_back(ticket);
+        // Leaves the queue if the wait unwinds (a panicking `told`).
+        let mut waiting = Waiting {
+            pool: self,
+            ticket,
+            armed: true,
+        };
+        let mut shown = 0;
+        loop {
+            let place = st
+                .waiting
+                .iter()
+                .position(|&t| t == ticket)
+                .map_or(1, |i| i + 1);
+            if place == 1 && st.running < st.limit {
+                st.waiting.pop_front();
+                st.running += 1;
+                waiting.armed = false;
+                drop(st);
+                // Those behind move up.
+                self.turn.notify_all();
+                return AnalysisSlot { pool: self };
+            }
+            if place != shown {
+                shown = place;
+                drop(st);
+                told(place);
+                st = lock(&self.state);
+                continue;
+            }
+            st = self.turn.wait(st).unwrap_or_else(|e| e.into_inner());
+        }
+    }
+}
+
+/// A request's ticket in the queue, withdrawn if its wait unwinds.
+struct Waiting<'a> {
+    pool: &'a Pool,
+    ticket: u64,
+    armed: bool,
+}
+
+impl Drop for Waiting<'_> {
+    fn drop(&mut self) {
+        if self.armed {
+            lock(&self.pool.state).waiting.retain(|&t| t != self.ticket);
+            self.pool.turn.notify_all();
+        }
+    }
+}
+
+/// A place in the pool of analyses ([`Service::analysis_slot`]), given back when dropped.
+pub struct AnalysisSlot<'a> {
+    pool: &'a Pool,
+}
+
+impl Drop for AnalysisSlot<'_> {
+    fn drop(&mut self) {
+        let mut st = lock(&self.pool.state);
+        st.running = st.running.saturating_sub(1);
+        drop(st);
+        self.pool.turn.notify_all();
+    }
+}
 
 #[cfg(test)]
 mod tests {
@@ -415,5 +861,144 @@ mod tests {
         let mut v = seen.lock().unwrap().clone();
         v.sort();
         assert_eq!(v, [1, 2, 3]);
+    }
+
+    #[test]
+    fn a_job_that_panics_is_run_again_and_the_thread_survives() {
+        let runs = Arc::new(Mutex::new(Vec::new()));
+        let (done_tx, done_rx) = mpsc::channel();
+        let done_tx = Mutex::new(done_tx);
+        let r = runs.clone();
+        // One thread: the same one must serve after the panic.
+        let w = Worker::start(
+            1,
+            Arc::new(move |g| {
+                let first = {
+                    let mut runs = r.lock().unwrap();
+                    runs.push(g);
+                    runs.iter().filter(|&&x| x == g).count() == 1
+                };
+                if g == 7 && first {
+                    panic!("a search fell over");
+                }
+                done_tx.lock().unwrap().send(g).unwrap();
+            }),
+        );
+        assert!(w.queue(7));
+        let wait = || {
+            done_rx
+                .recv_timeout(std::time::Duration::from_secs(10))
+                .unwrap()
+        };
+        assert_eq!(wait(), 7, "run again after the panic");
+        assert!(w.queue(8));
+        assert_eq!(wait(), 8, "the thread still serves");
+        assert_eq!(*runs.lock().unwrap(), [7, 7, 8]);
+    }
+
+    #[test]
+    fn a_game_that_always_panics_is_given_up_after_three() {
+        let runs = Arc::new(AtomicU64::new(0));
+        let r = runs.clone();
+        let w = Worker::start(
+            1,
+            Arc::new(move |_| {
+                r.fetch_add(1, Ordering::SeqCst);
+                panic!("always");
+            }),
+        );
+        assert!(w.queue(1));
+        // Three runs, two delays between them; then nothing more.
+        std::thread::sleep(RETRY_DELAY * 2 + Duration::from_millis(1500));
+        assert_eq!(runs.load(Ordering::SeqCst), PANICS_IN_A_ROW as u64);
+        std::thread::sleep(RETRY_DELAY * 2);
+        assert_eq!(runs.load(Ordering::SeqCst), PANICS_IN_A_ROW as u64);
+        // A re-scan queues it again: three more tries.
+        assert!(w.queue(1));
+        std::thread::sleep(RETRY_DELAY * 2 + Duration::from_millis(1500));
+        assert_eq!(runs.load(Ordering::SeqCst), 2 * PANICS_IN_A_ROW as u64);
+    }
+
+    #[test]
+    fn a_full_queue_refuses_and_says_so() {
+        let (gate_tx, gate_rx) = mpsc::channel::<()>();
+        let gate_rx = Mutex::new(gate_rx);
+        let (started_tx, started_rx) = mpsc::channel();
+        let started_tx = Mutex::new(started_tx);
+        let w = Worker::start_bounded(
+            1,
+            2,
+            Arc::new(move |g| {
+                started_tx.lock().unwrap().send(g).unwrap();
+                let _ = gate_rx.lock().unwrap().recv();
+            }),
+        );
+        assert!(w.queue(1));
+        // The thread holds game 1; two more fill the queue.
+        assert_eq!(
+            started_rx
+                .recv_timeout(std::time::Duration::from_secs(10))
+                .unwrap(),
+            1
+        );
+        assert!(w.queue(2));
+        assert!(w.queue(3));
+        assert!(w.queue(3), "already waiting: not queued twice, not refused");
+        assert!(!w.queue(4), "full");
+        for _ in 0..3 {
+            gate_tx.send(()).unwrap();
+        }
+        for want in [2, 3] {
+            assert_eq!(
+                started_rx
+                    .recv_timeout(std::time::Duration::from_secs(10))
+                    .unwrap(),
+                want
+            );
+        }
+        // Room again.
+        assert!(w.queue(4));
+        gate_tx.send(()).unwrap();
+        assert_eq!(
+            started_rx
+                .recv_timeout(std::time::Duration::from_secs(10))
+                .unwrap(),
+            4
+        );
+        gate_tx.send(()).unwrap();
+    }
+
+    #[test]
+    fn the_pool_serves_in_order_and_tells_each_its_place() {
+        let pool = Pool::new(1);
+        let held = pool.acquire(|_| panic!("free"));
+        let (tx, rx) = mpsc::channel();
+        std::thread::scope(|s| {
+            for name in ["a", "b"] {
+                let tx = tx.clone();
+                let pool = &pool;
+                s.spawn(move || {
+                    let told = Mutex::new(tx.clone());
+                    let slot =
+                        pool.acquire(|p| told.lock().unwrap().send(format!("{name}{p}")).unwrap());
+                    tx.send(format!("{name} runs")).unwrap();
+                    drop(slot);
+                });
+                // Each is queued before the next comes.
+                let got = rx.recv_timeout(std::time::Duration::from_secs(10)).unwrap();
+                assert_eq!(got, if name == "a" { "a1" } else { "b2" });
+            }
+            drop(held);
+        });
+        let rest: Vec<String> = rx.try_iter().collect();
+        let runs: Vec<&String> = rest.iter().filter(|m| m.ends_with("runs")).collect();
+        assert_eq!(runs, ["a runs", "b runs"], "{rest:?}");
+        // b is told "b1" only if it still waits once a runs (it may run at once).
+        assert!(
+            rest.iter().all(|m| m.ends_with("runs") || m == "b1"),
+            "{rest:?}"
+        );
+        let st = lock(&pool.state);
+        assert_eq!((st.running, st.waiting.len()), (0, 0));
     }
 }

@@ -23,16 +23,20 @@ pub use clock::{Sweep, MAX_REMIND_HOURS};
 pub use command::{
     parse as parse_command, parse_mention, ColorChoice, Command, CommandError, OfferAction,
 };
-pub use computer::{swing_lines, Worker, ANALYSIS_NODES, DEFAULT_LEVEL};
+pub use computer::{
+    default_analysis_budget, default_analysis_limit, swing_lines, AnalysisSlot, Worker,
+    ANALYSIS_NODES, DEFAULT_LEVEL, FAULT_SEARCH_PANICS, PANICS_IN_A_ROW, RETRY_DELAY, WORKER_QUEUE,
+};
 pub use delivery::GameHome;
 pub use names::escape_markdown;
+pub use play::{MAX_COMPUTER_GAMES, MAX_DAILY_TO_ONE, MAX_OPEN_CHALLENGES, MAX_OPEN_TO_ONE};
 pub use suggest::Suggestion;
 pub use views::{find_kind, piece_diagram};
 
 pub(crate) use ids::new_notice_id;
 
 use std::sync::atomic::{AtomicI64, Ordering};
-use std::sync::{Arc, Mutex, RwLock};
+use std::sync::{Arc, RwLock};
 
 use thiserror::Error;
 use tracing::error;
@@ -48,6 +52,11 @@ pub fn help(topic: Option<&str>) -> Reply {
 
 /// Seconds in a day.
 pub const DAY: i64 = 86_400;
+
+/// The largest attachment the bot sends: Discord's smallest upload limit (8 MiB, a server
+/// without boosts). Replies keep their files under it (a long game's replay is made smaller);
+/// the adapter checks every attachment against it before sending, with a text fallback.
+pub const MAX_ATTACHMENT: usize = 8 * 1024 * 1024;
 
 /// Where "now" comes from: the system clock, or a clock tests and the console set by hand.
 pub trait Clock: Send + Sync {
@@ -113,9 +122,6 @@ impl Default for Config {
         }
     }
 }
-
-/// The largest file the bot sends: Discord's smallest upload limit (a server without boosts).
-pub const MAX_ATTACHMENT: usize = 8 * 1024 * 1024;
 
 /// Days per move a game may have.
 pub const ALLOWED_DAYS: &[u32] = &[1, 2, 3, 5, 7, 10, 14];
@@ -500,10 +506,12 @@ pub struct Service {
     pub(crate) suggestions: suggest::Cache,
     /// The computer (the bot's own user), once the transport has said.
     pub(crate) computer: RwLock<Option<User>>,
-    /// Analyses of finished games.
+    /// Analyses of finished games: kept, running, and the pool that bounds them.
     pub(crate) analyses: computer::Analyses,
     /// Notices in the hands of the command that made them (see `delivery`).
     pub(crate) held: delivery::Held,
+    /// Test switch: drawing a board fails (see [`Service::set_render_fault`]).
+    pub(crate) render_fault: std::sync::atomic::AtomicBool,
 }
 
 impl Service {
@@ -514,8 +522,9 @@ impl Service {
             config,
             suggestions: suggest::Cache::default(),
             computer: RwLock::new(None),
-            analyses: Mutex::default(),
+            analyses: computer::Analyses::default(),
             held: delivery::Held::default(),
+            render_fault: std::sync::atomic::AtomicBool::new(false),
         }
     }
 
@@ -530,7 +539,15 @@ impl Service {
     /// Runs a command. User errors come back as error replies; internal errors are logged and
     /// answered with an apology.
     pub fn handle(&self, req: &Request) -> Reply {
-        match self.try_handle(req) {
+        self.handle_with(req, &|_| {})
+    }
+
+    /// `handle`, telling `progress` how a slow command stands while it waits (an analysis
+    /// queued behind others: "Your analysis of game #12 is queued: position 2. …"; or sharing
+    /// one already running). The transport shows each sentence as it comes (Discord: an edit
+    /// of the deferred reply; the console: a line); the reply follows.
+    pub fn handle_with(&self, req: &Request, progress: &(dyn Fn(&str) + Sync)) -> Reply {
+        match self.dispatch(req, progress) {
             Ok(r) => r,
             Err(CoreError::User(msg)) => Reply::error(msg),
             Err(CoreError::Ended(msg, game, notify)) => Reply {
@@ -547,6 +564,14 @@ impl Service {
 
     /// Runs a command, returning user errors as errors.
     pub fn try_handle(&self, req: &Request) -> Result<Reply, CoreError> {
+        self.dispatch(req, &|_| {})
+    }
+
+    fn dispatch(
+        &self,
+        req: &Request,
+        progress: &(dyn Fn(&str) + Sync),
+    ) -> Result<Reply, CoreError> {
         let now = self.now();
         // Known under these names: only a read (commands that only read take no write lock).
         self.touch_sender(&req.user, &req.place, now)?;
@@ -607,7 +632,7 @@ impl Service {
             Command::History { user } => self.history(u, place, user.as_ref()),
             Command::Game { game, ply } => self.show_game(u, place, *game, *ply, None),
             Command::Record { game } => self.record(u, place, *game),
-            Command::Analysis { game } => self.analysis(u, place, *game),
+            Command::Analysis { game } => self.analysis(u, place, *game, progress),
             Command::Replay { game } => self.replay(u, place, *game),
             Command::Export { game, format } => self.export(u, place, *game, format),
             Command::Rules { variant, piece } => self.rules(u, variant, piece.as_deref()),

@@ -2,7 +2,7 @@
 //! impasse). Each change is one store transaction guarded by the game's version, and the reply
 //! is built only after it committed.
 
-use tracing::{info, instrument};
+use tracing::{error, info, instrument};
 
 use super::*;
 use crate::engine::notation::{human, input};
@@ -10,6 +10,21 @@ use crate::engine::{impasse, Outcome, Position};
 use crate::store::{
     ChallengeStatus, Ending, GameResult, MoveRow, NewChallenge, NewGame, OfferKind, OfferRow,
 };
+
+/// Open challenges one user may have made at once (in every server together): the next one is
+/// refused, saying how to withdraw one (`cancel`).
+pub const MAX_OPEN_CHALLENGES: usize = 10;
+
+/// Open challenges one user may have made to the same opponent at once.
+pub const MAX_OPEN_TO_ONE: usize = 3;
+
+/// Challenges one user may make to the same opponent within a day, whatever became of them
+/// (cancelled ones count): a cancel and challenge again loop cannot make the bot ping someone
+/// over and over.
+pub const MAX_DAILY_TO_ONE: usize = 10;
+
+/// Games against the computer one user may have in progress at once.
+pub const MAX_COMPUTER_GAMES: usize = 5;
 
 pub(crate) struct ChallengeArgs {
     pub opponent: Option<UserRef>,
@@ -141,6 +156,7 @@ impl Service {
         }
         let now = self.now();
         let here = place.guild.as_deref();
+        self.check_challenge_caps(user, a.opponent.as_ref(), here, now)?;
         if let Some(o) = &a.opponent {
             // The challenged player's names, as the transport resolved them.
             self.touch_named(o, place, true)?;
@@ -216,6 +232,101 @@ impl Service {
             notify,
             ..Reply::default()
         })
+    }
+
+    /// Refuses a challenge beyond the caps: [`MAX_OPEN_CHALLENGES`] open, [`MAX_OPEN_TO_ONE`]
+    /// open to the same opponent, [`MAX_DAILY_TO_ONE`] to the same opponent in a day.
+    fn check_challenge_caps(
+        &self,
+        user: &User,
+        opponent: Option<&UserRef>,
+        guild: Option<&str>,
+        now: i64,
+    ) -> Result<(), CoreError> {
+        let mine: Vec<crate::store::ChallengeRow> = self
+            .store
+            .open_challenges(&user.id, now)?
+            .into_iter()
+            .filter(|c| c.challenger == user.id)
+            .collect();
+        let ids = |list: &[&crate::store::ChallengeRow]| {
+            list.iter()
+                .map(|c| format!("#{}", c.id))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        if mine.len() >= MAX_OPEN_CHALLENGES {
+            let all: Vec<&crate::store::ChallengeRow> = mine.iter().collect();
+            return user_err(format!(
+                "you have {} open challenges, the most one player may have: withdraw one with `cancel {}` (yours: {}), or wait for an answer",
+                mine.len(),
+                mine[0].id,
+                ids(&all)
+            ));
+        }
+        let Some(o) = opponent else {
+            return Ok(());
+        };
+        let to_them: Vec<&crate::store::ChallengeRow> = mine
+            .iter()
+            .filter(|c| c.challenged.as_deref() == Some(o.id.as_str()))
+            .collect();
+        let name = self.shown_name(&o.id, guild);
+        if to_them.len() >= MAX_OPEN_TO_ONE {
+            return user_err(format!(
+                "you already have {} open challenges to {name} ({}): wait for an answer, or withdraw one with `cancel {}`",
+                to_them.len(),
+                ids(&to_them),
+                to_them[0].id
+            ));
+        }
+        let recent = self.store.challenge_times(&user.id, &o.id, now - DAY + 1)?;
+        if recent.len() >= MAX_DAILY_TO_ONE {
+            // The oldest of the day's challenges leaves the window first.
+            let again = recent[recent.len() - MAX_DAILY_TO_ONE] + DAY;
+            return user_err(format!(
+                "you have challenged {name} {} times in the last 24 hours, the most allowed: you may challenge them again from {}",
+                recent.len(),
+                format_time(again)
+            ));
+        }
+        Ok(())
+    }
+
+    /// The board picture of a change already stored: drawing it may fail (logged), and the
+    /// change is announced without it all the same, with a word in `text`.
+    pub(crate) fn picture_after_commit(
+        &self,
+        g: &Loaded,
+        ply: usize,
+        viewer: &str,
+        text: &mut String,
+    ) -> Vec<Attachment> {
+        let drawn = if self.render_fault.load(std::sync::atomic::Ordering::SeqCst) {
+            Err(CoreError::Internal(
+                "the render fault switch is on (a test)".into(),
+            ))
+        } else {
+            self.board_image(g, ply, viewer)
+        };
+        match drawn {
+            Ok(a) => a.into_iter().collect(),
+            Err(e) => {
+                error!(
+                    game = g.row.id,
+                    "the board could not be drawn after the change was stored: {e}"
+                );
+                text.push_str("\n(The board picture could not be drawn; the change stands.)");
+                Vec::new()
+            }
+        }
+    }
+
+    /// Test switch: while on, drawing the board of a change fails, as a broken renderer
+    /// would (the change is stored and announced without its picture).
+    pub fn set_render_fault(&self, on: bool) {
+        self.render_fault
+            .store(on, std::sync::atomic::Ordering::SeqCst);
     }
 
     /// The open challenge a user means: the one named, else the only one they may answer.
@@ -373,9 +484,14 @@ impl Service {
                 ..n
             })
             .collect();
-        let loaded = self.load(row.id)?;
+        // Stored: from here on nothing may fail (the game is not read back).
+        let loaded = Loaded {
+            row,
+            game: Game::new(start),
+        };
+        let row = &loaded.row;
         let mover = loaded.to_move().to_string();
-        let text = format!(
+        let mut text = format!(
             "Game #{} begins: {} ({}) vs {} ({}), {} days per move. {} to move.",
             row.id,
             self.shown_name(&players[0], guild.as_deref()),
@@ -385,14 +501,12 @@ impl Service {
             c.days_per_move,
             self.shown_name(&mover, guild.as_deref()),
         );
+        let attachments = self.picture_after_commit(&loaded, 0, &mover, &mut text);
         Ok(Reply {
             game: Some(loaded.game_ref(true)),
             text,
-            attachments: self
-                .board_image(&loaded, loaded.game.moves().len(), &mover)?
-                .into_iter()
-                .collect(),
-            buttons: game_buttons(row.id),
+            attachments,
+            buttons: game_buttons(loaded.row.id),
             notify,
             ..Reply::default()
         })
@@ -613,14 +727,13 @@ impl Service {
                 other => break other?,
             }
         };
+        // Stored: from here on nothing may fail.
         g.row = row;
+        let attachments = self.picture_after_commit(&g, g.game.moves().len(), &viewer, &mut text);
         Ok(Reply {
             game: Some(g.game_ref(false)),
             text,
-            attachments: self
-                .board_image(&g, g.game.moves().len(), &viewer)?
-                .into_iter()
-                .collect(),
+            attachments,
             buttons: if outcome.is_none() {
                 game_buttons(g.row.id)
             } else {
@@ -742,17 +855,16 @@ impl Service {
         let row = self.end_game(&g.row, &ending, &to_store(&notify), self.now())?;
         let g = Loaded { row, game: g.game };
         let sentence = self.outcome_sentence(&g, o, guild);
+        let mut text = format!(
+            "Game #{}: {} declares the entering king ({pieces} pieces in the zone, {points} points). {sentence}",
+            g.row.id,
+            self.shown_name(&user.id, guild)
+        );
+        let attachments = self.picture_after_commit(&g, g.game.moves().len(), &opponent, &mut text);
         Ok(Reply {
             game: Some(g.game_ref(false)),
-            text: format!(
-                "Game #{}: {} declares the entering king ({pieces} pieces in the zone, {points} points). {sentence}",
-                g.row.id,
-                self.shown_name(&user.id, guild)
-            ),
-            attachments: self
-                .board_image(&g, g.game.moves().len(), &opponent)?
-                .into_iter()
-                .collect(),
+            text,
+            attachments,
             notify,
             ..Reply::default()
         })
@@ -793,17 +905,16 @@ impl Service {
         let row = self.end_game(&g.row, &ending, &to_store(&notify), self.now())?;
         let g = Loaded { row, game: g.game };
         let sentence = self.outcome_sentence(&g, o, guild);
+        let mut text = format!(
+            "Game #{}: {} resigns. {sentence}",
+            g.row.id,
+            self.shown_name(&user.id, guild)
+        );
+        let attachments = self.picture_after_commit(&g, g.game.moves().len(), &opponent, &mut text);
         Ok(Reply {
             game: Some(g.game_ref(false)),
-            text: format!(
-                "Game #{}: {} resigns. {sentence}",
-                g.row.id,
-                self.shown_name(&user.id, guild)
-            ),
-            attachments: self
-                .board_image(&g, g.game.moves().len(), &opponent)?
-                .into_iter()
-                .collect(),
+            text,
+            attachments,
             notify,
             ..Reply::default()
         })
@@ -1022,16 +1133,16 @@ impl Service {
                     .collect();
                 let row = self.end_game(&g.row, &ending, &to_store(&notify), now)?;
                 let g = Loaded { row, game: g.game };
+                let mut text = format!(
+                    "Game #{id}: {} accepts. {sentence}",
+                    self.shown_name(&user.id, guild)
+                );
+                let attachments =
+                    self.picture_after_commit(&g, g.game.moves().len(), &user.id, &mut text);
                 Ok(Reply {
                     game: Some(g.game_ref(false)),
-                    text: format!(
-                        "Game #{id}: {} accepts. {sentence}",
-                        self.shown_name(&user.id, guild)
-                    ),
-                    attachments: self
-                        .board_image(&g, g.game.moves().len(), &user.id)?
-                        .into_iter()
-                        .collect(),
+                    text,
+                    attachments,
                     notify,
                     ..Reply::default()
                 })
@@ -1063,19 +1174,19 @@ impl Service {
                 )?;
                 let g = Loaded { row, game };
                 let mover = g.to_move().to_string();
+                let mut text = format!(
+                    "Game #{id}: {} accepts the takeback; {} {} taken back. {} to move.",
+                    self.shown_name(&user.id, guild),
+                    n,
+                    if n == 1 { "move is" } else { "moves are" },
+                    self.shown_name(&mover, guild)
+                );
+                let attachments =
+                    self.picture_after_commit(&g, g.game.moves().len(), &mover, &mut text);
                 Ok(Reply {
                     game: Some(g.game_ref(false)),
-                    text: format!(
-                        "Game #{id}: {} accepts the takeback; {} {} taken back. {} to move.",
-                        self.shown_name(&user.id, guild),
-                        n,
-                        if n == 1 { "move is" } else { "moves are" },
-                        self.shown_name(&mover, guild)
-                    ),
-                    attachments: self
-                        .board_image(&g, g.game.moves().len(), &mover)?
-                        .into_iter()
-                        .collect(),
+                    text,
+                    attachments,
                     buttons: game_buttons(id),
                     notify,
                     ..Reply::default()

@@ -484,15 +484,31 @@ impl Service {
         if let Some(o) = stored_outcome(&g.row) {
             game.set_outcome(o);
         }
-        let gif = crate::render::render_gif(&game, &opts)
+        // Under the upload limit: a long game shows fewer positions, or smaller ones.
+        let fitted = crate::render::render_gif_within(&game, &opts, super::MAX_ATTACHMENT)
             .map_err(|e| CoreError::Internal(format!("replaying game {id}: {e}")))?;
+        let moves = g.game.moves().len();
+        let Some(gif) = fitted else {
+            tracing::warn!(
+                game = id,
+                moves,
+                "no replay of the game fits the upload limit"
+            );
+            return Ok(Reply::text(format!(
+                "{}\nThis game is too long for a replay that Discord accepts (8 MiB at most): `record {id}` gives its moves, and `game {id} N` shows the position after N moves.",
+                self.status_line(&g)
+            )));
+        };
+        let mut text = format!("{}\nReplay of {moves} moves.", self.status_line(&g));
+        if !gif.every_position() {
+            text.push_str(&format!(
+                " It is long: the replay shows {} of its {} positions, evenly spread, the last one among them.",
+                gif.frames, gif.positions
+            ));
+        }
         Ok(Reply {
-            text: format!(
-                "{}\nReplay of {} moves.",
-                self.status_line(&g),
-                g.game.moves().len()
-            ),
-            attachments: vec![Attachment::new(format!("game-{id}.gif"), gif)],
+            text,
+            attachments: vec![Attachment::new(format!("game-{id}.gif"), gif.data)],
             ..Reply::default()
         })
     }

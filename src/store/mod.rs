@@ -562,6 +562,9 @@ pub trait ChallengeStore: Send + Sync {
         notices: &[NewNotice],
         now: i64,
     ) -> Result<()>;
+    /// When `challenger` challenged `challenged` since `since` (whatever became of the
+    /// challenges: cancelled ones count), oldest first.
+    fn challenge_times(&self, challenger: &str, challenged: &str, since: i64) -> Result<Vec<i64>>;
 }
 
 /// Users' and servers' settings.

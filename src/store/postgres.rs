@@ -1149,6 +1149,17 @@ impl ChallengeStore for PgStore {
             queue(tx, &self.holder, notices, now)
         })
     }
+
+    fn challenge_times(&self, challenger: &str, challenged: &str, since: i64) -> Result<Vec<i64>> {
+        all(
+            &mut *self.client()?,
+            "SELECT created_at FROM challenges
+             WHERE challenger = $1 AND challenged = $2 AND created_at >= $3
+             ORDER BY created_at",
+            &[&challenger, &challenged, &since],
+            |r| Ok(r.try_get(0)?),
+        )
+    }
 }
 
 impl UserStore for PgStore {

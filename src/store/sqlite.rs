@@ -905,6 +905,18 @@ impl ChallengeStore for SqliteStore {
             queue(tx, &self.holder, notices, now)
         })
     }
+
+    fn challenge_times(&self, challenger: &str, challenged: &str, since: i64) -> Result<Vec<i64>> {
+        self.with(|c| {
+            let mut st = c.prepare(
+                "SELECT created_at FROM challenges
+                 WHERE challenger = ?1 AND challenged = ?2 AND created_at >= ?3
+                 ORDER BY created_at",
+            )?;
+            let rows = st.query_map(params![challenger, challenged, since], |r| r.get(0))?;
+            Ok(rows.collect::<rusqlite::Result<Vec<i64>>>()?)
+        })
+    }
 }
 
 impl UserStore for SqliteStore {

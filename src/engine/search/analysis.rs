@@ -4,6 +4,15 @@
 //! Every position is searched on a fixed node budget, from a cleared table, so an analysis
 //! takes about the same time for every game of a length and gives the same figures on every
 //! run and machine.
+//!
+//! [`analyse_within`] bounds the whole analysis: a total node budget is spread evenly over the
+//! game's positions (between a floor and a ceiling per position), and a wall-clock limit stops
+//! it between two positions. An analysis cut by the clock covers the first positions only
+//! ([`Analysis::cut`]): its evaluations, best moves and swings end where it stopped, and the
+//! positions after that are not evaluated at all (rather than badly). Uncut, it is as
+//! reproducible as [`analyse`].
+
+use std::time::{Duration, Instant};
 
 use crate::engine::{Color, Game, Move, Outcome};
 
@@ -46,10 +55,51 @@ pub struct Analysis {
     pub moves: Vec<Move>,
     /// The side that made the first move.
     pub first: Color,
+    /// The clock stopped the analysis before the end of the game: `evals` covers the first
+    /// `evals.len()` positions only (and `moves` the moves between them).
+    pub cut: bool,
+    /// Nodes searched in each position.
+    pub nodes_per_position: u64,
+}
+
+/// How much an analysis may spend ([`analyse_within`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Budget {
+    /// Nodes for the whole game, spread evenly over its positions.
+    pub total_nodes: u64,
+    /// Never more than this per position (a short game is not searched deeper).
+    pub max_per_position: u64,
+    /// Never less than this per position (a very long game gets this, and the clock decides).
+    pub min_per_position: u64,
+    /// The wall clock: the positions not reached by then are left out (the first is always
+    /// evaluated).
+    pub time: Duration,
+}
+
+impl Budget {
+    /// The nodes each position of a game of `plies` moves gets.
+    pub fn per_position(&self, plies: usize) -> u64 {
+        let positions = plies as u64 + 1;
+        (self.total_nodes / positions)
+            .min(self.max_per_position)
+            .max(self.min_per_position)
+            .max(1)
+    }
 }
 
 /// Evaluates every position of `game` with `nodes` nodes each.
 pub fn analyse(game: &Game, nodes: u64) -> Analysis {
+    run(game, nodes, None)
+}
+
+/// Evaluates the positions of `game` within `budget`: each with the same share of the total
+/// node budget, stopping between two positions once the time is up (then [`Analysis::cut`]).
+pub fn analyse_within(game: &Game, budget: &Budget) -> Analysis {
+    let nodes = budget.per_position(game.moves().len());
+    run(game, nodes, Some(Instant::now() + budget.time))
+}
+
+fn run(game: &Game, nodes: u64, deadline: Option<Instant>) -> Analysis {
     let mut searcher = Searcher::new(DEFAULT_TT_MB);
     let mut g = Game::new(game.start().clone());
     let first = game.start().side_to_move();
@@ -57,7 +107,12 @@ pub fn analyse(game: &Game, nodes: u64) -> Analysis {
     let mut best = Vec::with_capacity(game.moves().len() + 1);
     let limits = Limits::nodes(nodes);
     let mut i = 0;
+    let mut cut = false;
     loop {
+        if i > 0 && deadline.is_some_and(|d| Instant::now() >= d) {
+            cut = true;
+            break;
+        }
         let side = g.position().side_to_move();
         // From the side to move's view, then turned to the first player's.
         let sign = if side == Color::Black { 1.0 } else { -1.0 };
@@ -112,6 +167,8 @@ pub fn analyse(game: &Game, nodes: u64) -> Analysis {
         best,
         moves,
         first,
+        cut,
+        nodes_per_position: nodes,
     }
 }
 

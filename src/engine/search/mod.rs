@@ -31,7 +31,7 @@ use std::time::{Duration, Instant};
 
 use crate::engine::{Color, Game, Move, Outcome};
 
-pub use analysis::{analyse, Analysis, PlyEval, Swing, CLAMP_POINTS};
+pub use analysis::{analyse, analyse_within, Analysis, Budget, PlyEval, Swing, CLAMP_POINTS};
 pub use tt::Tt;
 
 use pvs::{Tree, HISTORY_SIZE, INF, MATE, MATE_BOUND, MAX_PLY};
