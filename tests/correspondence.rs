@@ -1182,6 +1182,14 @@ impl ChallengeStore for CrashingStore {
     ) -> Result<(), StoreError> {
         self.inner.remove_offer(game, kind, notices, now)
     }
+    fn challenge_times(
+        &self,
+        challenger: &str,
+        challenged: &str,
+        since: i64,
+    ) -> Result<Vec<i64>, StoreError> {
+        self.inner.challenge_times(challenger, challenged, since)
+    }
 }
 
 impl UserStore for CrashingStore {
