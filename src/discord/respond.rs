@@ -182,9 +182,28 @@ fn is_thread(kind: serenity::ChannelType) -> bool {
 /// command (the core holds them from before its transaction: the outbox loop leaves them
 /// alone) until it delivers them or lets them go; nothing is shared with other commands.
 pub async fn run_core(data: &Data, req: Request) -> Reply {
+    run_core_telling(data, req, None).await
+}
+
+/// `run_core`, telling the sender how a long command goes (an analysis queued behind others):
+/// each progress sentence of the core is sent to `tell` as it comes.
+pub async fn run_core_telling(
+    data: &Data,
+    req: Request,
+    tell: Option<tokio::sync::mpsc::UnboundedSender<String>>,
+) -> Reply {
     let service = data.service.clone();
     let command = format!("{:?}", req.command);
-    match tokio::task::spawn_blocking(move || service.handle(&req)).await {
+    match tokio::task::spawn_blocking(move || {
+        let progress = |text: &str| {
+            if let Some(t) = &tell {
+                let _ = t.send(text.to_string());
+            }
+        };
+        service.handle_with(&req, &progress)
+    })
+    .await
+    {
         Ok(reply) => {
             // The computer is to move: its worker thinks, then announces the move.
             if let Some(game) = reply.think {
@@ -297,7 +316,24 @@ pub async fn interaction(
         return;
     };
     let public = announces(&command);
-    let reply = run_core(data, origin.request(command)).await;
+    // Progress (an analysis queued: "position 2") shows in the sender's deferred message.
+    let (tell, mut told) = tokio::sync::mpsc::unbounded_channel::<String>();
+    let progress = tokio::spawn({
+        let (http, token) = (http.clone(), token.to_string());
+        async move {
+            while let Some(text) = told.recv().await {
+                let edit = serenity::EditInteractionResponse::new()
+                    .content(clip(&text))
+                    .allowed_mentions(mention_only(&[]));
+                if let Err(e) = edit.execute(&*http, &token).await {
+                    warn!("cannot show a command's progress: {e}");
+                }
+            }
+        }
+    });
+    let reply = run_core_telling(data, origin.request(command), Some(tell)).await;
+    // Every progress edit is made before the answer.
+    let _ = progress.await;
     answer(
         http,
         data,
