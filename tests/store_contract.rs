@@ -13,6 +13,7 @@ use std::sync::Arc;
 
 use tegami::service::{parse_command, Config, ManualClock, Place, Request, Service, User};
 use tegami::store::{
+    GameStore,
     BatchEnd, DeadlineShift, Ending, Finish, GameResult, GameStatus, MoveRow, NewChallenge,
     NewGame, NewNotice, OutboxRow, PgStore, RatingRow, RatingUpdate, SqliteStore, Store,
     StoreError, OUTBOX_LEASE,
@@ -1330,7 +1331,7 @@ fn new_game_of(
 
 /// `reminders_due` applies the reminder rule: the later of "the deadline minus the player's
 /// lead" (24 hours unless they chose; 0: never) and "the deadline minus half the time per
-/// move", for games not reminded yet; earliest deadline first.
+/// move", for games not reminded yet; the earliest half time first.
 #[test]
 fn reminders_are_due_by_the_players_lead_and_half_the_time_per_move() {
     const HOUR: i64 = 3_600;
@@ -1369,7 +1370,8 @@ fn reminders_are_due_by_the_players_lead_and_half_the_time_per_move() {
         for (i, (user, days, deadline, is_due)) in cases.iter().enumerate() {
             let g = new_game_of(store, user, &format!("opp{i}"), *days, *deadline);
             if *is_due {
-                due.push((*deadline, g.id));
+                // In the order of the half time per move.
+                due.push((deadline - i64::from(*days) * DAY / 2, g.id));
             }
         }
         // Reminded already, and finished: never due.
