@@ -536,7 +536,11 @@ fn a_one_day_game_gets_no_reminder_right_after_a_move_but_one_12_hours_later() {
     let d = env.deadline(g);
     assert_eq!(d, T0 + HOUR + DAY);
     for t in [T0 + HOUR, T0 + HOUR + 60, T0 + 2 * HOUR, d - 12 * HOUR - 1] {
-        assert!(env.sweep(t).reminders.is_empty(), "{}s after the move", t - T0 - HOUR);
+        assert!(
+            env.sweep(t).reminders.is_empty(),
+            "{}s after the move",
+            t - T0 - HOUR
+        );
     }
     assert!(reminders(&env).is_empty());
     // Twelve hours after the move (half the time per move): Bob is reminded, once.
@@ -567,7 +571,11 @@ fn a_three_day_game_is_reminded_24_hours_before_its_deadline_and_not_earlier() {
     let g = env.start("alice", "bob", "shogi days=3");
     let d = env.deadline(g);
     for t in [T0, T0 + DAY, d - 36 * HOUR, d - DAY - 1] {
-        assert!(env.sweep(t).reminders.is_empty(), "{}h before", (d - t) / HOUR);
+        assert!(
+            env.sweep(t).reminders.is_empty(),
+            "{}h before",
+            (d - t) / HOUR
+        );
     }
     assert_eq!(env.sweep(d - DAY).reminders, vec![g]);
     assert!(env.sweep(d - DAY + 1).reminders.is_empty());

@@ -13,10 +13,9 @@ use std::sync::Arc;
 
 use tegami::service::{parse_command, Config, ManualClock, Place, Request, Service, User};
 use tegami::store::{
-    GameStore,
-    BatchEnd, DeadlineShift, Ending, Finish, GameResult, GameStatus, MoveRow, NewChallenge,
-    NewGame, NewNotice, OutboxRow, PgStore, RatingRow, RatingUpdate, SqliteStore, Store,
-    StoreError, OUTBOX_LEASE,
+    BatchEnd, DeadlineShift, Ending, Finish, GameResult, GameStatus, GameStore, MoveRow,
+    NewChallenge, NewGame, NewNotice, OutboxRow, PgStore, RatingRow, RatingUpdate, SqliteStore,
+    Store, StoreError, OUTBOX_LEASE,
 };
 
 /// 2026-01-01T00:00:00Z.
@@ -648,8 +647,11 @@ fn raw_execute(b: &Backend, sql: &str) {
     }
 }
 
-/// The holds on the outbox's unsent notices (id, holder, until), by id, and the database's now.
-fn holds(b: &Backend) -> (Vec<(i64, Option<String>, Option<i64>)>, i64) {
+/// A hold on an unsent notice: its id, its holder, until when.
+type Hold = (i64, Option<String>, Option<i64>);
+
+/// The holds on the outbox's unsent notices, by id, and the database's now.
+fn holds(b: &Backend) -> (Vec<Hold>, i64) {
     const SQL: &str = "SELECT id, claimed_by, claimed_until FROM outbox
                        WHERE sent_at IS NULL ORDER BY id";
     match b.locator.split_once(':') {
@@ -675,7 +677,10 @@ fn holds(b: &Backend) -> (Vec<(i64, Option<String>, Option<i64>)>, i64) {
                 .map(|r| (r.get(0), r.get(1), r.get(2)))
                 .collect();
             let now: i64 = c
-                .query_one("SELECT floor(extract(epoch FROM clock_timestamp()))::bigint", &[])
+                .query_one(
+                    "SELECT floor(extract(epoch FROM clock_timestamp()))::bigint",
+                    &[],
+                )
                 .expect("now")
                 .get(0);
             (rows, now)
@@ -897,7 +902,11 @@ fn the_outbox_delivers_in_the_order_notices_were_made() {
                 .finish_game(g.id, g.version, &f, T0 + i as i64)
                 .expect("ends");
         }
-        assert_eq!(ids_of(store.unsent(10).unwrap()), [old, 7, old + 1], "{name}");
+        assert_eq!(
+            ids_of(store.unsent(10).unwrap()),
+            [old, 7, old + 1],
+            "{name}"
+        );
         assert_eq!(
             ids_of(store.claim_unsent(10).unwrap()),
             [old, 7, old + 1],

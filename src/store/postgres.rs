@@ -187,8 +187,7 @@ const GAME_COLUMNS: &str = "id, variant, setup, start_position, first_player, se
     guild, channel, thread, status, result, reason, rated, days_per_move, deadline, position, \
     ply, version, created_at, updated_at, finished_at, to_move, reminded, computer_level";
 
-const USER_COLUMNS: &str =
-    "id, name, style, notify, vacation_until, last_digest_at, remind_hours";
+const USER_COLUMNS: &str = "id, name, style, notify, vacation_until, last_digest_at, remind_hours";
 
 /// The database's now, in Unix seconds: outbox holds are taken and compared by it (see
 /// [`OUTBOX_LEASE`]), never by the clock of the machine that holds them.

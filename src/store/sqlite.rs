@@ -77,8 +77,7 @@ const GAME_COLUMNS: &str = "id, variant, setup, start_position, first_player, se
     guild, channel, thread, status, result, reason, rated, days_per_move, deadline, position, \
     ply, version, created_at, updated_at, finished_at, to_move, reminded, computer_level";
 
-const USER_COLUMNS: &str =
-    "id, name, style, notify, vacation_until, last_digest_at, remind_hours";
+const USER_COLUMNS: &str = "id, name, style, notify, vacation_until, last_digest_at, remind_hours";
 
 const RATING_COLUMNS: &str =
     "user_id, variant, guild, rating, deviation, volatility, games, wins, losses, draws";
@@ -1111,10 +1110,8 @@ impl ClockStore for SqliteStore {
                     ORDER BY created_at, id LIMIT ?3)
                  RETURNING id, user_id, via, channel, text, created_at, game_id",
             )?;
-            let rows = st.query_map(
-                params![self.holder, OUTBOX_LEASE, limit as i64],
-                outbox_row,
-            )?;
+            let rows =
+                st.query_map(params![self.holder, OUTBOX_LEASE, limit as i64], outbox_row)?;
             let mut out = rows.collect::<rusqlite::Result<Vec<_>>>()?;
             out.sort_by_key(|o| (o.created_at, o.id));
             Ok(out)

@@ -91,7 +91,8 @@ async fn a_one_day_game_gets_no_reminder_after_a_move() {
     // bot's database as if two days had passed): the running bot's sweep reminds Carol of it.
     let slow = start_game(&fake, &carol, &dave, 3).await;
     let conn = rusqlite::Connection::open(dir.path().join("tegami.db")).expect("the database");
-    conn.busy_timeout(Duration::from_secs(10)).expect("busy timeout");
+    conn.busy_timeout(Duration::from_secs(10))
+        .expect("busy timeout");
     let n = conn
         .execute(
             "UPDATE games SET deadline = unixepoch() + 23 * 3600 WHERE id = ?1",
@@ -103,7 +104,9 @@ async fn a_one_day_game_gets_no_reminder_after_a_move() {
         .wait_for("Carol's reminder", STEP, |c| reminder_about(c, slow))
         .await;
     assert!(
-        reminded.content().is_some_and(|t| t.contains(&carol.mention())),
+        reminded
+            .content()
+            .is_some_and(|t| t.contains(&carol.mention())),
         "{}",
         reminded.summary()
     );

@@ -1146,7 +1146,9 @@ async fn a_log_written_to_a_file_carries_no_colour_codes() {
         assert!(
             !log.contains("\x1b["),
             "no ANSI colour codes in a log file: {:?}",
-            log.lines().find(|l| l.contains("\x1b[")).unwrap_or_default()
+            log.lines()
+                .find(|l| l.contains("\x1b["))
+                .unwrap_or_default()
         );
     })
     .await;
