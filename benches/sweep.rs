@@ -170,7 +170,7 @@ fn queries() -> Vec<(&'static str, String)> {
                    AND g.deadline - g.days_per_move * 43200 <= ?1
                    AND coalesce(u.remind_hours, 24) > 0
                    AND g.deadline - coalesce(u.remind_hours, 24) * 3600 <= ?1
-                 ORDER BY g.deadline, g.id LIMIT ?2",
+                 ORDER BY g.deadline - g.days_per_move * 43200, g.id LIMIT ?2",
                 GAME_COLUMNS
                     .split(", ")
                     .map(|c| format!("g.{c}"))

@@ -13,9 +13,9 @@ use std::sync::Arc;
 
 use tegami::service::{parse_command, Config, ManualClock, Place, Request, Service, User};
 use tegami::store::{
-    BatchEnd, DeadlineShift, Ending, Finish, GameResult, GameStatus, MoveRow, NewChallenge,
-    NewGame, NewNotice, OutboxRow, PgStore, RatingRow, RatingUpdate, SqliteStore, Store,
-    StoreError, OUTBOX_LEASE,
+    BatchEnd, DeadlineShift, Ending, Finish, GameResult, GameStatus, GameStore, MoveRow,
+    NewChallenge, NewGame, NewNotice, OutboxRow, PgStore, RatingRow, RatingUpdate, SqliteStore,
+    Store, StoreError, OUTBOX_LEASE,
 };
 
 /// 2026-01-01T00:00:00Z.
@@ -745,8 +745,11 @@ fn raw_execute(b: &Backend, sql: &str) {
     }
 }
 
-/// The holds on the outbox's unsent notices (id, holder, until), by id, and the database's now.
-fn holds(b: &Backend) -> (Vec<(i64, Option<String>, Option<i64>)>, i64) {
+/// A hold on an unsent notice: its id, its holder, until when.
+type Hold = (i64, Option<String>, Option<i64>);
+
+/// The holds on the outbox's unsent notices, by id, and the database's now.
+fn holds(b: &Backend) -> (Vec<Hold>, i64) {
     const SQL: &str = "SELECT id, claimed_by, claimed_until FROM outbox
                        WHERE sent_at IS NULL ORDER BY id";
     match b.locator.split_once(':') {
@@ -1438,7 +1441,7 @@ fn new_game_of(
 
 /// `reminders_due` applies the reminder rule: the later of "the deadline minus the player's
 /// lead" (24 hours unless they chose; 0: never) and "the deadline minus half the time per
-/// move", for games not reminded yet; earliest deadline first.
+/// move", for games not reminded yet; the earliest half time first.
 #[test]
 fn reminders_are_due_by_the_players_lead_and_half_the_time_per_move() {
     const HOUR: i64 = 3_600;
@@ -1477,7 +1480,8 @@ fn reminders_are_due_by_the_players_lead_and_half_the_time_per_move() {
         for (i, (user, days, deadline, is_due)) in cases.iter().enumerate() {
             let g = new_game_of(store, user, &format!("opp{i}"), *days, *deadline);
             if *is_due {
-                due.push((*deadline, g.id));
+                // In the order of the half time per move.
+                due.push((deadline - i64::from(*days) * DAY / 2, g.id));
             }
         }
         // Reminded already, and finished: never due.

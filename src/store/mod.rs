@@ -608,7 +608,8 @@ pub trait ClockStore: Send + Sync {
     /// (`users.remind_hours`, [`DEFAULT_REMIND_HOURS`] when unset) and "the deadline minus half
     /// the time per move" (`deadline - days_per_move * DAY / 2`: half the time after the move,
     /// and a vacation that shifts the deadline shifts it too). A player whose lead is 0 is never
-    /// reminded. Earliest deadline first.
+    /// reminded. The game whose half time per move passed first comes first (the order of the
+    /// index that finds them).
     fn reminders_due(&self, now: i64, limit: usize) -> Result<Vec<GameRow>>;
     /// Marks the game's player reminded of `deadline` and queues the notice, once: `false` if
     /// the game moved on or was reminded already.

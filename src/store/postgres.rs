@@ -1374,7 +1374,7 @@ impl ClockStore for PgStore {
                    AND g.deadline - g.days_per_move * 43200 <= $1
                    AND coalesce(u.remind_hours, {DEFAULT_REMIND_HOURS}) > 0
                    AND g.deadline - coalesce(u.remind_hours, {DEFAULT_REMIND_HOURS}) * 3600 <= $1
-                 ORDER BY g.deadline, g.id LIMIT $2"
+                 ORDER BY g.deadline - g.days_per_move * 43200, g.id LIMIT $2"
             ),
             &[&now, &(limit as i64)],
             game_row,

@@ -1130,7 +1130,7 @@ impl ClockStore for SqliteStore {
                    AND g.deadline - g.days_per_move * 43200 <= ?1
                    AND coalesce(u.remind_hours, {DEFAULT_REMIND_HOURS}) > 0
                    AND g.deadline - coalesce(u.remind_hours, {DEFAULT_REMIND_HOURS}) * 3600 <= ?1
-                 ORDER BY g.deadline, g.id LIMIT ?2",
+                 ORDER BY g.deadline - g.days_per_move * 43200, g.id LIMIT ?2",
                 qualified(GAME_COLUMNS, "g")
             ))?;
             let rows = st.query_map(params![now, limit as i64], game_row)?;

@@ -1115,3 +1115,41 @@ async fn a_process_runs_the_shard_range_it_is_given() {
     })
     .await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_log_written_to_a_file_carries_no_colour_codes() {
+    bounded(async {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let d = dir.path();
+        let fake = FakeDiscord::start().await;
+        let config = example_path();
+        let db = d.join("tegami.db");
+        // Standard error is a file here, as under a service manager or `2> bot.log`.
+        let mut bot = start(
+            &fake,
+            d,
+            "colours",
+            &[
+                "--config".as_ref(),
+                config.as_os_str(),
+                "--db".as_ref(),
+                db.as_os_str(),
+            ],
+            Some("info,tegami=debug"),
+        );
+        ready(&fake).await;
+        let log = stop(&mut bot, d, "colours");
+        assert!(
+            log.contains("INFO") && log.contains("connected to Discord"),
+            "the bot logged: {log}"
+        );
+        assert!(
+            !log.contains("\x1b["),
+            "no ANSI colour codes in a log file: {:?}",
+            log.lines()
+                .find(|l| l.contains("\x1b["))
+                .unwrap_or_default()
+        );
+    })
+    .await;
+}
