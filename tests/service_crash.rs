@@ -63,9 +63,12 @@ fn crash_child() {
             Some(g) => g.id,
             None => {
                 let v = variants[rng.below(variants.len())];
-                let r = send("alice", &format!("challenge @bob {v} black"));
+                // A new opponent for each game: one player may challenge the same opponent
+                // only ten times a day.
+                let bob = format!("bob{}", rng.below(1_000_000));
+                let r = send("alice", &format!("challenge @{bob} {v} black"));
                 let c = number_after(&r.text, "Challenge #").unwrap();
-                let r = send("bob", &format!("accept {c}"));
+                let r = send(&bob, &format!("accept {c}"));
                 let g = number_after(&r.text, "Game #").unwrap();
                 say(format!("GAME {g}"));
                 g
@@ -74,7 +77,7 @@ fn crash_child() {
         let row = store.game(game).unwrap().unwrap();
         let g = replay(store.as_ref(), game);
         if row.ply >= GAME_PLIES || g.legal_moves().is_empty() {
-            send("bob", &format!("resign {game}"));
+            send(&row.players[1], &format!("resign {game}"));
             say(format!("OVER {game}"));
             continue;
         }

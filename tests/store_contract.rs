@@ -875,6 +875,7 @@ fn holds_are_reckoned_by_the_databases_clock() {
             via: "mention".into(),
             channel: None,
             text: "over".into(),
+            ply: None,
         }];
         let ending = resignation();
         let f = Finish {
@@ -920,6 +921,7 @@ fn a_renewed_hold_keeps_another_handle_off_until_released() {
             via: "mention".into(),
             channel: None,
             text: format!("notice {id}"),
+            ply: None,
         };
         // Two notices of the first handle.
         let g = new_game(&*first, "alice", "bob");
@@ -985,6 +987,7 @@ fn the_outbox_delivers_in_the_order_notices_were_made() {
             via: "mention".into(),
             channel: None,
             text: format!("notice {id}"),
+            ply: None,
         };
         // An old-scheme id (microseconds since 1970, shifted), then a new-scheme one.
         let old: i64 = 1_767_225_600_000_000 << 12;
@@ -1493,6 +1496,7 @@ fn reminders_are_due_by_the_players_lead_and_half_the_time_per_move() {
             via: "mention".into(),
             channel: None,
             text: "reminder".into(),
+            ply: None,
         };
         assert!(store
             .remind(reminded.id, now + 1, &n, now - 10)

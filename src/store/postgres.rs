@@ -197,6 +197,11 @@ const GAME_COLUMNS: &str = "id, variant, setup, start_position, first_player, se
 
 const USER_COLUMNS: &str = "id, name, style, notify, vacation_until, last_digest_at, remind_hours";
 
+/// How many columns `USER_COLUMNS` has: a column read after them comes at this index.
+fn user_columns() -> usize {
+    USER_COLUMNS.split(", ").count()
+}
+
 /// The database's now, in Unix seconds: outbox holds are taken and compared by it (see
 /// [`OUTBOX_LEASE`]), never by the clock of the machine that holds them.
 const DB_NOW: &str = "floor(extract(epoch FROM clock_timestamp()))::bigint";
@@ -1202,7 +1207,12 @@ impl UserStore for PgStore {
                  FROM users WHERE id = $1"
             ),
             &[&id, &guild],
-            |r| Ok((user_row(r)?, r.try_get::<_, Option<String>>(6)?)),
+            |r| {
+                Ok((
+                    user_row(r)?,
+                    r.try_get::<_, Option<String>>(user_columns())?,
+                ))
+            },
         )?;
         if let Some((u, n)) = known {
             if u.name == name && n.as_deref() == nick {

@@ -87,6 +87,11 @@ const GAME_COLUMNS: &str = "id, variant, setup, start_position, first_player, se
 
 const USER_COLUMNS: &str = "id, name, style, notify, vacation_until, last_digest_at, remind_hours";
 
+/// How many columns `USER_COLUMNS` has: a column read after them comes at this index.
+fn user_columns() -> usize {
+    USER_COLUMNS.split(", ").count()
+}
+
 const RATING_COLUMNS: &str =
     "user_id, variant, guild, rating, deviation, volatility, games, wins, losses, draws";
 
@@ -956,7 +961,7 @@ impl UserStore for SqliteStore {
                      FROM users WHERE id = ?1"
                 ),
                 params![id, guild],
-                |r| Ok((user_row(r)?, r.get::<_, Option<String>>(6)?)),
+                |r| Ok((user_row(r)?, r.get::<_, Option<String>>(user_columns())?)),
             )
             .optional()?)
         })?;
