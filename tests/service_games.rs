@@ -1965,6 +1965,7 @@ fn finished_game(env: &Env) -> i64 {
 
 /// What a request running on another thread saw: its progress sentences, then its reply.
 #[derive(Debug)]
+#[allow(clippy::large_enum_variant)]
 enum Seen {
     Progress(String),
     Reply(Reply),

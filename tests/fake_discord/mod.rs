@@ -86,6 +86,8 @@ mod fixtures;
 mod gateway;
 mod messages;
 mod rest;
+// The fake's own tests: run from the test binary; the benchmark that includes the fake has none.
+#[cfg(test)]
 mod selftests;
 
 use std::collections::{BTreeMap, HashMap, HashSet};

@@ -3,6 +3,9 @@
 //! on command options, refused tokens, and repeated injected failures. Each proves the fake
 //! answers as Discord does before a bot test relies on it.
 
+// The benchmark that includes the fake compiles this module without running its tests.
+#![allow(unused_imports)]
+
 use std::sync::Arc;
 use std::time::Duration;
 
