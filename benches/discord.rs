@@ -464,12 +464,19 @@ async fn stall(plies: usize) {
         let b = User::new("5000000000000000002", "sparring");
         store_long_game(&service, &place, &a, &b, plies)
     };
+    // The stored game's notices and announcements were delivered long ago.
+    rusqlite::Connection::open(&db)
+        .and_then(|c| c.execute("UPDATE outbox SET sent_at = 0 WHERE sent_at IS NULL", []))
+        .expect("mark the stored game's notices sent");
     let fake = Arc::new(FakeDiscord::start().await);
     let analyst = FakeUser::new(5_000_000_000_000_000_001, "analyst");
     let human = FakeUser::new(5_000_000_000_000_000_003, "human");
-    let p1 = FakeUser::new(5_000_000_000_000_000_004, "p1");
-    let p2 = FakeUser::new(5_000_000_000_000_000_005, "p2");
-    for u in [&analyst, &human, &p1, &p2] {
+    // Sixteen other players in eight games, so that none of them passes the rate limit (8
+    // commands in 10 s) however fast the rounds go.
+    let players: Vec<FakeUser> = (0..16)
+        .map(|i| FakeUser::new(5_000_000_000_000_000_100 + i, &format!("p{i}")))
+        .collect();
+    for u in [&analyst, &human].into_iter().chain(&players) {
         fake.add_user(u);
     }
     let bot = start_bot(&fake, &db, &dir.path().join("bot.log"));
@@ -477,7 +484,7 @@ async fn stall(plies: usize) {
     fake.wait_for("registration", STEP, |c| c.method == "PUT")
         .await;
     let me = FakeUser::new(fake_discord::BOT_USER_ID, fake_discord::BOT_USERNAME);
-    // The human against the computer at level 5, the human first; p1 against p2.
+    // The human against the computer at level 5, the human first; the players in pairs.
     let r = command(
         &fake,
         &human,
@@ -500,28 +507,32 @@ async fn stall(plies: usize) {
                 .ok()
         })
         .expect("the computer's game began");
-    command(
-        &fake,
-        &p1,
-        "challenge",
-        json!([
-            opt_user("opponent", &p2),
-            opt_str("game", "shogi"),
-            opt_str("color", "black")
-        ]),
-        &[&p2],
-    )
-    .await;
-    let r = command(&fake, &p2, "accept", json!([]), &[]).await;
-    let game = r
-        .content()
-        .and_then(|t| {
-            let rest = &t[t.find("Game #")? + 6..];
-            rest[..rest.find(|c: char| !c.is_ascii_digit())?]
-                .parse::<i64>()
-                .ok()
-        })
-        .expect("p1 and p2's game began");
+    let mut games = Vec::new();
+    for pair in players.chunks(2) {
+        command(
+            &fake,
+            &pair[0],
+            "challenge",
+            json!([
+                opt_user("opponent", &pair[1]),
+                opt_str("game", "shogi"),
+                opt_str("color", "black")
+            ]),
+            &[&pair[1]],
+        )
+        .await;
+        let r = command(&fake, &pair[1], "accept", json!([]), &[]).await;
+        let game = r
+            .content()
+            .and_then(|t| {
+                let rest = &t[t.find("Game #")? + 6..];
+                rest[..rest.find(|c: char| !c.is_ascii_digit())?]
+                    .parse::<i64>()
+                    .ok()
+            })
+            .expect("the players' game began");
+        games.push(game);
+    }
 
     // The human's moves: edge pawns and quiet moves, legal whatever the computer answers.
     let human_moves = [
@@ -592,20 +603,34 @@ async fn stall(plies: usize) {
             thinking = tokio::spawn(computer_moved(mark));
         }
         let searching = !thinking.is_finished();
-        ms.push(timed(&fake, &p1, "board", json!([opt_int("game", game)])).await);
-        if r < OPENING.len() {
-            let user = if r % 2 == 0 { &p1 } else { &p2 };
+        let round = Instant::now();
+        // One game moves, another player looks at a board.
+        let k = r % games.len();
+        let ply = r / games.len();
+        if ply < OPENING.len() {
+            let mover = &players[2 * k + ply % 2];
             ms.push(
                 timed(
                     &fake,
-                    user,
+                    mover,
                     "move",
-                    json!([opt_str("move", OPENING[r]), opt_int("game", game)]),
+                    json!([opt_str("move", OPENING[ply]), opt_int("game", games[k])]),
                 )
                 .await,
             );
-            r += 1;
         }
+        let viewer = (r * 5 + 3) % players.len();
+        ms.push(
+            timed(
+                &fake,
+                &players[viewer],
+                "board",
+                json!([opt_int("game", games[viewer / 2])]),
+            )
+            .await,
+        );
+        r += 1;
+        tokio::time::sleep_until((round + Duration::from_millis(200)).into()).await;
         if searching {
             during_search += 1;
         }

@@ -424,19 +424,27 @@ pub async fn deliver_now(
     outbox: Arc<Outbox>,
     notices: Vec<Notice>,
 ) {
-    // A post mentions the players of its game whose mentions are in the same batch.
+    // A post mentions the players its move told: the mentions of its game made just before it
+    // (ids grow in the order notices are made, and a move's notices come before its post), so
+    // each mention goes with the first post of its game after it, if that post is in the batch.
     let mut folded: HashMap<i64, Vec<UserId>> = HashMap::new();
     let mut skip = Vec::new();
-    for p in notices.iter().filter(|n| n.via == Via::Post) {
-        for m in &notices {
-            if m.via == Via::Mention && m.game.is_some() && m.game == p.game {
-                if let (Some(u), Some(id)) = (user_id(&m.user), m.id) {
-                    if let Some(pid) = p.id {
-                        folded.entry(pid).or_default().push(u);
-                        skip.push(id);
-                    }
-                }
-            }
+    for m in notices
+        .iter()
+        .filter(|m| m.via == Via::Mention && m.game.is_some())
+    {
+        let (Some(u), Some(mid)) = (user_id(&m.user), m.id) else {
+            continue;
+        };
+        let post = notices
+            .iter()
+            .filter(|p| p.via == Via::Post && p.game == m.game)
+            .filter_map(|p| p.id)
+            .filter(|&pid| pid > mid)
+            .min();
+        if let Some(pid) = post {
+            folded.entry(pid).or_default().push(u);
+            skip.push(mid);
         }
     }
     // The mentions folded into a post are delivered with it, or on their own if it fails.
@@ -451,10 +459,20 @@ pub async fn deliver_now(
         let posted = matches!(outcome, Delivery::Delivered);
         settle(&service, &outbox, n, outcome).await;
         if n.via == Via::Post && !ping.is_empty() {
+            // The mentions folded into this post (the same rule as above).
             let theirs = notices.iter().filter(|m| {
                 m.via == Via::Mention
                     && m.game == n.game
-                    && m.id.is_some_and(|mid| skip.contains(&mid))
+                    && m.id.is_some_and(|mid| {
+                        skip.contains(&mid)
+                            && notices
+                                .iter()
+                                .filter(|p| p.via == Via::Post && p.game == m.game)
+                                .filter_map(|p| p.id)
+                                .filter(|&pid| pid > mid)
+                                .min()
+                                == Some(id)
+                    })
             });
             if posted {
                 let ids: Vec<i64> = theirs.filter_map(|m| m.id).collect();
