@@ -307,27 +307,13 @@ async fn latency(rounds: usize) {
 }
 
 async fn memory(stored: usize) {
-    use tegami::service::{parse_command, Config, Place, Request, Service, SystemClock, User};
-    use tegami::store::{Durability, SqliteStore};
+    use tegami::service::{parse_command, Request, User};
 
     let dir = tempfile::tempdir().expect("temp dir");
     let db = dir.path().join("memory.db");
     let t = Instant::now();
     {
-        let store = SqliteStore::open_with(&db, Durability::Normal).expect("store");
-        let service = Service::new(
-            Arc::new(store),
-            Arc::new(SystemClock),
-            Config {
-                images: false,
-                ..Config::default()
-            },
-        );
-        let place = Place {
-            guild: Some(fake_discord::GUILD_ID.to_string()),
-            channel: Some(CHANNEL_ID.to_string()),
-            admin: false,
-        };
+        let (service, place) = core_on(&db);
         let user = |i: usize| {
             let id = 4_000_000_000_000_000_000u64 + i as u64;
             User::new(id.to_string(), format!("stored{i}"))
@@ -427,6 +413,37 @@ fn store_long_game(
     id
 }
 
+/// The command core on a database file (pictures off), and the fake's default channel: to
+/// store games before the bot starts.
+fn core_on(db: &Path) -> (tegami::service::Service, tegami::service::Place) {
+    use tegami::service::{Config, Place, Service, SystemClock};
+    use tegami::store::{Durability, SqliteStore};
+    let store = SqliteStore::open_with(db, Durability::Normal).expect("store");
+    let service = Service::new(
+        Arc::new(store),
+        Arc::new(SystemClock),
+        Config {
+            images: false,
+            ..Config::default()
+        },
+    );
+    let place = Place {
+        guild: Some(fake_discord::GUILD_ID.to_string()),
+        channel: Some(CHANNEL_ID.to_string()),
+        admin: false,
+    };
+    (service, place)
+}
+
+/// The game an answer names (`… Game #12 …`).
+fn game_number(r: &fake_discord::Recorded) -> Option<i64> {
+    let t = r.content()?;
+    let rest = &t[t.find("Game #")? + 6..];
+    rest[..rest.find(|c: char| !c.is_ascii_digit())?]
+        .parse()
+        .ok()
+}
+
 /// Sends a slash command and returns the time to its follow-up (ms).
 async fn timed(fake: &FakeDiscord, user: &FakeUser, name: &str, options: serde_json::Value) -> f64 {
     let (_, token, ev) = fake.slash_command(user, name, options, &[]);
@@ -440,26 +457,12 @@ async fn timed(fake: &FakeDiscord, user: &FakeUser, name: &str, options: serde_j
 }
 
 async fn stall(plies: usize) {
-    use tegami::service::{Config, Place, Service, SystemClock, User};
-    use tegami::store::{Durability, SqliteStore};
+    use tegami::service::User;
 
     let dir = tempfile::tempdir().expect("temp dir");
     let db = dir.path().join("stall.db");
     let analysed = {
-        let store = SqliteStore::open_with(&db, Durability::Normal).expect("store");
-        let service = Service::new(
-            Arc::new(store),
-            Arc::new(SystemClock),
-            Config {
-                images: false,
-                ..Config::default()
-            },
-        );
-        let place = Place {
-            guild: Some(fake_discord::GUILD_ID.to_string()),
-            channel: Some(CHANNEL_ID.to_string()),
-            admin: false,
-        };
+        let (service, place) = core_on(&db);
         let a = User::new("5000000000000000001", "analyst");
         let b = User::new("5000000000000000002", "sparring");
         store_long_game(&service, &place, &a, &b, plies)
@@ -498,15 +501,7 @@ async fn stall(plies: usize) {
         &[&me],
     )
     .await;
-    let computer_game = r
-        .content()
-        .and_then(|t| {
-            let rest = &t[t.find("Game #")? + 6..];
-            rest[..rest.find(|c: char| !c.is_ascii_digit())?]
-                .parse::<i64>()
-                .ok()
-        })
-        .expect("the computer's game began");
+    let computer_game = game_number(&r).expect("the computer's game began");
     let mut games = Vec::new();
     for pair in players.chunks(2) {
         command(
@@ -522,15 +517,7 @@ async fn stall(plies: usize) {
         )
         .await;
         let r = command(&fake, &pair[1], "accept", json!([]), &[]).await;
-        let game = r
-            .content()
-            .and_then(|t| {
-                let rest = &t[t.find("Game #")? + 6..];
-                rest[..rest.find(|c: char| !c.is_ascii_digit())?]
-                    .parse::<i64>()
-                    .ok()
-            })
-            .expect("the players' game began");
+        let game = game_number(&r).expect("the players' game began");
         games.push(game);
     }
 

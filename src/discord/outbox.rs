@@ -427,15 +427,12 @@ pub async fn deliver_now(
     // A post mentions the players its move told: the mentions of its game made just before it
     // (ids grow in the order notices are made, and a move's notices come before its post), so
     // each mention goes with the first post of its game after it, if that post is in the batch.
-    let mut folded: HashMap<i64, Vec<UserId>> = HashMap::new();
-    let mut skip = Vec::new();
+    let mut folded: HashMap<i64, Vec<&Notice>> = HashMap::new();
     for m in notices
         .iter()
-        .filter(|m| m.via == Via::Mention && m.game.is_some())
+        .filter(|m| m.via == Via::Mention && m.game.is_some() && user_id(&m.user).is_some())
     {
-        let (Some(u), Some(mid)) = (user_id(&m.user), m.id) else {
-            continue;
-        };
+        let Some(mid) = m.id else { continue };
         let post = notices
             .iter()
             .filter(|p| p.via == Via::Post && p.game == m.game)
@@ -443,43 +440,27 @@ pub async fn deliver_now(
             .filter(|&pid| pid > mid)
             .min();
         if let Some(pid) = post {
-            folded.entry(pid).or_default().push(u);
-            skip.push(mid);
+            folded.entry(pid).or_default().push(m);
         }
     }
+    let is_folded = |id: i64| folded.values().flatten().any(|m| m.id == Some(id));
     // The mentions folded into a post are delivered with it, or on their own if it fails.
     let mut unfolded: Vec<Notice> = Vec::new();
     for n in &notices {
         let Some(id) = n.id else { continue };
-        if skip.contains(&id) {
+        if is_folded(id) {
             continue;
         }
-        let ping = folded.get(&id).cloned().unwrap_or_default();
+        let theirs = folded.get(&id).cloned().unwrap_or_default();
+        let ping: Vec<UserId> = theirs.iter().filter_map(|m| user_id(&m.user)).collect();
         let outcome = deliver(&http, &service, &outbox, n, &ping).await;
         let posted = matches!(outcome, Delivery::Delivered);
         settle(&service, &outbox, n, outcome).await;
-        if n.via == Via::Post && !ping.is_empty() {
-            // The mentions folded into this post (the same rule as above).
-            let theirs = notices.iter().filter(|m| {
-                m.via == Via::Mention
-                    && m.game == n.game
-                    && m.id.is_some_and(|mid| {
-                        skip.contains(&mid)
-                            && notices
-                                .iter()
-                                .filter(|p| p.via == Via::Post && p.game == m.game)
-                                .filter_map(|p| p.id)
-                                .filter(|&pid| pid > mid)
-                                .min()
-                                == Some(id)
-                    })
-            });
-            if posted {
-                let ids: Vec<i64> = theirs.filter_map(|m| m.id).collect();
-                mark_sent(&service, &outbox, ids).await;
-            } else {
-                unfolded.extend(theirs.cloned());
-            }
+        if posted {
+            let ids: Vec<i64> = theirs.iter().filter_map(|m| m.id).collect();
+            mark_sent(&service, &outbox, ids).await;
+        } else {
+            unfolded.extend(theirs.into_iter().cloned());
         }
     }
     for n in unfolded {
