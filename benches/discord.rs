@@ -431,6 +431,7 @@ fn core_on(db: &Path) -> (tegami::service::Service, tegami::service::Place) {
         guild: Some(fake_discord::GUILD_ID.to_string()),
         channel: Some(CHANNEL_ID.to_string()),
         admin: false,
+        locale: None,
     };
     (service, place)
 }

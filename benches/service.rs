@@ -39,6 +39,7 @@ fn req(user: &str, line: &str) -> Request {
             guild: Some("bench".into()),
             channel: Some("bench".into()),
             admin: false,
+            locale: None,
         },
         command: parse_command(line).expect("bench commands are well formed"),
     }

@@ -159,6 +159,7 @@ impl Console {
                 guild: Some("console".into()),
                 channel: Some("console".into()),
                 admin: true,
+                locale: None,
             },
             command,
         };

@@ -52,6 +52,7 @@ fn channel() -> Place {
         guild: None,
         channel: Some("chan".into()),
         admin: false,
+        locale: None,
     }
 }
 
@@ -61,6 +62,7 @@ fn in_guild(guild: &str, admin: bool) -> Place {
         guild: Some(guild.into()),
         channel: Some(format!("{guild}-chan")),
         admin,
+        locale: None,
     }
 }
 
@@ -1236,6 +1238,23 @@ impl UserStore for CrashingStore {
     }
     fn set_remind_hours(&self, id: &str, hours: Option<u32>) -> Result<(), StoreError> {
         self.inner.set_remind_hours(id, hours)
+    }
+    fn set_user_speech(
+        &self,
+        id: &str,
+        language: Option<&str>,
+        notation: Option<&str>,
+    ) -> Result<(), StoreError> {
+        self.inner.set_user_speech(id, language, notation)
+    }
+    fn set_user_locale(&self, id: &str, locale: &str) -> Result<(), StoreError> {
+        self.inner.set_user_locale(id, locale)
+    }
+    fn set_server_locale(&self, guild: &str, locale: &str) -> Result<(), StoreError> {
+        self.inner.set_server_locale(guild, locale)
+    }
+    fn server_locale(&self, guild: &str) -> Result<Option<String>, StoreError> {
+        self.inner.server_locale(guild)
     }
 }
 

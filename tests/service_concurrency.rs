@@ -172,7 +172,7 @@ fn race(variant: &str, readers: usize) -> Race {
                         Ok(Ok(reply)) if !reply.error => Ok(reply.text),
                         Ok(Ok(reply)) => Err(Refusal::User(reply.text)),
                         Ok(Err(CoreError::User(m))) | Ok(Err(CoreError::Ended(m, ..))) => {
-                            Err(Refusal::User(m))
+                            Err(Refusal::User(m.to_string()))
                         }
                         Ok(Err(CoreError::Internal(m))) => Err(Refusal::Internal(m)),
                         Err(_) => Err(Refusal::Panic("the core panicked".into())),

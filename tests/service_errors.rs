@@ -1171,6 +1171,7 @@ fn board_replay_and_games_arguments_are_read() {
     ] {
         match parse_command(line) {
             Err(CommandError::Usage(msg)) => {
+                let msg = msg.to_string();
                 assert!(
                     msg.contains(fragment),
                     "{line:?}: {msg:?} should say {fragment:?}"

@@ -1525,7 +1525,8 @@ fn in_a_games_thread_suggestions_are_of_that_game() {
             &Place {
                 guild: Some("elsewhere".into()),
                 channel: Some("thread-a".into()),
-                admin: false
+                admin: false,
+                locale: None,
             },
             None,
             "",

@@ -80,6 +80,7 @@ fn server(g: &str) -> Place {
         guild: Some(g.to_string()),
         channel: Some(format!("{g}-channel")),
         admin: false,
+        locale: None,
     }
 }
 
@@ -88,6 +89,7 @@ fn dm() -> Place {
         guild: None,
         channel: Some("dm-channel".into()),
         admin: false,
+        locale: None,
     }
 }
 

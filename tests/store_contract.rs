@@ -459,6 +459,7 @@ fn the_command_core_plays_alike_on_every_backend() {
             guild: Some("g1".into()),
             channel: Some("g1-chan".into()),
             admin: false,
+            locale: None,
         };
         let ok = |user: &str, line: &str| -> String {
             let command = parse_command(line).unwrap_or_else(|e| panic!("{line}: {e}"));

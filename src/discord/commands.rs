@@ -53,6 +53,8 @@ pub fn all() -> Vec<poise::Command<Data, Error>> {
                     (_, "action") => Some(|b| choices(b, ACTIONS)),
                     ("export", "format") => Some(|b| choices(b, FORMATS)),
                     ("settings", "notify") => Some(|b| choices(b, NOTIFY)),
+                    ("settings" | "server", "language") => Some(|b| choices(b, LANGUAGES)),
+                    ("settings", "notation") => Some(|b| choices(b, NOTATIONS)),
                     _ => None,
                 };
             if setter.is_some() {
@@ -69,6 +71,8 @@ const STYLES: &[&str] = &["kanji", "international"];
 const ACTIONS: &[&str] = &["offer", "accept", "decline"];
 const FORMATS: &[&str] = &["sfen", "kif", "csa", "fen"];
 const NOTIFY: &[&str] = &["mention", "dm", "digest"];
+const LANGUAGES: &[&str] = &["en", "ja"];
+const NOTATIONS: &[&str] = &["western", "japanese", "usi"];
 
 fn choices(b: CreateCommandOption, names: &[&str]) -> CreateCommandOption {
     let mut b = b.kind(serenity::CommandOptionType::String);
@@ -522,7 +526,7 @@ pub async fn leaderboard(
     run(ctx, command).await
 }
 
-/// Your settings: piece style, how you are told of moves, when you are reminded.
+/// Your settings: piece style, how you are told of moves, when you are reminded, language and notation.
 #[poise::command(slash_command, prefix_command)]
 pub async fn settings(
     ctx: Ctx<'_>,
@@ -532,6 +536,10 @@ pub async fn settings(
     #[min = 0]
     #[max = 336]
     remind: Option<i64>,
+    #[description = "The bot's language for you: en or ja"] language: Option<String>,
+    #[description = "How moves are written for you: western, japanese or usi"] notation: Option<
+        String,
+    >,
 ) -> Result<(), Error> {
     let command = (|| {
         // Discord keeps to the bounds; a prefix command does not: the core refuses past them.
@@ -549,6 +557,8 @@ pub async fn settings(
             style: pick(style, STYLES, "style")?,
             notify: pick(notify, NOTIFY, "notify")?,
             remind,
+            language: pick(language, LANGUAGES, "language")?,
+            notation: pick(notation, NOTATIONS, "notation")?,
         })
     })();
     run(ctx, command).await
@@ -584,6 +594,7 @@ pub async fn server(
     #[description = "The channel where challenges' games are played"]
     #[channel_types("Text", "News")]
     channel: Option<serenity::GuildChannel>,
+    #[description = "The language of the server's public posts: en or ja"] language: Option<String>,
 ) -> Result<(), Error> {
     // Registered for text channels only; a prefix command may still name another kind.
     if let Some(c) = channel.as_ref().filter(|c| {
@@ -601,16 +612,19 @@ pub async fn server(
         )
         .await;
     }
-    let command = match days.map(u32::try_from) {
-        Some(Err(_)) => Err("days per move: choose 1, 2, 3, 5, 7, 10 or 14".to_string()),
-        Some(Ok(d)) => Ok(Some(d)),
-        None => Ok(None),
-    }
-    .map(|days| Command::Server {
-        days,
-        rated,
-        channel: channel.map(|c| c.id.to_string()),
-    });
+    let command = (|| {
+        let days = match days.map(u32::try_from) {
+            Some(Err(_)) => return Err("days per move: choose 1, 2, 3, 5, 7, 10 or 14".to_string()),
+            Some(Ok(d)) => Some(d),
+            None => None,
+        };
+        Ok(Command::Server {
+            days,
+            rated,
+            channel: channel.map(|c| c.id.to_string()),
+            language: pick(language, LANGUAGES, "language")?,
+        })
+    })();
     run(ctx, command).await
 }
 
@@ -748,7 +762,10 @@ mod tests {
             .iter()
             .find(|c| c.name == "settings")
             .expect("/settings");
-        assert_eq!(option_names(c), ["notify", "remind", "style"]);
+        assert_eq!(
+            option_names(c),
+            ["language", "notation", "notify", "remind", "style"]
+        );
         let json = serde_json::to_value(c.create_as_slash_command().expect("slash")).expect("json");
         let remind = json["options"]
             .as_array()

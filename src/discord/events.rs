@@ -94,6 +94,8 @@ async fn button(ctx: poise::FrameworkContext<'_, Data, Error>, click: &Component
             .as_ref()
             .and_then(|m| m.permissions)
             .is_some_and(|p| p.manage_guild() || p.administrator()),
+        locale: Some(click.locale.clone()),
+        guild_locale: click.guild_locale.clone(),
     };
     if b.only.is_some_and(|u| u != origin.user.get()) {
         respond::quick_ephemeral(&http, id, token, "This button is someone else's.").await;
@@ -179,6 +181,8 @@ async fn bare_move(ctx: poise::FrameworkContext<'_, Data, Error>, msg: &serenity
             msg.channel_id,
         ),
         admin: false,
+        locale: None,
+        guild_locale: respond::cached_guild_locale(&ctx.serenity_context.cache, msg.guild_id),
     };
     let command = Command::Move {
         game: Some(game),

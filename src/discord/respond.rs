@@ -74,6 +74,14 @@ pub fn nickname(nick: Option<&str>) -> Option<String> {
         .map(str::to_string)
 }
 
+/// A server's preferred locale, if the server is cached (messages carry no locale).
+pub fn cached_guild_locale(
+    cache: &serenity::Cache,
+    guild: Option<serenity::GuildId>,
+) -> Option<String> {
+    Some(cache.guild(guild?)?.preferred_locale.clone())
+}
+
 /// Who sent a command, and where.
 #[derive(Clone, Debug)]
 pub struct Origin {
@@ -89,6 +97,11 @@ pub struct Origin {
     pub parent: Option<ChannelId>,
     /// May change the server's settings (Manage Server).
     pub admin: bool,
+    /// The locale of the sender's client (interactions carry it; messages do not).
+    pub locale: Option<String>,
+    /// The server's locale (`guild_locale` of an interaction; the cached server's preferred
+    /// locale for a message).
+    pub guild_locale: Option<String>,
 }
 
 impl Origin {
@@ -99,11 +112,14 @@ impl Origin {
             _ => self.channel,
         };
         Request {
-            user: User::new(self.user.to_string(), self.name.clone()).with_nick(self.nick.clone()),
+            user: User::new(self.user.to_string(), self.name.clone())
+                .with_nick(self.nick.clone())
+                .with_locale(self.locale.clone()),
             place: Place {
                 guild: self.guild.map(|g| g.to_string()),
                 channel: Some(channel.to_string()),
                 admin: self.admin,
+                locale: self.guild_locale.clone(),
             },
             command,
         }
@@ -140,6 +156,13 @@ impl Origin {
                 cached_thread_parent(ctx.cache(), p.msg.guild_id, p.msg.channel_id)
             }
         };
+        let (locale, guild_locale) = match ctx {
+            poise::Context::Application(a) => (
+                Some(a.interaction.locale.clone()),
+                a.interaction.guild_locale.clone(),
+            ),
+            poise::Context::Prefix(p) => (None, cached_guild_locale(ctx.cache(), p.msg.guild_id)),
+        };
         Origin {
             user: author.id,
             name: display_name(author),
@@ -148,6 +171,8 @@ impl Origin {
             channel: ctx.channel_id(),
             parent,
             admin,
+            locale,
+            guild_locale,
         }
     }
 }
@@ -799,6 +824,8 @@ pub async fn announce_computer_move(http: &Arc<Http>, data: &Data, reply: Reply)
         channel,
         parent: None,
         admin: false,
+        locale: None,
+        guild_locale: None,
     };
     answer(http, data, Target::Nobody, &origin, true, reply).await;
 }

@@ -23,7 +23,9 @@ use tracing::{info, instrument};
 use super::play::ending_of;
 use super::*;
 use crate::engine::{Outcome, Reason};
+use crate::i18n::Lang;
 use crate::store::{BatchEnd, DeadlineShift, NewNotice, ServerRow, UserRow};
+use crate::{msg, t};
 
 /// What a sweep did.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -363,9 +365,9 @@ impl Service {
         game: Option<i64>,
     ) -> Result<Reply, CoreError> {
         let g = self.pick_game(user, place, game)?;
-        let side = g
-            .side_of(&user.id)
-            .ok_or_else(|| CoreError::User(format!("you do not play in game #{}", g.row.id)))?;
+        let side = g.side_of(&user.id).ok_or_else(|| {
+            CoreError::User(format!("you do not play in game #{}", g.row.id).into())
+        })?;
         if g.row.status != GameStatus::Active {
             return user_err(format!("game #{} is over", g.row.id));
         }
@@ -588,7 +590,7 @@ impl Service {
 
     pub(crate) fn leaderboard(&self, place: &Place, variant: &str) -> Result<Reply, CoreError> {
         let id = VariantId::parse(variant)
-            .ok_or_else(|| CoreError::User(format!("unknown game '{variant}'")))?;
+            .ok_or_else(|| CoreError::User(format!("unknown game '{variant}'").into()))?;
         let guild = place.guild.clone().unwrap_or_default();
         let rows = self.store.leaderboard(id.as_str(), &guild, 10)?;
         let v = Variant::get(id);
@@ -620,33 +622,58 @@ impl Service {
             default_days: self.config.default_days,
             rated_default: false,
             games_channel: None,
+            language: None,
         }))
     }
 
     pub(crate) fn server_settings(
         &self,
+        user: &User,
         place: &Place,
         days: Option<u32>,
         rated: Option<bool>,
         channel: Option<String>,
+        language: Option<&str>,
     ) -> Result<Reply, CoreError> {
+        let lang = user.voice.lang;
         let mut s = self.server_of(place)?;
-        if days.is_none() && rated.is_none() && channel.is_none() {
-            return Ok(Reply::text(format!(
-                "Server settings: {} days per move by default, games {} by default, {}.",
-                s.default_days,
-                if s.rated_default { "rated" } else { "casual" },
-                s.games_channel.as_ref().map_or(
-                    "games played where they are challenged".to_string(),
-                    |c| format!("games go to channel {c}")
-                )
+        let described = |s: &ServerRow, lang: Lang| {
+            (
+                if s.rated_default {
+                    t!(lang, "server-rated")
+                } else {
+                    t!(lang, "server-casual")
+                },
+                s.games_channel.as_ref().map_or_else(
+                    || t!(lang, "server-games-here"),
+                    |c| t!(lang, "server-games-channel", channel = c.as_str()),
+                ),
+                match s.language.as_deref().and_then(Lang::parse) {
+                    Some(l) => t!(lang, "server-language-chosen", lang = l.code()),
+                    None => t!(
+                        lang,
+                        "server-language-discord",
+                        lang = self.public_voice(place.guild.as_deref()).lang.code()
+                    ),
+                },
+            )
+        };
+        if days.is_none() && rated.is_none() && channel.is_none() && language.is_none() {
+            let (rated, games, language) = described(&s, lang);
+            return Ok(Reply::text(t!(
+                lang,
+                "server-show",
+                days = s.default_days,
+                rated = rated,
+                games = games,
+                language = language
             )));
         }
         if place.guild.is_none() {
-            return user_err("server settings are made in a server");
+            return user_err(msg!("server-not-in-server"));
         }
         if !place.admin {
-            return user_err("only the server's managers change its settings");
+            return user_err(msg!("server-managers-only"));
         }
         if let Some(d) = days {
             check_days(d)?;
@@ -658,15 +685,27 @@ impl Service {
         if let Some(c) = channel {
             s.games_channel = (!c.is_empty() && c != "none").then_some(c);
         }
+        if let Some(l) = language {
+            s.language = if l == "default" || l == "auto" {
+                None
+            } else {
+                Some(
+                    Lang::parse(l)
+                        .ok_or_else(|| CoreError::User(msg!("settings-bad-language", value = l)))?
+                        .code()
+                        .to_string(),
+                )
+            };
+        }
         self.store.set_server(&s)?;
-        Ok(Reply::text(format!(
-            "Saved: {} days per move by default, {} by default{}.",
-            s.default_days,
-            if s.rated_default { "rated" } else { "casual" },
-            s.games_channel
-                .as_ref()
-                .map(|c| format!(", games go to channel {c}"))
-                .unwrap_or_default()
+        let (rated, games, language) = described(&s, lang);
+        Ok(Reply::text(t!(
+            lang,
+            "server-saved",
+            days = s.default_days,
+            rated = rated,
+            games = games,
+            language = language
         )))
     }
 }

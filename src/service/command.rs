@@ -5,6 +5,8 @@
 use thiserror::Error;
 
 use super::UserRef;
+use crate::i18n::Msg;
+use crate::msg;
 
 /// Which side the challenger wants.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -121,6 +123,10 @@ pub enum Command {
         /// Hours before a deadline to be reminded (0: never); the core takes 0 to
         /// [`MAX_REMIND_HOURS`](super::MAX_REMIND_HOURS).
         remind: Option<u32>,
+        /// `en` or `ja` (`default`: back to the client's language).
+        language: Option<String>,
+        /// `western`, `japanese` or `usi` (`default`: the language's).
+        notation: Option<String>,
     },
     /// Give the opponent one more day on their move.
     MoreTime {
@@ -142,6 +148,8 @@ pub enum Command {
         days: Option<u32>,
         rated: Option<bool>,
         channel: Option<String>,
+        /// `en` or `ja` for the server's public posts (`default`: the server's Discord locale).
+        language: Option<String>,
     },
     Help {
         topic: Option<String>,
@@ -149,16 +157,40 @@ pub enum Command {
 }
 
 /// Why a command line could not be read.
-#[derive(Debug, Clone, PartialEq, Eq, Error)]
+#[derive(Debug, Clone, PartialEq, Error)]
 pub enum CommandError {
-    #[error("unknown command '{0}': type help for the list")]
+    #[error("{}", Self::Unknown(.0.clone()).msg())]
     Unknown(String),
     #[error("{0}")]
-    Usage(String),
+    Usage(Msg),
 }
 
-fn usage(s: &str) -> CommandError {
-    CommandError::Usage(format!("usage: {s}"))
+impl CommandError {
+    /// What to tell the sender, in their language.
+    pub fn msg(&self) -> Msg {
+        match self {
+            CommandError::Unknown(w) => msg!("cmd-unknown", word = w.as_str()),
+            CommandError::Usage(m) => m.clone(),
+        }
+    }
+}
+
+/// "usage: …" with the usage line of message `id` (`usage-move`, …).
+fn usage(id: &'static str) -> CommandError {
+    CommandError::Usage(msg!("cmd-usage", usage = Msg::new(id)))
+}
+
+/// "usage: …" for the three offer commands, with the command's name.
+fn offer_usage(name: &str) -> CommandError {
+    CommandError::Usage(msg!("cmd-usage", usage = msg!("usage-offer", name = name)))
+}
+
+/// "usage: …" for accept, decline and cancel, with the command's name.
+fn challenge_id_usage(name: &str) -> CommandError {
+    CommandError::Usage(msg!(
+        "cmd-usage",
+        usage = msg!("usage-challenge-id", name = name)
+    ))
 }
 
 /// A game or challenge id: `12` or `#12`.
@@ -204,9 +236,7 @@ pub fn parse(line: &str) -> Result<Command, CommandError> {
     let line = line.trim().trim_start_matches(['/', '!']);
     let words: Vec<&str> = line.split_whitespace().collect();
     let Some((&name, args)) = words.split_first() else {
-        return Err(CommandError::Usage(
-            "empty command: type help for the list".into(),
-        ));
+        return Err(CommandError::Usage(msg!("cmd-empty")));
     };
     let name = name.to_ascii_lowercase();
     Ok(match name.as_str() {
@@ -214,8 +244,8 @@ pub fn parse(line: &str) -> Result<Command, CommandError> {
         "accept" | "decline" | "cancel" => {
             let challenge = match args {
                 [] => None,
-                [id] => Some(parse_id(id).ok_or_else(|| usage(&format!("{name} [CHALLENGE_ID]")))?),
-                _ => return Err(usage(&format!("{name} [CHALLENGE_ID]"))),
+                [id] => Some(parse_id(id).ok_or_else(|| challenge_id_usage(&name))?),
+                _ => return Err(challenge_id_usage(&name)),
             };
             match name.as_str() {
                 "accept" => Command::Accept { challenge },
@@ -229,9 +259,7 @@ pub fn parse(line: &str) -> Result<Command, CommandError> {
                 _ => (None, args.to_vec()),
             };
             if rest.is_empty() {
-                return Err(usage(
-                    "move [GAME_ID] MOVE   (e.g. move 7g7f, move 12 P-7f)",
-                ));
+                return Err(usage("usage-move"));
             }
             Command::Move {
                 game,
@@ -240,7 +268,7 @@ pub fn parse(line: &str) -> Result<Command, CommandError> {
             }
         }
         "board" | "show" => {
-            let u = "board [GAME_ID] [PLY] [kanji|international]";
+            let u = "usage-board";
             let (game, mut rest) = game_arg(args);
             let mut style = None;
             if let Some((last, before)) = rest.split_last() {
@@ -265,20 +293,20 @@ pub fn parse(line: &str) -> Result<Command, CommandError> {
                     game,
                     square: Some(sq.to_string()),
                 },
-                _ => return Err(usage("moves [GAME_ID] [SQUARE]")),
+                _ => return Err(usage("usage-moves")),
             }
         }
         "resign" => {
             let (game, rest) = game_arg(args);
             if !rest.is_empty() {
-                return Err(usage("resign [GAME_ID]"));
+                return Err(usage("usage-resign"));
             }
             Command::Resign { game }
         }
         "declare" => {
             let (game, rest) = game_arg(args);
             if !rest.is_empty() {
-                return Err(usage("declare [GAME_ID]"));
+                return Err(usage("usage-declare"));
             }
             Command::Declare { game }
         }
@@ -287,10 +315,9 @@ pub fn parse(line: &str) -> Result<Command, CommandError> {
             let word = match rest {
                 [] => None,
                 [w] => Some(w.to_ascii_lowercase()),
-                _ => return Err(usage(&format!("{name} [GAME_ID] [offer|accept|decline]"))),
+                _ => return Err(offer_usage(&name)),
             };
-            let action = offer_action(word.as_deref(), &name)
-                .map_err(|_| usage(&format!("{name} [GAME_ID] [offer|accept|decline]")))?;
+            let action = offer_action(word.as_deref(), &name).map_err(|_| offer_usage(&name))?;
             match name.as_str() {
                 "draw" => Command::Draw { game, action },
                 "takeback" => Command::Takeback { game, action },
@@ -302,54 +329,54 @@ pub fn parse(line: &str) -> Result<Command, CommandError> {
             [u] => Command::Games {
                 user: Some(user_arg(u)),
             },
-            _ => return Err(usage("games [@USER]")),
+            _ => return Err(usage("usage-games")),
         },
         "history" => match args {
             [] => Command::History { user: None },
             [u] => Command::History {
                 user: Some(user_arg(u)),
             },
-            _ => return Err(usage("history [@USER]")),
+            _ => return Err(usage("usage-history")),
         },
         "game" => match args {
             [id] => Command::Game {
-                game: parse_id(id).ok_or_else(|| usage("game GAME_ID [PLY]"))?,
+                game: parse_id(id).ok_or_else(|| usage("usage-game"))?,
                 ply: None,
             },
             [id, ply] => Command::Game {
-                game: parse_id(id).ok_or_else(|| usage("game GAME_ID [PLY]"))?,
-                ply: Some(ply.parse().map_err(|_| usage("game GAME_ID [PLY]"))?),
+                game: parse_id(id).ok_or_else(|| usage("usage-game"))?,
+                ply: Some(ply.parse().map_err(|_| usage("usage-game"))?),
             },
-            _ => return Err(usage("game GAME_ID [PLY]")),
+            _ => return Err(usage("usage-game")),
         },
         "analysis" | "analyse" | "analyze" => match args {
             [id] => Command::Analysis {
-                game: parse_id(id).ok_or_else(|| usage("analysis GAME_ID"))?,
+                game: parse_id(id).ok_or_else(|| usage("usage-analysis"))?,
             },
-            _ => return Err(usage("analysis GAME_ID")),
+            _ => return Err(usage("usage-analysis")),
         },
         "record" => match args {
             [id] => Command::Record {
-                game: parse_id(id).ok_or_else(|| usage("record GAME_ID"))?,
+                game: parse_id(id).ok_or_else(|| usage("usage-record"))?,
             },
-            _ => return Err(usage("record GAME_ID")),
+            _ => return Err(usage("usage-record")),
         },
         "replay" => match args {
             [id] => Command::Replay {
-                game: parse_id(id).ok_or_else(|| usage("replay GAME_ID"))?,
+                game: parse_id(id).ok_or_else(|| usage("usage-replay"))?,
             },
-            _ => return Err(usage("replay GAME_ID")),
+            _ => return Err(usage("usage-replay")),
         },
         "export" => match args {
             [id] => Command::Export {
-                game: parse_id(id).ok_or_else(|| usage("export GAME_ID [sfen|kif|csa|fen]"))?,
+                game: parse_id(id).ok_or_else(|| usage("usage-export"))?,
                 format: "sfen".into(),
             },
             [id, f] => Command::Export {
-                game: parse_id(id).ok_or_else(|| usage("export GAME_ID [sfen|kif|csa|fen]"))?,
+                game: parse_id(id).ok_or_else(|| usage("usage-export"))?,
                 format: f.to_ascii_lowercase(),
             },
-            _ => return Err(usage("export GAME_ID [sfen|kif|csa|fen]")),
+            _ => return Err(usage("usage-export")),
         },
         "rules" => match args {
             [v] => Command::Rules {
@@ -360,24 +387,27 @@ pub fn parse(line: &str) -> Result<Command, CommandError> {
                 variant: v.to_string(),
                 piece: Some(p.to_string()),
             },
-            _ => return Err(usage("rules VARIANT [PIECE]")),
+            _ => return Err(usage("usage-rules")),
         },
         "settings" => {
-            const USAGE: &str =
-                "settings [style=kanji|international] [notify=mention|dm|digest] [remind=HOURS]";
+            const USAGE: &str = "usage-settings";
             let mut style = None;
             let mut notify = None;
             let mut remind = None;
+            let mut language = None;
+            let mut notation = None;
             for a in args {
                 match a.split_once('=') {
                     Some(("style", v)) => style = Some(v.to_ascii_lowercase()),
                     Some(("notify", v)) => notify = Some(v.to_ascii_lowercase()),
+                    Some(("language" | "lang", v)) => language = Some(v.to_ascii_lowercase()),
+                    Some(("notation", v)) => notation = Some(v.to_ascii_lowercase()),
                     Some(("remind", v)) => {
                         remind = Some(v.trim_end_matches(['h', 'H']).parse().map_err(|_| {
-                            CommandError::Usage(format!(
-                                "remind={v}: give the hours before a deadline to be reminded, \
-                                 0 to {} (0: never), e.g. `settings remind=12`",
-                                super::MAX_REMIND_HOURS
+                            CommandError::Usage(msg!(
+                                "cmd-remind-hours",
+                                value = v,
+                                max = super::MAX_REMIND_HOURS
                             ))
                         })?)
                     }
@@ -388,12 +418,14 @@ pub fn parse(line: &str) -> Result<Command, CommandError> {
                 style,
                 notify,
                 remind,
+                language,
+                notation,
             }
         }
         "moretime" => {
             let (game, rest) = game_arg(args);
             if !rest.is_empty() {
-                return Err(usage("moretime [GAME_ID]"));
+                return Err(usage("usage-moretime"));
             }
             Command::MoreTime { game }
         }
@@ -412,30 +444,31 @@ pub fn parse(line: &str) -> Result<Command, CommandError> {
                 days: Some(
                     n.trim_end_matches('d')
                         .parse()
-                        .map_err(|_| usage("vacation [DAYS|end]"))?,
+                        .map_err(|_| usage("usage-vacation"))?,
                 ),
                 end: false,
             },
-            _ => return Err(usage("vacation [DAYS|end]")),
+            _ => return Err(usage("usage-vacation")),
         },
         "stats" => match args {
             [] => Command::Stats { user: None },
             [u] => Command::Stats {
                 user: Some(user_arg(u)),
             },
-            _ => return Err(usage("stats [@USER]")),
+            _ => return Err(usage("usage-stats")),
         },
         "leaderboard" | "top" => match args {
             [v] => Command::Leaderboard {
                 variant: v.to_ascii_lowercase(),
             },
-            _ => return Err(usage("leaderboard VARIANT")),
+            _ => return Err(usage("usage-leaderboard")),
         },
         "server" => {
             let mut days = None;
             let mut rated = None;
             let mut channel = None;
-            let u = "server [days=N] [rated|casual] [channel=CHANNEL]";
+            let mut language = None;
+            let u = "usage-server";
             for a in args {
                 let low = a.to_ascii_lowercase();
                 match low.split_once('=') {
@@ -448,6 +481,7 @@ pub fn parse(line: &str) -> Result<Command, CommandError> {
                                 .to_string(),
                         )
                     }
+                    Some(("language" | "lang", l)) => language = Some(l.to_string()),
                     None if low == "rated" => rated = Some(true),
                     None if low == "casual" => rated = Some(false),
                     _ => return Err(usage(u)),
@@ -457,6 +491,7 @@ pub fn parse(line: &str) -> Result<Command, CommandError> {
                 days,
                 rated,
                 channel,
+                language,
             }
         }
         "help" | "?" => Command::Help {
@@ -471,9 +506,7 @@ fn user_arg(s: &str) -> UserRef {
     UserRef::id_only(parse_mention(s).unwrap_or_else(|| s.to_string()))
 }
 
-const CHALLENGE_USAGE: &str =
-    "challenge @USER|open VARIANT [black|white|red|blue|random] [days=N] \
-    [handicap=NAME] [setup=NAME] [rated|casual] [level=1-5 (against the computer)]";
+const CHALLENGE_USAGE: &str = "usage-challenge";
 
 fn parse_challenge(args: &[&str]) -> Result<Command, CommandError> {
     let [who, variant, rest @ ..] = args else {
@@ -483,9 +516,10 @@ fn parse_challenge(args: &[&str]) -> Result<Command, CommandError> {
         None
     } else {
         Some(parse_mention(who).map(UserRef::id_only).ok_or_else(|| {
-            CommandError::Usage(format!(
-                "'{who}' is not a player: mention them (@name), or write 'open' for anyone; {}",
-                format_args!("usage: {CHALLENGE_USAGE}")
+            CommandError::Usage(msg!(
+                "cmd-not-a-player",
+                word = *who,
+                usage = Msg::new(CHALLENGE_USAGE)
             ))
         })?)
     };
@@ -499,17 +533,17 @@ fn parse_challenge(args: &[&str]) -> Result<Command, CommandError> {
         let low = a.to_ascii_lowercase();
         match low.split_once('=') {
             Some(("days", n)) => {
-                days = Some(n.parse().map_err(|_| {
-                    CommandError::Usage(format!("days={n}: the days per move must be a number"))
-                })?)
+                days = Some(
+                    n.parse()
+                        .map_err(|_| CommandError::Usage(msg!("cmd-days-number", value = n)))?,
+                )
             }
             Some(("handicap", h)) => handicap = Some(h.to_string()),
             Some(("level", n)) => {
-                level = Some(n.parse().map_err(|_| {
-                    CommandError::Usage(format!(
-                        "level={n}: the computer's level is a number from 1 to 5"
-                    ))
-                })?)
+                level = Some(
+                    n.parse()
+                        .map_err(|_| CommandError::Usage(msg!("cmd-level-number", value = n)))?,
+                )
             }
             Some(("setup", s)) => setup = Some(s.to_string()),
             Some(_) => return Err(usage(CHALLENGE_USAGE)),

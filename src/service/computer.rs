@@ -215,6 +215,7 @@ impl Service {
             guild: g.row.guild.clone(),
             channel: g.row.channel.clone(),
             admin: false,
+            locale: None,
         };
         let reply = if found.declare {
             self.declare(&computer, &place, Some(game))

@@ -16,6 +16,7 @@ mod ids;
 mod names;
 mod play;
 pub mod ratings;
+mod speech;
 mod suggest;
 mod views;
 
@@ -30,6 +31,7 @@ pub use computer::{
 pub use delivery::GameHome;
 pub use names::escape_markdown;
 pub use play::{MAX_COMPUTER_GAMES, MAX_DAILY_TO_ONE, MAX_OPEN_CHALLENGES, MAX_OPEN_TO_ONE};
+pub use speech::{default_notation, Voice};
 pub use suggest::Suggestion;
 pub use views::{find_kind, piece_diagram};
 
@@ -39,6 +41,9 @@ use std::sync::atomic::{AtomicI64, Ordering};
 use std::sync::{Arc, RwLock};
 
 use thiserror::Error;
+
+use crate::i18n::Msg;
+use crate::msg;
 use tracing::error;
 
 use crate::engine::notation::{code, fen};
@@ -248,6 +253,12 @@ pub struct User {
     /// Their nickname in the server the command was sent in (`None`: they have none there, or
     /// the command was not sent in a server); refreshed in the store for that server only.
     pub nick: Option<String>,
+    /// The locale of their client for this command (Discord's `locale`: `ja`, `en-US`, …), if
+    /// the transport knows it; kept in the store for their notices.
+    pub locale: Option<String>,
+    /// How the reply speaks to them: set by the core for each command (see `speech`), from
+    /// their settings and `locale`; what the transport puts here is not read.
+    pub voice: Voice,
 }
 
 impl User {
@@ -257,7 +268,14 @@ impl User {
             id: UserId::new(id),
             name: name.into(),
             nick: None,
+            locale: None,
+            voice: Voice::default(),
         }
+    }
+
+    /// The same user, whose client speaks `locale` (Discord's `locale`: `ja`, `en-US`, …).
+    pub fn with_locale(self, locale: Option<String>) -> User {
+        User { locale, ..self }
     }
 
     /// The same user with their nickname in the command's server (`None`: none).
@@ -273,6 +291,9 @@ pub struct Place {
     pub channel: Option<String>,
     /// The sender manages this server (may change its settings).
     pub admin: bool,
+    /// The server's locale (Discord's `guild_locale`), if the transport knows it: the language
+    /// of the server's public posts unless its managers chose one (`/server language`).
+    pub locale: Option<String>,
 }
 
 /// A command from a user, somewhere.
@@ -419,14 +440,14 @@ impl Reply {
 /// Why a command failed.
 #[derive(Debug, Error)]
 pub enum CoreError {
-    /// The user's mistake or a refusal: shown plainly.
+    /// The user's mistake or a refusal: shown plainly, in the sender's language.
     #[error("{0}")]
-    User(String),
+    User(Msg),
     /// Refused, but the attempt ended a game (an act after the deadline loses on time): shown
     /// plainly, and the reply names the game (its thread can be closed; the players are told
     /// by the notices stored with the ending).
     #[error("{0}")]
-    Ended(String, GameRef, Vec<Notice>),
+    Ended(Msg, GameRef, Vec<Notice>),
     /// Ours: logged with its context; the user gets a short apology.
     #[error("internal error: {0}")]
     Internal(String),
@@ -435,12 +456,8 @@ pub enum CoreError {
 impl From<StoreError> for CoreError {
     fn from(e: StoreError) -> CoreError {
         match e {
-            StoreError::Conflict | StoreError::Stale => CoreError::User(
-                "the game changed while you were answering (a move or another answer came first): \
-                 look at the board again"
-                    .into(),
-            ),
-            StoreError::NotFound => CoreError::User("no such game or challenge".into()),
+            StoreError::Conflict | StoreError::Stale => CoreError::User(msg!("err-changed")),
+            StoreError::NotFound => CoreError::User(msg!("err-not-found")),
             other => CoreError::Internal(other.to_string()),
         }
     }
@@ -451,7 +468,7 @@ impl From<StoreError> for CoreError {
 /// committed, so only a player with that many games ending at once could run out).
 pub(crate) const RETRIES: usize = 10;
 
-pub(crate) fn user_err<T>(msg: impl Into<String>) -> Result<T, CoreError> {
+pub(crate) fn user_err<T>(msg: impl Into<Msg>) -> Result<T, CoreError> {
     Err(CoreError::User(msg.into()))
 }
 
@@ -508,6 +525,8 @@ pub struct Service {
     pub(crate) computer: RwLock<Option<User>>,
     /// Analyses of finished games: kept, running, and the pool that bounds them.
     pub(crate) analyses: computer::Analyses,
+    /// Servers' Discord locales as last recorded by this process (saves a read per command).
+    pub(crate) server_locales: RwLock<std::collections::HashMap<String, String>>,
     /// Notices in the hands of the command that made them (see `delivery`).
     pub(crate) held: delivery::Held,
     /// Test switch: drawing a board fails (see [`Service::set_render_fault`]).
@@ -524,6 +543,7 @@ impl Service {
             computer: RwLock::new(None),
             analyses: computer::Analyses::default(),
             held: delivery::Held::default(),
+            server_locales: RwLock::default(),
             render_fault: std::sync::atomic::AtomicBool::new(false),
         }
     }
@@ -547,35 +567,48 @@ impl Service {
     /// one already running). The transport shows each sentence as it comes (Discord: an edit
     /// of the deferred reply; the console: a line); the reply follows.
     pub fn handle_with(&self, req: &Request, progress: &(dyn Fn(&str) + Sync)) -> Reply {
-        match self.dispatch(req, progress) {
+        let (voice, result) = match self.sender(req) {
+            Ok(u) => (u.voice, self.dispatch(&u, req, progress)),
+            Err(e) => (speech::voice_for(None, req.user.locale.as_deref()), Err(e)),
+        };
+        match result {
             Ok(r) => r,
-            Err(CoreError::User(msg)) => Reply::error(msg),
+            Err(CoreError::User(msg)) => Reply::error(voice.say(&msg)),
             Err(CoreError::Ended(msg, game, notify)) => Reply {
                 game: Some(game),
                 notify,
-                ..Reply::error(msg)
+                ..Reply::error(voice.say(&msg))
             },
             Err(CoreError::Internal(msg)) => {
                 error!(user = %req.user.id, command = ?req.command, "internal error: {msg}");
-                Reply::error("Sorry, something went wrong on our side; nothing was changed. Please try again.")
+                Reply::error(voice.say(&crate::msg!("err-internal")))
             }
         }
     }
 
     /// Runs a command, returning user errors as errors.
     pub fn try_handle(&self, req: &Request) -> Result<Reply, CoreError> {
-        self.dispatch(req, &|_| {})
+        let u = self.sender(req)?;
+        self.dispatch(&u, req, &|_| {})
+    }
+
+    /// The sender as the command sees them: known under their names (only a read when nothing
+    /// changed: commands that only read take no write lock), with the voice of the reply.
+    fn sender(&self, req: &Request) -> Result<User, CoreError> {
+        let row = self.touch_sender(&req.user, &req.place, self.now())?;
+        let voice = self.sender_voice(&req.user, &row, &req.place)?;
+        Ok(User {
+            voice,
+            ..req.user.clone()
+        })
     }
 
     fn dispatch(
         &self,
+        u: &User,
         req: &Request,
         progress: &(dyn Fn(&str) + Sync),
     ) -> Result<Reply, CoreError> {
-        let now = self.now();
-        // Known under these names: only a read (commands that only read take no write lock).
-        self.touch_sender(&req.user, &req.place, now)?;
-        let u = &req.user;
         let place = &req.place;
         match &req.command {
             Command::Challenge {
@@ -640,7 +673,18 @@ impl Service {
                 style,
                 notify,
                 remind,
-            } => self.settings(u, style.as_deref(), notify.as_deref(), *remind),
+                language,
+                notation,
+            } => self.settings(
+                u,
+                views::SettingsChange {
+                    style: style.as_deref(),
+                    notify: notify.as_deref(),
+                    remind: *remind,
+                    language: language.as_deref(),
+                    notation: notation.as_deref(),
+                },
+            ),
             Command::MoreTime { game } => self.more_time(u, place, *game),
             Command::Vacation { days, end } => self.vacation(u, place, *days, *end),
             Command::Stats { user } => self.stats(u, place, user.as_ref()),
@@ -649,7 +693,15 @@ impl Service {
                 days,
                 rated,
                 channel,
-            } => self.server_settings(&req.place, *days, *rated, channel.clone()),
+                language,
+            } => self.server_settings(
+                u,
+                &req.place,
+                *days,
+                *rated,
+                channel.clone(),
+                language.as_deref(),
+            ),
             Command::Help { topic } => Ok(views::help(topic.as_deref())),
         }
     }
@@ -659,7 +711,7 @@ impl Service {
         let (row, moves) = self
             .store
             .game_with_moves(id)?
-            .ok_or_else(|| CoreError::User(format!("there is no game #{id}")))?;
+            .ok_or_else(|| CoreError::User(format!("there is no game #{id}").into()))?;
         let variant = VariantId::parse(&row.variant).ok_or_else(|| {
             CoreError::Internal(format!("game {id}: unknown variant {}", row.variant))
         })?;

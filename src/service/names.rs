@@ -114,17 +114,14 @@ impl Service {
         user: &User,
         place: &Place,
         now: i64,
-    ) -> Result<(), CoreError> {
-        match &place.guild {
+    ) -> Result<crate::store::UserRow, CoreError> {
+        Ok(match &place.guild {
             Some(g) => {
                 self.store
-                    .touch_member(&user.id, &user.name, g, user.nick.as_deref(), now)?;
+                    .touch_member(&user.id, &user.name, g, user.nick.as_deref(), now)?
             }
-            None => {
-                self.store.touch_user(&user.id, &user.name, now)?;
-            }
-        }
-        Ok(())
+            None => self.store.touch_user(&user.id, &user.name, now)?,
+        })
     }
 
     /// Records the names a transport resolved for a user a command names (only what changed:

@@ -86,27 +86,33 @@ impl Service {
             (Some(_), Some(_)) => user_err("a game has either a handicap or a setup, not both"),
             (Some(h), None) => crate::engine::handicap_position(v.id(), h).ok_or_else(|| {
                 let names: Vec<&str> = v.spec.handicaps.iter().map(|h| h.name).collect();
-                CoreError::User(if names.is_empty() {
-                    format!("{} has no handicaps", v.spec.name)
-                } else {
-                    format!(
-                        "unknown handicap '{h}' for {}: choose one of {}",
-                        v.spec.name,
-                        names.join(", ")
-                    )
-                })
+                CoreError::User(
+                    (if names.is_empty() {
+                        format!("{} has no handicaps", v.spec.name)
+                    } else {
+                        format!(
+                            "unknown handicap '{h}' for {}: choose one of {}",
+                            v.spec.name,
+                            names.join(", ")
+                        )
+                    })
+                    .into(),
+                )
             }),
             (None, Some(s)) => crate::engine::setup_position(v.id(), s).ok_or_else(|| {
                 let names: Vec<&str> = v.spec.setups.iter().map(|s| s.name).collect();
-                CoreError::User(if names.is_empty() {
-                    format!("{} has no named setups", v.spec.name)
-                } else {
-                    format!(
-                        "unknown setup '{s}' for {}: choose one of {}",
-                        v.spec.name,
-                        names.join(", ")
-                    )
-                })
+                CoreError::User(
+                    (if names.is_empty() {
+                        format!("{} has no named setups", v.spec.name)
+                    } else {
+                        format!(
+                            "unknown setup '{s}' for {}: choose one of {}",
+                            v.spec.name,
+                            names.join(", ")
+                        )
+                    })
+                    .into(),
+                )
             }),
             (None, None) => Ok(Position::start(v.id())),
         }
@@ -121,11 +127,14 @@ impl Service {
     ) -> Result<Reply, CoreError> {
         let id = VariantId::parse(&a.variant).ok_or_else(|| {
             let known: Vec<&str> = VariantId::ALL.iter().map(|v| v.as_str()).collect();
-            CoreError::User(format!(
-                "unknown game '{}': choose one of {}",
-                a.variant,
-                known.join(", ")
-            ))
+            CoreError::User(
+                format!(
+                    "unknown game '{}': choose one of {}",
+                    a.variant,
+                    known.join(", ")
+                )
+                .into(),
+            )
         })?;
         if let Some(computer) = self.computer() {
             if a.opponent.as_ref().is_some_and(|o| o.id == computer.id) {
@@ -344,11 +353,10 @@ impl Service {
             None => c.challenger == user.id || c.challenged.as_deref() == Some(user.id.as_str()),
         };
         if let Some(id) = id {
-            let c = self
-                .store
-                .challenge(id)?
-                .filter(here)
-                .ok_or_else(|| CoreError::User(format!("there is no challenge #{id}")))?;
+            let c =
+                self.store.challenge(id)?.filter(here).ok_or_else(|| {
+                    CoreError::User(format!("there is no challenge #{id}").into())
+                })?;
             if c.status != ChallengeStatus::Open || c.expires_at <= now {
                 let state = match c.status {
                     ChallengeStatus::Open | ChallengeStatus::Expired => "it expired",
@@ -580,9 +588,9 @@ impl Service {
 
     /// Checks that `user` plays in the game and it is going on.
     fn my_side(&self, g: &Loaded, user: &User) -> Result<Color, CoreError> {
-        let side = g
-            .side_of(&user.id)
-            .ok_or_else(|| CoreError::User(format!("you do not play in game #{}", g.row.id)))?;
+        let side = g.side_of(&user.id).ok_or_else(|| {
+            CoreError::User(format!("you do not play in game #{}", g.row.id).into())
+        })?;
         if g.row.status != GameStatus::Active {
             return user_err(format!("game #{} is over", g.row.id));
         }
@@ -621,8 +629,11 @@ impl Service {
                 );
             }
         }
-        let m = input::parse_move(&pos, text).map_err(|e| CoreError::User(format!("{e}")))?;
-        g.game.play(m).map_err(|e| CoreError::User(e.message(v)))?;
+        let m =
+            input::parse_move(&pos, text).map_err(|e| CoreError::User(format!("{e}").into()))?;
+        g.game
+            .play(m)
+            .map_err(|e| CoreError::User((e.message(v)).into()))?;
         let notation = human(&pos, m);
         let now = self.now();
         let ply = g.row.ply + 1;
@@ -796,7 +807,8 @@ impl Service {
                     "game #{}: your time ran out at {}; the game is lost on time",
                     g.row.id,
                     format_time(deadline)
-                ),
+                )
+                .into(),
                 GameRef {
                     id: row.id,
                     ply: row.ply,
@@ -829,7 +841,7 @@ impl Service {
         }
         self.check_in_time(&g, user, side)?;
         let o = g.game.declare().map_err(|e| {
-            CoreError::User(format!("game #{}: declaration refused: {e}", g.row.id))
+            CoreError::User(format!("game #{}: declaration refused: {e}", g.row.id).into())
         })?;
         let (pieces, points) = crate::engine::declaration::count(g.game.position(), side);
         let ending = ending_of(o);

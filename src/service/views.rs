@@ -1,8 +1,10 @@
 //! Commands that look: the board, legal moves, lists of games, records, rules, settings, help.
 
 use super::*;
-use crate::engine::notation::human;
+use crate::engine::notation::{human, Notation};
 use crate::engine::PieceKind;
+use crate::i18n::Lang;
+use crate::{msg, t};
 
 impl Service {
     /// The board picture of a game after `ply` moves, as `viewer` sees it (their side at the
@@ -31,9 +33,9 @@ impl Service {
         let side = g.side_of(viewer).unwrap_or(Color::Black);
         let style = match style {
             Some(s) => crate::render::PieceStyle::parse(s).ok_or_else(|| {
-                CoreError::User(format!(
-                    "unknown style '{s}': choose kanji or international"
-                ))
+                CoreError::User(
+                    format!("unknown style '{s}': choose kanji or international").into(),
+                )
             })?,
             None => match self.store.user(viewer)? {
                 Some(u) => crate::render::PieceStyle::parse(&u.style).unwrap_or_default(),
@@ -167,7 +169,7 @@ impl Service {
         let from = match square {
             None => None,
             Some(s) => Some(v.parse_square(s).ok_or_else(|| {
-                CoreError::User(format!("'{s}' is not a square of {}", v.spec.name))
+                CoreError::User(format!("'{s}' is not a square of {}", v.spec.name).into())
             })?),
         };
         let mut moves: Vec<String> = written_moves(&g.game)
@@ -447,7 +449,7 @@ impl Service {
         let [black, white] = self.picture_names(&g.row);
         let names = [black.unwrap_or_default(), white.unwrap_or_default()];
         let out = super::export::export(&g.game, format, &names, stored_outcome(&g.row))
-            .map_err(CoreError::User)?;
+            .map_err(|e| CoreError::User(e.into()))?;
         // The record formats shogi software opens come as a file too.
         let file = match format {
             "kif" => Some(format!("game-{id}.kif")),
@@ -521,21 +523,27 @@ impl Service {
     ) -> Result<Reply, CoreError> {
         let id = VariantId::parse(variant).ok_or_else(|| {
             let known: Vec<&str> = VariantId::ALL.iter().map(|v| v.as_str()).collect();
-            CoreError::User(format!(
-                "unknown game '{variant}': choose one of {}",
-                known.join(", ")
-            ))
+            CoreError::User(
+                format!(
+                    "unknown game '{variant}': choose one of {}",
+                    known.join(", ")
+                )
+                .into(),
+            )
         })?;
         let v = Variant::get(id);
         let Some(p) = piece else {
             return Ok(Reply::text(crate::engine::variants::describe(v)));
         };
         let kind = find_kind(v, p).ok_or_else(|| {
-            CoreError::User(format!(
-                "'{p}' is not a piece of {}: `rules {}` lists them",
-                v.spec.name,
-                v.id()
-            ))
+            CoreError::User(
+                format!(
+                    "'{p}' is not a piece of {}: `rules {}` lists them",
+                    v.spec.name,
+                    v.id()
+                )
+                .into(),
+            )
         })?;
         let mut reply = Reply::text(crate::engine::variants::describe_piece(v, kind));
         if self.config.images {
@@ -560,58 +568,164 @@ impl Service {
     pub(crate) fn settings(
         &self,
         user: &User,
-        style: Option<&str>,
-        notify: Option<&str>,
-        remind: Option<u32>,
+        change: SettingsChange<'_>,
     ) -> Result<Reply, CoreError> {
         let current = self
             .store
             .user(&user.id)?
             .ok_or_else(|| CoreError::Internal("user vanished".into()))?;
-        if style.is_none() && notify.is_none() && remind.is_none() {
-            return Ok(Reply::text(format!(
-                "Your settings: style={} (kanji or international), notify={} (mention, dm or digest), \
-                 remind={}. Change with `settings style=international notify=dm remind=12`.",
-                current.style,
-                current.notify,
-                reminder_lead(current.remind_hours)
+        let SettingsChange {
+            style,
+            notify,
+            remind,
+            language,
+            notation,
+        } = change;
+        let shown = |row: &crate::store::UserRow, voice: Voice| SettingsShown {
+            style: row.style.clone(),
+            notify: row.notify.clone(),
+            remind: reminder_lead(voice.lang, row.remind_hours),
+            language: match row.language.as_deref().and_then(Lang::parse) {
+                Some(l) => t!(voice.lang, "settings-language-chosen", lang = l.code()),
+                None => t!(
+                    voice.lang,
+                    "settings-language-client",
+                    lang = voice.lang.code()
+                ),
+            },
+            notation: match row.notation.as_deref().and_then(Notation::parse) {
+                Some(n) => t!(
+                    voice.lang,
+                    "settings-notation-chosen",
+                    notation = n.as_str()
+                ),
+                None => t!(
+                    voice.lang,
+                    "settings-notation-default",
+                    notation = voice.notation.as_str()
+                ),
+            },
+        };
+        if change.is_empty() {
+            let v = user.voice;
+            let s = shown(&current, v);
+            return Ok(Reply::text(t!(
+                v.lang,
+                "settings-show",
+                style = s.style,
+                notify = s.notify,
+                remind = s.remind,
+                language = s.language,
+                notation = s.notation
             )));
         }
         let style = style.unwrap_or(&current.style);
         let notify = notify.unwrap_or(&current.notify);
         if !["kanji", "international"].contains(&style) {
-            return user_err(format!("style '{style}' is not kanji or international"));
+            return user_err(msg!("settings-bad-style", value = style));
         }
         if !["mention", "dm", "digest"].contains(&notify) {
-            return user_err(format!("notify '{notify}' is not mention, dm or digest"));
+            return user_err(msg!("settings-bad-notify", value = notify));
         }
         if let Some(h) = remind.filter(|&h| h > MAX_REMIND_HOURS) {
-            return user_err(format!(
-                "remind={h}: a reminder comes 0 to {MAX_REMIND_HOURS} hours (two weeks) before a \
-                 deadline (0: never)"
+            return user_err(msg!(
+                "settings-bad-remind",
+                value = h,
+                max = MAX_REMIND_HOURS
             ));
         }
+        // `default` (or `auto`) goes back to what follows the client's language.
+        let back = |v: &str| v == "default" || v == "auto";
+        let new_language = match language {
+            None => current.language.clone(),
+            Some(v) if back(v) => None,
+            Some(v) => Some(
+                Lang::parse(v)
+                    .ok_or_else(|| CoreError::User(msg!("settings-bad-language", value = v)))?
+                    .code()
+                    .to_string(),
+            ),
+        };
+        let new_notation = match notation {
+            None => current.notation.clone(),
+            Some(v) if back(v) => None,
+            Some(v) => Some(
+                Notation::parse(v)
+                    .ok_or_else(|| CoreError::User(msg!("settings-bad-notation", value = v)))?
+                    .as_str()
+                    .to_string(),
+            ),
+        };
         if style != current.style || notify != current.notify {
             self.store.set_user_settings(&user.id, style, notify)?;
         }
         if remind.is_some() && remind != current.remind_hours {
             self.store.set_remind_hours(&user.id, remind)?;
         }
-        Ok(Reply::text(format!(
-            "Saved: style={style}, notify={notify}, remind={}.",
-            reminder_lead(remind.or(current.remind_hours))
+        if new_language != current.language || new_notation != current.notation {
+            self.store.set_user_speech(
+                &user.id,
+                new_language.as_deref(),
+                new_notation.as_deref(),
+            )?;
+        }
+        let saved = crate::store::UserRow {
+            style: style.to_string(),
+            notify: notify.to_string(),
+            remind_hours: remind.or(current.remind_hours),
+            language: new_language,
+            notation: new_notation,
+            ..current
+        };
+        // Said in the language just chosen.
+        let v = speech::voice_for(Some(&saved), user.locale.as_deref());
+        let s = shown(&saved, v);
+        Ok(Reply::text(t!(
+            v.lang,
+            "settings-saved",
+            style = s.style,
+            notify = s.notify,
+            remind = s.remind,
+            language = s.language,
+            notation = s.notation
         )))
     }
 }
 
+/// What `/settings` changes (`None`: unchanged).
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct SettingsChange<'a> {
+    pub style: Option<&'a str>,
+    pub notify: Option<&'a str>,
+    pub remind: Option<u32>,
+    pub language: Option<&'a str>,
+    pub notation: Option<&'a str>,
+}
+
+impl SettingsChange<'_> {
+    fn is_empty(&self) -> bool {
+        self.style.is_none()
+            && self.notify.is_none()
+            && self.remind.is_none()
+            && self.language.is_none()
+            && self.notation.is_none()
+    }
+}
+
+/// The settings in words.
+struct SettingsShown {
+    style: String,
+    notify: String,
+    remind: String,
+    language: String,
+    notation: String,
+}
+
 /// A reminder lead as the settings show it: `12 (hours before a deadline, ...)`, or off.
-fn reminder_lead(hours: Option<u32>) -> String {
+fn reminder_lead(lang: Lang, hours: Option<u32>) -> String {
     match hours.unwrap_or(crate::store::DEFAULT_REMIND_HOURS) {
-        0 => "0 (no reminders)".to_string(),
-        h => format!(
-            "{h} (reminded {h} hour{} before a deadline, at the earliest halfway through the time per move)",
-            if h == 1 { "" } else { "s" }
-        ),
+        0 => t!(lang, "settings-remind-off"),
+        h => t!(lang, "settings-remind-hours", hours = h),
     }
 }
 

@@ -310,6 +310,9 @@ pub struct ServerRow {
     pub default_days: u32,
     pub rated_default: bool,
     pub games_channel: Option<String>,
+    /// The language a manager chose for the server's public posts (`en`, `ja`); `None`: the
+    /// server's Discord locale (`locale`).
+    pub language: Option<String>,
 }
 
 /// A challenge's state.
@@ -427,6 +430,13 @@ pub struct UserRow {
     /// Hours before a deadline the user wants to be reminded (0: never); `None`: the default,
     /// [`DEFAULT_REMIND_HOURS`].
     pub remind_hours: Option<u32>,
+    /// The language the user chose (`en`, `ja`); `None`: their client's (`locale`).
+    pub language: Option<String>,
+    /// The move notation the user chose (`western`, `japanese`, `usi`); `None`: the one that goes
+    /// with their language.
+    pub notation: Option<String>,
+    /// The locale of the user's Discord client at their last command (`ja`, `en-US`, …).
+    pub locale: Option<String>,
 }
 
 /// A user's nickname in one server (shown there only).
@@ -597,6 +607,21 @@ pub trait UserStore: Send + Sync {
     /// Sets the hours before a deadline the user is reminded (`Some(0)`: never; `None`: back to
     /// the default). `NotFound` for an unknown user.
     fn set_remind_hours(&self, id: &str, hours: Option<u32>) -> Result<()>;
+    /// Sets the language (`None`: back to the client's) and the move notation (`None`: the
+    /// language's) a user chose. `NotFound` for an unknown user.
+    fn set_user_speech(
+        &self,
+        id: &str,
+        language: Option<&str>,
+        notation: Option<&str>,
+    ) -> Result<()>;
+    /// Records the locale of a user's Discord client (their last command's). `NotFound` for an
+    /// unknown user.
+    fn set_user_locale(&self, id: &str, locale: &str) -> Result<()>;
+    /// Records a server's Discord locale (`guild_locale`, of the last command sent there).
+    fn set_server_locale(&self, guild: &str, locale: &str) -> Result<()>;
+    /// The server's Discord locale as last recorded.
+    fn server_locale(&self, guild: &str) -> Result<Option<String>>;
 }
 
 /// Correspondence time: what the sweep finds and claims, vacations, the outbox and digests.

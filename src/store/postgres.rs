@@ -43,6 +43,10 @@ pub const PG_MIGRATIONS: &[(&str, &str)] = &[
         "0005_outbox_posts.sql",
         include_str!("../../migrations/postgres/0005_outbox_posts.sql"),
     ),
+    (
+        "0006_language.sql",
+        include_str!("../../migrations/postgres/0006_language.sql"),
+    ),
 ];
 
 /// At most this many connections per process.
@@ -195,7 +199,8 @@ const GAME_COLUMNS: &str = "id, variant, setup, start_position, first_player, se
     guild, channel, thread, status, result, reason, rated, days_per_move, deadline, position, \
     ply, version, created_at, updated_at, finished_at, to_move, reminded, computer_level";
 
-const USER_COLUMNS: &str = "id, name, style, notify, vacation_until, last_digest_at, remind_hours";
+const USER_COLUMNS: &str =
+    "id, name, style, notify, vacation_until, last_digest_at, remind_hours, language, notation, locale";
 
 /// How many columns `USER_COLUMNS` has: a column read after them comes at this index.
 fn user_columns() -> usize {
@@ -332,6 +337,9 @@ fn user_row(r: &Row) -> Result<UserRow> {
                     .map_err(|_| StoreError::Invalid(format!("remind_hours {h} out of range")))
             })
             .transpose()?,
+        language: r.try_get(7)?,
+        notation: r.try_get(8)?,
+        locale: r.try_get(9)?,
     })
 }
 
@@ -1312,8 +1320,8 @@ impl UserStore for PgStore {
     fn server(&self, guild: &str) -> Result<Option<ServerRow>> {
         one(
             &mut *self.client()?,
-            "SELECT guild, default_days, rated_default, games_channel FROM servers
-             WHERE guild = $1",
+            "SELECT guild, default_days, rated_default, games_channel, language
+             FROM servers WHERE guild = $1",
             &[&guild],
             |r| {
                 Ok(ServerRow {
@@ -1321,6 +1329,7 @@ impl UserStore for PgStore {
                     default_days: count(r, 1)?,
                     rated_default: r.try_get(2)?,
                     games_channel: r.try_get(3)?,
+                    language: r.try_get(4)?,
                 })
             },
         )
@@ -1328,15 +1337,17 @@ impl UserStore for PgStore {
 
     fn set_server(&self, s: &ServerRow) -> Result<()> {
         self.client()?.execute(
-            "INSERT INTO servers (guild, default_days, rated_default, games_channel)
-             VALUES ($1, $2, $3, $4)
+            "INSERT INTO servers (guild, default_days, rated_default, games_channel, language)
+             VALUES ($1, $2, $3, $4, $5)
              ON CONFLICT (guild) DO UPDATE SET default_days = excluded.default_days,
-                rated_default = excluded.rated_default, games_channel = excluded.games_channel",
+                rated_default = excluded.rated_default, games_channel = excluded.games_channel,
+                language = excluded.language",
             &[
                 &s.guild,
                 &i64::from(s.default_days),
                 &s.rated_default,
                 &s.games_channel,
+                &s.language,
             ],
         )?;
         Ok(())
@@ -1350,6 +1361,51 @@ impl UserStore for PgStore {
         if n == 0 {
             return Err(StoreError::NotFound);
         }
+        Ok(())
+    }
+
+    fn set_user_speech(
+        &self,
+        id: &str,
+        language: Option<&str>,
+        notation: Option<&str>,
+    ) -> Result<()> {
+        let n = self.client()?.execute(
+            "UPDATE users SET language = $2, notation = $3 WHERE id = $1",
+            &[&id, &language, &notation],
+        )?;
+        if n == 0 {
+            return Err(StoreError::NotFound);
+        }
+        Ok(())
+    }
+
+    fn set_user_locale(&self, id: &str, locale: &str) -> Result<()> {
+        let n = self.client()?.execute(
+            "UPDATE users SET locale = $2 WHERE id = $1",
+            &[&id, &locale],
+        )?;
+        if n == 0 {
+            return Err(StoreError::NotFound);
+        }
+        Ok(())
+    }
+
+    fn server_locale(&self, guild: &str) -> Result<Option<String>> {
+        one(
+            &mut *self.client()?,
+            "SELECT locale FROM server_locales WHERE guild = $1",
+            &[&guild],
+            |r| Ok(r.try_get(0)?),
+        )
+    }
+
+    fn set_server_locale(&self, guild: &str, locale: &str) -> Result<()> {
+        self.client()?.execute(
+            "INSERT INTO server_locales (guild, locale) VALUES ($1, $2)
+             ON CONFLICT (guild) DO UPDATE SET locale = excluded.locale",
+            &[&guild, &locale],
+        )?;
         Ok(())
     }
 }
@@ -1450,7 +1506,7 @@ impl ClockStore for PgStore {
             &[&before],
         )?;
         rows.iter()
-            .map(|r| Ok((user_row(r)?, count(r, 7)?)))
+            .map(|r| Ok((user_row(r)?, count(r, user_columns())?)))
             .collect()
     }
 

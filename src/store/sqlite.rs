@@ -50,6 +50,10 @@ pub const MIGRATIONS: &[(&str, &str)] = &[
         "0009_outbox_posts.sql",
         include_str!("../../migrations/0009_outbox_posts.sql"),
     ),
+    (
+        "0010_language.sql",
+        include_str!("../../migrations/0010_language.sql"),
+    ),
 ];
 
 /// How hard SQLite works to keep a commit across a crash of the machine.
@@ -85,7 +89,8 @@ const GAME_COLUMNS: &str = "id, variant, setup, start_position, first_player, se
     guild, channel, thread, status, result, reason, rated, days_per_move, deadline, position, \
     ply, version, created_at, updated_at, finished_at, to_move, reminded, computer_level";
 
-const USER_COLUMNS: &str = "id, name, style, notify, vacation_until, last_digest_at, remind_hours";
+const USER_COLUMNS: &str =
+    "id, name, style, notify, vacation_until, last_digest_at, remind_hours, language, notation, locale";
 
 /// How many columns `USER_COLUMNS` has: a column read after them comes at this index.
 fn user_columns() -> usize {
@@ -358,6 +363,9 @@ fn user_row(r: &Row) -> rusqlite::Result<UserRow> {
         vacation_until: r.get(4)?,
         last_digest_at: r.get(5)?,
         remind_hours: r.get(6)?,
+        language: r.get(7)?,
+        notation: r.get(8)?,
+        locale: r.get(9)?,
     })
 }
 
@@ -1070,7 +1078,8 @@ impl UserStore for SqliteStore {
     fn server(&self, guild: &str) -> Result<Option<ServerRow>> {
         self.with(|c| {
             Ok(c.query_row(
-                "SELECT guild, default_days, rated_default, games_channel FROM servers WHERE guild = ?1",
+                "SELECT guild, default_days, rated_default, games_channel, language
+                 FROM servers WHERE guild = ?1",
                 [guild],
                 |r| {
                     Ok(ServerRow {
@@ -1078,6 +1087,7 @@ impl UserStore for SqliteStore {
                         default_days: r.get(1)?,
                         rated_default: r.get(2)?,
                         games_channel: r.get(3)?,
+                        language: r.get(4)?,
                     })
                 },
             )
@@ -1088,11 +1098,18 @@ impl UserStore for SqliteStore {
     fn set_server(&self, s: &ServerRow) -> Result<()> {
         self.write(|tx| {
             tx.execute(
-                "INSERT INTO servers (guild, default_days, rated_default, games_channel)
-                 VALUES (?1, ?2, ?3, ?4)
+                "INSERT INTO servers (guild, default_days, rated_default, games_channel, language)
+                 VALUES (?1, ?2, ?3, ?4, ?5)
                  ON CONFLICT (guild) DO UPDATE SET default_days = excluded.default_days,
-                    rated_default = excluded.rated_default, games_channel = excluded.games_channel",
-                params![s.guild, s.default_days, s.rated_default, s.games_channel],
+                    rated_default = excluded.rated_default, games_channel = excluded.games_channel,
+                    language = excluded.language",
+                params![
+                    s.guild,
+                    s.default_days,
+                    s.rated_default,
+                    s.games_channel,
+                    s.language
+                ],
             )?;
             Ok(())
         })
@@ -1107,6 +1124,59 @@ impl UserStore for SqliteStore {
             if n == 0 {
                 return Err(StoreError::NotFound);
             }
+            Ok(())
+        })
+    }
+
+    fn set_user_speech(
+        &self,
+        id: &str,
+        language: Option<&str>,
+        notation: Option<&str>,
+    ) -> Result<()> {
+        self.write(|tx| {
+            let n = tx.execute(
+                "UPDATE users SET language = ?2, notation = ?3 WHERE id = ?1",
+                params![id, language, notation],
+            )?;
+            if n == 0 {
+                return Err(StoreError::NotFound);
+            }
+            Ok(())
+        })
+    }
+
+    fn set_user_locale(&self, id: &str, locale: &str) -> Result<()> {
+        self.write(|tx| {
+            let n = tx.execute(
+                "UPDATE users SET locale = ?2 WHERE id = ?1",
+                params![id, locale],
+            )?;
+            if n == 0 {
+                return Err(StoreError::NotFound);
+            }
+            Ok(())
+        })
+    }
+
+    fn server_locale(&self, guild: &str) -> Result<Option<String>> {
+        self.with(|c| {
+            Ok(c.query_row(
+                "SELECT locale FROM server_locales WHERE guild = ?1",
+                [guild],
+                |r| r.get(0),
+            )
+            .optional()?)
+        })
+    }
+
+    fn set_server_locale(&self, guild: &str, locale: &str) -> Result<()> {
+        self.write(|tx| {
+            tx.execute(
+                "INSERT INTO server_locales (guild, locale) VALUES (?1, ?2)
+                 ON CONFLICT (guild) DO UPDATE SET locale = excluded.locale",
+                params![guild, locale],
+            )?;
             Ok(())
         })
     }
@@ -1189,7 +1259,7 @@ impl ClockStore for SqliteStore {
                  WHERE u.notify = 'digest' AND (u.last_digest_at IS NULL OR u.last_digest_at <= ?1)",
                 qualified(USER_COLUMNS, "u")
             ))?;
-            let rows = st.query_map([before], |r| Ok((user_row(r)?, r.get::<_, u32>(7)?)))?;
+            let rows = st.query_map([before], |r| Ok((user_row(r)?, r.get::<_, u32>(user_columns())?)))?;
             Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
         })
     }

@@ -731,6 +731,7 @@ impl Stored {
             guild: Some(GUILD_ID.to_string()),
             channel: Some(CHANNEL_ID.to_string()),
             admin: false,
+            locale: None,
         };
         Stored { service, place, db }
     }

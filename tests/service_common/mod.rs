@@ -58,6 +58,7 @@ pub fn server() -> Place {
         guild: Some("console".into()),
         channel: Some("console".into()),
         admin: false,
+        locale: None,
     }
 }
 
@@ -149,6 +150,7 @@ impl Env {
         let shown = format!("{command:?}");
         match self.try_cmd(user_id, command) {
             Err(CoreError::User(msg)) | Err(CoreError::Ended(msg, ..)) => {
+                let msg = msg.to_string();
                 assert!(!msg.trim().is_empty(), "@{user_id} {shown}: empty refusal");
                 msg
             }
@@ -443,6 +445,7 @@ pub fn in_guild(guild: &str) -> Place {
         guild: Some(guild.into()),
         channel: Some(format!("{guild}-general")),
         admin: false,
+        locale: None,
     }
 }
 
@@ -452,6 +455,7 @@ pub fn dm() -> Place {
         guild: None,
         channel: Some("dm-channel".into()),
         admin: false,
+        locale: None,
     }
 }
 
@@ -610,7 +614,7 @@ impl Env {
     pub fn refused_cmd_in(&self, place: &Place, user_id: &str, command: Command) -> String {
         let shown = format!("{command:?}");
         match self.try_cmd_in(place, user_id, command) {
-            Err(CoreError::User(msg)) | Err(CoreError::Ended(msg, ..)) => msg,
+            Err(CoreError::User(msg)) | Err(CoreError::Ended(msg, ..)) => msg.to_string(),
             Err(CoreError::Internal(msg)) => {
                 panic!(
                     "@{user_id} {shown} in {place:?}: internal error instead of a refusal: {msg}"

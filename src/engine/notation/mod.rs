@@ -12,6 +12,75 @@ use std::collections::{HashMap, HashSet};
 use crate::engine::variant::SquareNames;
 use crate::engine::{Color, Move, Outcome, PieceKind, Position, Square};
 
+/// How moves are written for a player: Western (Hodges for the shogi games, algebraic for
+/// Shanghai Palace Chess), Japanese (the Japan Shogi Association's notation: `▲７六歩`, `△同　歩`;
+/// Shanghai Palace Chess, which has no Japanese notation, keeps its algebraic), or the move
+/// codes (USI).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Notation {
+    #[default]
+    Western,
+    Japanese,
+    Usi,
+}
+
+impl Notation {
+    pub const ALL: [Notation; 3] = [Notation::Western, Notation::Japanese, Notation::Usi];
+
+    /// The setting's word: `western`, `japanese`, `usi`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Notation::Western => "western",
+            Notation::Japanese => "japanese",
+            Notation::Usi => "usi",
+        }
+    }
+
+    /// From the setting's word (also `hodges`, `jsa`, `code`, `codes`).
+    pub fn parse(s: &str) -> Option<Notation> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "western" | "hodges" | "english" => Some(Notation::Western),
+            "japanese" | "jsa" | "kanji" => Some(Notation::Japanese),
+            "usi" | "code" | "codes" => Some(Notation::Usi),
+            _ => None,
+        }
+    }
+}
+
+/// A move, legal in `pos`, in `notation`. `last` is the square the previous move of the game
+/// went to (Japanese notation writes a move there as `同`).
+pub fn written(pos: &Position, m: Move, notation: Notation, last: Option<Square>) -> String {
+    match notation {
+        Notation::Usi => code::write(pos.variant(), m),
+        Notation::Western => human(pos, m),
+        // Until the Japanese writer lands: the Western form.
+        Notation::Japanese => {
+            let _ = last;
+            human(pos, m)
+        }
+    }
+}
+
+/// Every move of `legal` (the legal moves of `pos`) in `notation`, in the same order.
+pub fn written_all(
+    pos: &Position,
+    legal: &[Move],
+    notation: Notation,
+    last: Option<Square>,
+) -> Vec<String> {
+    match notation {
+        Notation::Usi => legal
+            .iter()
+            .map(|&m| code::write(pos.variant(), m))
+            .collect(),
+        Notation::Western => human_all(pos, legal),
+        Notation::Japanese => {
+            let _ = last;
+            human_all(pos, legal)
+        }
+    }
+}
+
 /// The number of the move of index `ply` (0 for the first move) of a game whose first move is
 /// `first`'s, as every record, caption and message writes it: moves are counted in pairs as if
 /// the first player (Black, Red) moved first, `12.` before the first player's move and `12…`

@@ -1,0 +1,40 @@
+# The core's own words (src/service/mod.rs, command.rs, delivery.rs, names.rs, suggest.rs).
+
+lang-name = English
+game-number = #{ $id }
+
+err-changed = the game changed while you were answering (a move or another answer came first): look at the board again
+err-not-found = no such game or challenge
+err-internal = Sorry, something went wrong on our side; nothing was changed. Please try again.
+
+## Reading command lines (src/service/command.rs)
+
+cmd-unknown = unknown command '{ $word }': type help for the list
+cmd-empty = empty command: type help for the list
+cmd-usage = usage: { $usage }
+cmd-not-a-player = '{ $word }' is not a player: mention them (@name), or write 'open' for anyone; usage: { $usage }
+cmd-days-number = days={ $value }: the days per move must be a number
+cmd-level-number = level={ $value }: the computer's level is a number from 1 to 5
+cmd-remind-hours = remind={ $value }: give the hours before a deadline to be reminded, 0 to { $max } (0: never), e.g. `settings remind=12`
+usage-challenge = challenge @USER|open VARIANT [black|white|red|blue|random] [days=N] [handicap=NAME] [setup=NAME] [rated|casual] [level=1-5 (against the computer)]
+usage-challenge-id = { $name } [CHALLENGE_ID]
+usage-move = move [GAME_ID] MOVE   (e.g. move 7g7f, move 12 P-7f)
+usage-board = board [GAME_ID] [PLY] [kanji|international]
+usage-moves = moves [GAME_ID] [SQUARE]
+usage-resign = resign [GAME_ID]
+usage-declare = declare [GAME_ID]
+usage-offer = { $name } [GAME_ID] [offer|accept|decline]
+usage-games = games [@USER]
+usage-history = history [@USER]
+usage-game = game GAME_ID [PLY]
+usage-analysis = analysis GAME_ID
+usage-record = record GAME_ID
+usage-replay = replay GAME_ID
+usage-export = export GAME_ID [sfen|kif|csa|fen]
+usage-rules = rules VARIANT [PIECE]
+usage-settings = settings [style=kanji|international] [notify=mention|dm|digest] [remind=HOURS] [language=en|ja] [notation=western|japanese|usi]
+usage-moretime = moretime [GAME_ID]
+usage-vacation = vacation [DAYS|end]
+usage-stats = stats [@USER]
+usage-leaderboard = leaderboard VARIANT
+usage-server = server [days=N] [rated|casual] [channel=CHANNEL] [language=en|ja]

@@ -1,0 +1,40 @@
+# コアの言葉（src/service/mod.rs, command.rs, delivery.rs, names.rs, suggest.rs）。
+
+lang-name = 日本語
+game-number = #{ $id }
+
+err-changed = 返答の間に対局が進みました（指し手か別の返答が先に届きました）。盤面を確認してください
+err-not-found = その対局または挑戦はありません
+err-internal = 申し訳ありません、こちら側で問題が起きました。何も変更されていません。もう一度お試しください。
+
+## コマンド行の読み取り（src/service/command.rs）
+
+cmd-unknown = 「{ $word }」というコマンドはありません。一覧は help で表示されます
+cmd-empty = コマンドが空です。一覧は help で表示されます
+cmd-usage = 使い方: { $usage }
+cmd-not-a-player = 「{ $word }」はプレイヤーではありません。相手をメンション（@名前）するか、誰でも受けられる挑戦なら open と書いてください。使い方: { $usage }
+cmd-days-number = days={ $value }: 一手の日数は数字で指定してください
+cmd-level-number = level={ $value }: コンピューターのレベルは 1 から 5 の数字です
+cmd-remind-hours = remind={ $value }: 期限の何時間前に知らせるかを 0 から { $max } で指定してください（0 は知らせない）。例: `settings remind=12`
+usage-challenge = challenge @相手|open 将棋の種類 [black|white|red|blue|random] [days=日数] [handicap=駒落ち] [setup=初期配置] [rated|casual] [level=1-5（コンピューター相手）]
+usage-challenge-id = { $name } [挑戦番号]
+usage-move = move [対局番号] 指し手   （例: move ７六歩、move 12 76歩）
+usage-board = board [対局番号] [手数] [kanji|international]
+usage-moves = moves [対局番号] [マス]
+usage-resign = resign [対局番号]
+usage-declare = declare [対局番号]
+usage-offer = { $name } [対局番号] [offer|accept|decline]
+usage-games = games [@プレイヤー]
+usage-history = history [@プレイヤー]
+usage-game = game 対局番号 [手数]
+usage-analysis = analysis 対局番号
+usage-record = record 対局番号
+usage-replay = replay 対局番号
+usage-export = export 対局番号 [sfen|kif|csa|fen]
+usage-rules = rules 将棋の種類 [駒]
+usage-settings = settings [style=kanji|international] [notify=mention|dm|digest] [remind=時間] [language=en|ja] [notation=western|japanese|usi]
+usage-moretime = moretime [対局番号]
+usage-vacation = vacation [日数|end]
+usage-stats = stats [@プレイヤー]
+usage-leaderboard = leaderboard 将棋の種類
+usage-server = server [days=日数] [rated|casual] [channel=チャンネル] [language=en|ja]
