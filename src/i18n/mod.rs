@@ -277,7 +277,7 @@ impl std::fmt::Display for Msg {
     }
 }
 
-/// A [`Msg`]: `msg!("no-such-game", id = 12)`.
+/// A [`Msg`]: `msg!("game-number", id = 12)`.
 #[macro_export]
 macro_rules! msg {
     ($id:expr $(,)?) => {
@@ -288,7 +288,7 @@ macro_rules! msg {
     };
 }
 
-/// A message in a language: `t!(lang, "game-started", id = 12, name = "alice")`. Arguments are
+/// A message in a language: `t!(lang, "game-number", id = 12)`. Arguments are
 /// anything a [`FluentValue`] is made from (strings, numbers).
 #[macro_export]
 macro_rules! t {
