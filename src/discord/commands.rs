@@ -101,7 +101,9 @@ fn localize(c: &mut poise::Command<Data, Error>) {
     for &(lang, locale) in LOCALIZED {
         let id = format!("cmd-{}", c.name);
         if let Some(n) = command_text(lang, &id, false) {
-            c.name_localizations.to_mut().push((locale.into(), n.into()));
+            c.name_localizations
+                .to_mut()
+                .push((locale.into(), n.into()));
         }
         if let Some(d) = command_text(lang, &id, true) {
             c.description_localizations
@@ -111,7 +113,9 @@ fn localize(c: &mut poise::Command<Data, Error>) {
         for p in &mut c.parameters {
             let id = format!("cmd-{}-{}", c.name, p.name);
             if let Some(n) = command_text(lang, &id, false) {
-                p.name_localizations.to_mut().push((locale.into(), n.into()));
+                p.name_localizations
+                    .to_mut()
+                    .push((locale.into(), n.into()));
             }
             if let Some(d) = command_text(lang, &id, true) {
                 p.description_localizations
@@ -277,10 +281,9 @@ pub async fn challenge(
         };
         let days = match days {
             None => None,
-            Some(d) => Some(
-                u32::try_from(d)
-                    .map_err(|_| msg!("discord-bad-days", days = d.to_string()))?,
-            ),
+            Some(d) => {
+                Some(u32::try_from(d).map_err(|_| msg!("discord-bad-days", days = d.to_string()))?)
+            }
         };
         Ok(Command::Challenge {
             opponent: Some(named_user(ctx, &opponent)),
@@ -403,9 +406,9 @@ pub async fn board(
         let style = pick(style, STYLES, "style")?;
         let ply = match ply {
             None => None,
-            Some(p) => Some(
-                u32::try_from(p).map_err(|_| msg!("discord-bad-ply", ply = p.to_string()))?,
-            ),
+            Some(p) => {
+                Some(u32::try_from(p).map_err(|_| msg!("discord-bad-ply", ply = p.to_string()))?)
+            }
         };
         Ok(Command::Board { game, ply, style })
     })();
@@ -842,7 +845,9 @@ mod tests {
     fn registered() -> Vec<serde_json::Value> {
         all()
             .iter()
-            .map(|c| serde_json::to_value(c.create_as_slash_command().expect("slash")).expect("json"))
+            .map(|c| {
+                serde_json::to_value(c.create_as_slash_command().expect("slash")).expect("json")
+            })
             .collect()
     }
 
@@ -853,16 +858,26 @@ mod tests {
             let name = c["name"].as_str().unwrap_or_default().to_string();
             let ja = c["name_localizations"]["ja"].as_str().unwrap_or_default();
             assert!(name_ok(ja), "/{name}: ja name {ja:?}");
-            assert!(command_names.insert(ja.to_string()), "/{name}: ja name {ja} twice");
-            let d = c["description_localizations"]["ja"].as_str().unwrap_or_default();
+            assert!(
+                command_names.insert(ja.to_string()),
+                "/{name}: ja name {ja} twice"
+            );
+            let d = c["description_localizations"]["ja"]
+                .as_str()
+                .unwrap_or_default();
             assert!(description_ok(d), "/{name}: ja description {d:?}");
             let mut option_names = std::collections::HashSet::new();
             for o in c["options"].as_array().into_iter().flatten() {
                 let oname = o["name"].as_str().unwrap_or_default();
                 let ja = o["name_localizations"]["ja"].as_str().unwrap_or_default();
                 assert!(name_ok(ja), "/{name} {oname}: ja name {ja:?}");
-                assert!(option_names.insert(ja.to_string()), "/{name}: ja option name {ja} twice");
-                let d = o["description_localizations"]["ja"].as_str().unwrap_or_default();
+                assert!(
+                    option_names.insert(ja.to_string()),
+                    "/{name}: ja option name {ja} twice"
+                );
+                let d = o["description_localizations"]["ja"]
+                    .as_str()
+                    .unwrap_or_default();
                 assert!(description_ok(d), "/{name} {oname}: ja description {d:?}");
                 for ch in o["choices"].as_array().into_iter().flatten() {
                     let label = ch["name_localizations"]["ja"].as_str().unwrap_or_default();
@@ -923,7 +938,11 @@ mod tests {
         for l in i18n::Lang::ALL {
             let listed = ids(i18n::SOURCES[l as usize][file]);
             for id in &listed {
-                assert!(used.contains(id), "{}: {id} is no command, option or choice", l.tag());
+                assert!(
+                    used.contains(id),
+                    "{}: {id} is no command, option or choice",
+                    l.tag()
+                );
             }
             assert_eq!(listed.len(), used.len(), "{}: every id once", l.tag());
         }

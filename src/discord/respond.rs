@@ -22,10 +22,10 @@ use super::guard::Verdict;
 use super::outbox::{self, Failure};
 use super::{Ctx, Data, Error};
 use crate::i18n::Lang;
-use crate::t;
 use crate::service::{
     Attachment, Command, Notice, Place, Reply, Request, User, Via, MAX_ATTACHMENT,
 };
+use crate::t;
 
 /// Discord's limit on a message's text.
 const MAX_CONTENT: usize = 2000;
@@ -255,7 +255,11 @@ pub async fn run_core_telling(
 ) -> Reply {
     let service = data.service.clone();
     let command = format!("{:?}", req.command);
-    let lang = req.user.locale.as_deref().map_or(Lang::En, Lang::from_locale);
+    let lang = req
+        .user
+        .locale
+        .as_deref()
+        .map_or(Lang::En, Lang::from_locale);
     match tokio::task::spawn_blocking(move || {
         let progress = |text: &str| {
             if let Some(t) = &tell {
@@ -575,7 +579,10 @@ where
     F: FnOnce() -> Fut,
     Fut: std::future::Future<Output = Lang>,
 {
-    let noted = reply.attachments.iter().any(|a| a.data.len() > MAX_ATTACHMENT)
+    let noted = reply
+        .attachments
+        .iter()
+        .any(|a| a.data.len() > MAX_ATTACHMENT)
         || text.chars().count() + room > MAX_CONTENT;
     if noted {
         lang().await
@@ -1250,6 +1257,23 @@ mod tests {
         let c = clip(&t);
         assert_eq!(c.chars().count(), MAX_CONTENT);
         assert!(c.ends_with('…'));
+    }
+
+    #[test]
+    fn button_colours_follow_what_the_button_does() {
+        use serenity::ButtonStyle::{Danger, Secondary, Success};
+        for (command, style) in [
+            ("resign 12", Danger),
+            ("decline 3", Danger),
+            ("draw 12 decline", Danger),
+            ("accept 3", Success),
+            ("takeback 12 accept", Success),
+            ("draw 12 offer", Secondary),
+            ("moves 12", Secondary),
+            ("game 12 4", Secondary),
+        ] {
+            assert_eq!(button_style(command), style, "{command}");
+        }
     }
 
     #[test]
