@@ -1261,7 +1261,7 @@ mod tests {
 
     #[test]
     fn button_colours_follow_what_the_button_does() {
-        use serenity::ButtonStyle::{Danger, Secondary, Success};
+        use poise::serenity_prelude::ButtonStyle::{Danger, Secondary, Success};
         for (command, style) in [
             ("resign 12", Danger),
             ("decline 3", Danger),
