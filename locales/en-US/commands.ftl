@@ -1,1 +1,211 @@
 # commands
+# The slash commands as Discord registers them. Ids: `cmd-COMMAND` (the command's name, with its
+# `.description`), `cmd-COMMAND-OPTION` (an option's), `choice-OPTION-VALUE` (a choice's label).
+# The English here is what the code registers as the base names and descriptions (a test holds
+# them to it); the other languages' files give the localisations Discord shows their clients.
+
+cmd-challenge = challenge
+    .description = Challenge someone to a game.
+cmd-challenge-opponent = opponent
+    .description = Who to play
+cmd-challenge-game = game
+    .description = Which game (default shogi)
+cmd-challenge-color = color
+    .description = Your side: black (moves first), white or random; red/blue in Shanghai
+cmd-challenge-days = days
+    .description = Days per move: 1, 2, 3, 5, 7, 10 or 14
+cmd-challenge-rated = rated
+    .description = Rated (Glicko-2) or casual
+cmd-challenge-handicap = handicap
+    .description = A handicap: lance, bishop, rook, rook-lance, two, four, six
+cmd-challenge-setup = setup
+    .description = A named setup (Shanghai: original or smith)
+cmd-challenge-level = level
+    .description = When you challenge Tegami itself: its strength, 1 (beginner) to 5
+
+cmd-accept = accept
+    .description = Accept a challenge.
+cmd-accept-challenge = challenge
+    .description = The challenge's number (needed only when you have several)
+
+cmd-decline = decline
+    .description = Decline a challenge.
+cmd-decline-challenge = challenge
+    .description = The challenge's number (needed only when you have several)
+
+cmd-cancel = cancel
+    .description = Withdraw your challenge.
+cmd-cancel-challenge = challenge
+    .description = The challenge's number (needed only when you have several)
+
+cmd-move = move
+    .description = Play a move (P-7f, 7g7f, Nf3 ...).
+cmd-move-move = move
+    .description = Your move, e.g. P-7f or 7g7f (Shanghai: e4, Nf3)
+cmd-move-game = game
+    .description = The game's number (needed only when you play several)
+
+cmd-moves = moves
+    .description = The legal moves in your game (of one piece, with a square).
+cmd-moves-square = square
+    .description = Only the moves of the piece on this square (e.g. 7g)
+cmd-moves-game = game
+    .description = The game's number
+
+cmd-board = board
+    .description = The board of a game (now, or after a given move).
+cmd-board-game = game
+    .description = The game's number
+cmd-board-ply = ply
+    .description = Show the position after this many moves (plies)
+cmd-board-style = style
+    .description = Pieces as kanji or international letters
+
+cmd-resign = resign
+    .description = Resign a game (asks you to confirm).
+cmd-resign-game = game
+    .description = The game's number
+
+cmd-declare = declare
+    .description = Shogi: declare the entering king on your turn (27-point rule)
+cmd-declare-game = game
+    .description = The game's number
+
+cmd-moretime = moretime
+    .description = Give your opponent one more day for their move.
+cmd-moretime-game = game
+    .description = The game's number
+
+cmd-draw = draw
+    .description = Offer, accept or decline a draw.
+cmd-draw-action = action
+    .description = offer, accept or decline
+cmd-draw-game = game
+    .description = The game's number
+
+cmd-takeback = takeback
+    .description = Ask to take back your last move, or answer such a request.
+cmd-takeback-action = action
+    .description = offer, accept or decline
+cmd-takeback-game = game
+    .description = The game's number
+
+cmd-impasse = impasse
+    .description = Propose impasse (jishogi) by points, or answer such a proposal.
+cmd-impasse-action = action
+    .description = offer, accept or decline
+cmd-impasse-game = game
+    .description = The game's number
+
+cmd-games = games
+    .description = Games in progress and open challenges.
+cmd-games-user = user
+    .description = Someone else's games
+
+cmd-history = history
+    .description = Finished games.
+cmd-history-user = user
+    .description = Someone else's history
+
+cmd-stats = stats
+    .description = Ratings and results.
+cmd-stats-user = user
+    .description = Someone else's stats
+
+cmd-record = record
+    .description = A game's record, move by move.
+cmd-record-game = game
+    .description = The game's number
+
+cmd-analysis = analysis
+    .description = A finished game's evaluation chart and its biggest swings.
+cmd-analysis-game = game
+    .description = The finished game's number
+
+cmd-replay = replay
+    .description = A game as an animated picture.
+cmd-replay-game = game
+    .description = The game's number
+
+cmd-export = export
+    .description = A game for other software: SFEN, KIF, CSA or Fairy-Stockfish FEN.
+cmd-export-game = game
+    .description = The game's number
+cmd-export-format = format
+    .description = sfen (default), kif, csa or fen
+
+cmd-rules = rules
+    .description = A game's pieces and notation, or how one piece moves.
+cmd-rules-game = game
+    .description = Which game
+cmd-rules-piece = piece
+    .description = A piece, by letter or name (S, +R, Ln, lion)
+
+cmd-leaderboard = leaderboard
+    .description = The best rated players of a game in this server.
+cmd-leaderboard-game = game
+    .description = Which game
+
+cmd-settings = settings
+    .description = Your settings: piece style, how you are told of moves, when you are reminded, language and notation.
+cmd-settings-style = style
+    .description = Pieces as kanji or international letters
+cmd-settings-notify = notify
+    .description = How you hear of your turn: mention, dm or digest
+cmd-settings-remind = remind
+    .description = Hours before a deadline to remind you (0: never)
+cmd-settings-language = language
+    .description = The bot's language for you: en or ja
+cmd-settings-notation = notation
+    .description = How moves are written for you: western, japanese or usi
+
+cmd-vacation = vacation
+    .description = Pause your deadlines for some days (14 a month), end a vacation, or see it.
+cmd-vacation-days = days
+    .description = Days away
+cmd-vacation-end = end
+    .description = End your vacation now
+
+cmd-server = server
+    .description = This server's settings (server managers only to change them).
+cmd-server-days = days
+    .description = Default days per move
+cmd-server-rated = rated
+    .description = Games rated by default
+cmd-server-channel = channel
+    .description = The channel where challenges' games are played
+cmd-server-language = language
+    .description = The language of the server's public posts: en or ja
+
+cmd-help = help
+    .description = The commands, or help on one.
+cmd-help-topic = topic
+    .description = A command or topic
+
+choice-game-shogi = shogi
+choice-game-judkins = judkins
+choice-game-cannon = cannon
+choice-game-palace = palace
+choice-game-shanghai = shanghai
+choice-color-black = black
+choice-color-white = white
+choice-color-random = random
+choice-color-red = red
+choice-color-blue = blue
+choice-style-kanji = kanji
+choice-style-international = international
+choice-action-offer = offer
+choice-action-accept = accept
+choice-action-decline = decline
+choice-format-sfen = sfen
+choice-format-kif = kif
+choice-format-csa = csa
+choice-format-fen = fen
+choice-notify-mention = mention
+choice-notify-dm = dm
+choice-notify-digest = digest
+choice-language-en = en
+choice-language-ja = ja
+choice-notation-western = western
+choice-notation-japanese = japanese
+choice-notation-usi = usi

@@ -1,1 +1,209 @@
 # commands
+# Discord に登録するスラッシュコマンドの日本語名と説明。名前は Discord の規則どおり 1〜32 文字の
+# 文字・数字・`-`・`_`・`'` だけ（空白、「」、・は使えない）。説明は 1〜100 文字。
+
+cmd-challenge = 挑戦
+    .description = 相手に対局を申し込みます。
+cmd-challenge-opponent = 相手
+    .description = 対局する相手
+cmd-challenge-game = 種類
+    .description = ゲームの種類（既定は将棋）
+cmd-challenge-color = 手番
+    .description = あなたの手番: 先手、後手、ランダム（上海宮殿チェスは紅か藍）
+cmd-challenge-days = 日数
+    .description = 一手の持ち日数: 1、2、3、5、7、10、14
+cmd-challenge-rated = レーティング
+    .description = レーティング対局（Glicko-2）にするか
+cmd-challenge-handicap = 駒落ち
+    .description = 駒落ち: lance（香落ち）、bishop（角落ち）、rook（飛車落ち）、rook-lance（飛香落ち）、two、four、six
+cmd-challenge-setup = 初期配置
+    .description = 名前のある初期配置（上海宮殿チェス: original か smith）
+cmd-challenge-level = 強さ
+    .description = Tegami 自身に挑戦するときの強さ: 1（初心者）〜5
+
+cmd-accept = 受諾
+    .description = 挑戦を受けます。
+cmd-accept-challenge = 挑戦番号
+    .description = 挑戦の番号（複数あるときだけ必要）
+
+cmd-decline = 拒否
+    .description = 挑戦を断ります。
+cmd-decline-challenge = 挑戦番号
+    .description = 挑戦の番号（複数あるときだけ必要）
+
+cmd-cancel = 取り下げ
+    .description = 自分の挑戦を取り下げます。
+cmd-cancel-challenge = 挑戦番号
+    .description = 挑戦の番号（複数あるときだけ必要）
+
+cmd-move = 指す
+    .description = 一手指します（７六歩、P-7f、7g7f など）。
+cmd-move-move = 指し手
+    .description = あなたの指し手（例: ７六歩、P-7f、7g7f。上海宮殿チェス: e4、Nf3）
+cmd-move-game = 対局
+    .description = 対局の番号（複数の対局中のときだけ必要）
+
+cmd-moves = 合法手
+    .description = 対局の合法手（マスを指定するとその駒の手だけ）。
+cmd-moves-square = マス
+    .description = このマスの駒の手だけ（例: 7g）
+cmd-moves-game = 対局
+    .description = 対局の番号
+
+cmd-board = 盤面
+    .description = 対局の盤面（現在、または指定した手数の後）。
+cmd-board-game = 対局
+    .description = 対局の番号
+cmd-board-ply = 手数
+    .description = この手数の後の局面を表示
+cmd-board-style = 駒の表記
+    .description = 駒を漢字で表示するか、国際式の記号で表示するか
+
+cmd-resign = 投了
+    .description = 投了します（確認があります）。
+cmd-resign-game = 対局
+    .description = 対局の番号
+
+cmd-declare = 入玉宣言
+    .description = 将棋: 自分の手番で入玉宣言をします（27点法）
+cmd-declare-game = 対局
+    .description = 対局の番号
+
+cmd-moretime = 時間追加
+    .description = 相手の持ち時間を1日延ばします。
+cmd-moretime-game = 対局
+    .description = 対局の番号
+
+cmd-draw = 引き分け
+    .description = 引き分けを提案、受諾、または拒否します。
+cmd-draw-action = 操作
+    .description = 提案、受諾、拒否
+cmd-draw-game = 対局
+    .description = 対局の番号
+
+cmd-takeback = 待った
+    .description = 待ったを求めます。または待ったに答えます。
+cmd-takeback-action = 操作
+    .description = 提案、受諾、拒否
+cmd-takeback-game = 対局
+    .description = 対局の番号
+
+cmd-impasse = 持将棋
+    .description = 点数による持将棋を提案します。または提案に答えます。
+cmd-impasse-action = 操作
+    .description = 提案、受諾、拒否
+cmd-impasse-game = 対局
+    .description = 対局の番号
+
+cmd-games = 対局一覧
+    .description = 進行中の対局と受付中の挑戦。
+cmd-games-user = ユーザー
+    .description = 他の人の対局
+
+cmd-history = 履歴
+    .description = 終局した対局。
+cmd-history-user = ユーザー
+    .description = 他の人の履歴
+
+cmd-stats = 成績
+    .description = レーティングと成績。
+cmd-stats-user = ユーザー
+    .description = 他の人の成績
+
+cmd-record = 棋譜
+    .description = 対局の棋譜（一手ずつ）。
+cmd-record-game = 対局
+    .description = 対局の番号
+
+cmd-analysis = 解析
+    .description = 終局した対局の評価値グラフと形勢が大きく動いた手。
+cmd-analysis-game = 対局
+    .description = 終局した対局の番号
+
+cmd-replay = 再生
+    .description = 対局をアニメーション画像で再生します。
+cmd-replay-game = 対局
+    .description = 対局の番号
+
+cmd-export = 書き出し
+    .description = 他のソフト用に対局を書き出します: SFEN、KIF、CSA、Fairy-Stockfish FEN。
+cmd-export-game = 対局
+    .description = 対局の番号
+cmd-export-format = 形式
+    .description = SFEN（既定）、KIF、CSA、FEN
+
+cmd-rules = ルール
+    .description = ゲームの駒と表記、または一つの駒の動き。
+cmd-rules-game = 種類
+    .description = ゲームの種類
+cmd-rules-piece = 駒
+    .description = 駒の記号か名前（S、+R、Ln、lion）
+
+cmd-leaderboard = ランキング
+    .description = このサーバーでのゲームごとのレーティング上位。
+cmd-leaderboard-game = 種類
+    .description = ゲームの種類
+
+cmd-settings = 設定
+    .description = あなたの設定: 駒の表記、手番の知らせ方、リマインド、言語、棋譜表記。
+cmd-settings-style = 駒の表記
+    .description = 駒を漢字で表示するか、国際式の記号で表示するか
+cmd-settings-notify = 通知
+    .description = 手番の知らせ方: メンション、DM、まとめ
+cmd-settings-remind = リマインド
+    .description = 期限の何時間前に知らせるか（0: 知らせない）
+cmd-settings-language = 言語
+    .description = あなたへの言語: 英語か日本語
+cmd-settings-notation = 棋譜表記
+    .description = 指し手の表記: 西洋式、日本式、USI
+
+cmd-vacation = 休暇
+    .description = 期限を何日か止めます（月14日まで）。休暇の終了と確認も。
+cmd-vacation-days = 日数
+    .description = 休む日数
+cmd-vacation-end = 終了
+    .description = 休暇を今すぐ終える
+
+cmd-server = サーバー
+    .description = このサーバーの設定（変更はサーバー管理者のみ）。
+cmd-server-days = 日数
+    .description = 一手の既定の持ち日数
+cmd-server-rated = レーティング
+    .description = 既定でレーティング対局にするか
+cmd-server-channel = チャンネル
+    .description = 挑戦からの対局を行うチャンネル
+cmd-server-language = 言語
+    .description = サーバーの公開投稿の言語: 英語か日本語
+
+cmd-help = ヘルプ
+    .description = コマンドの一覧、または一つのコマンドのヘルプ。
+cmd-help-topic = 項目
+    .description = コマンドか項目
+
+choice-game-shogi = 将棋
+choice-game-judkins = ジャドキンス将棋
+choice-game-cannon = 大砲将棋
+choice-game-palace = 宮殿将棋
+choice-game-shanghai = 上海宮殿チェス
+choice-color-black = 先手
+choice-color-white = 後手
+choice-color-random = ランダム
+choice-color-red = 紅（上海宮殿チェス）
+choice-color-blue = 藍（上海宮殿チェス）
+choice-style-kanji = 漢字
+choice-style-international = 国際式
+choice-action-offer = 提案
+choice-action-accept = 受諾
+choice-action-decline = 拒否
+choice-format-sfen = SFEN
+choice-format-kif = KIF
+choice-format-csa = CSA
+choice-format-fen = FEN（Fairy-Stockfish）
+choice-notify-mention = メンション
+choice-notify-dm = DM（ダイレクトメッセージ）
+choice-notify-digest = まとめ
+choice-language-en = 英語
+choice-language-ja = 日本語
+choice-notation-western = 西洋式
+choice-notation-japanese = 日本式
+choice-notation-usi = USI（符号）

@@ -4,12 +4,19 @@
 //!
 //! Each command turns its options into the core's `Command` and hands it to `respond`. Choices
 //! are registered as string choices (poise's own choice types register integers).
+//!
+//! Every command, option and choice carries its Japanese name and description
+//! (`name_localizations`, `description_localizations`) from `locales/ja/commands.ftl`: ids
+//! `cmd-COMMAND`, `cmd-COMMAND-OPTION` (each with a `.description`) and `choice-OPTION-VALUE`
+//! (a choice has a label only). The base names stay English: interactions always carry them.
 
 use poise::serenity_prelude as serenity;
 use serenity::{AutocompleteChoice, CreateAutocompleteResponse, CreateCommandOption};
 
 use super::respond::{self, display_name, nickname, Origin};
 use super::{Ctx, Data, Error};
+use crate::i18n::{self, Lang, Msg};
+use crate::msg;
 use crate::service::{ColorChoice, Command, OfferAction};
 
 /// Every command of the bot, with its string choices set.
@@ -47,22 +54,76 @@ pub fn all() -> Vec<poise::Command<Data, Error>> {
             let setter: Option<fn(CreateCommandOption) -> CreateCommandOption> =
                 // `game` is a game's number in the game commands, a choice of game here.
                 match (&*c.name, &*p.name) {
-                    ("challenge" | "rules" | "leaderboard", "game") => Some(|b| choices(b, GAMES)),
-                    ("challenge", "color") => Some(|b| choices(b, COLORS)),
-                    ("board", "style") | ("settings", "style") => Some(|b| choices(b, STYLES)),
-                    (_, "action") => Some(|b| choices(b, ACTIONS)),
-                    ("export", "format") => Some(|b| choices(b, FORMATS)),
-                    ("settings", "notify") => Some(|b| choices(b, NOTIFY)),
-                    ("settings" | "server", "language") => Some(|b| choices(b, LANGUAGES)),
-                    ("settings", "notation") => Some(|b| choices(b, NOTATIONS)),
+                    ("challenge" | "rules" | "leaderboard", "game") => {
+                        Some(|b| choices(b, "game", GAMES))
+                    }
+                    ("challenge", "color") => Some(|b| choices(b, "color", COLORS)),
+                    ("board", "style") | ("settings", "style") => {
+                        Some(|b| choices(b, "style", STYLES))
+                    }
+                    (_, "action") => Some(|b| choices(b, "action", ACTIONS)),
+                    ("export", "format") => Some(|b| choices(b, "format", FORMATS)),
+                    ("settings", "notify") => Some(|b| choices(b, "notify", NOTIFY)),
+                    ("settings" | "server", "language") => {
+                        Some(|b| choices(b, "language", LANGUAGES))
+                    }
+                    ("settings", "notation") => Some(|b| choices(b, "notation", NOTATIONS)),
                     _ => None,
                 };
             if setter.is_some() {
                 p.type_setter = setter;
             }
         }
+        localize(c);
     }
     cmds
+}
+
+/// The languages whose clients see the commands in their own words, with Discord's locale for
+/// each (English is the base).
+const LOCALIZED: &[(Lang, &str)] = &[(Lang::Ja, "ja")];
+
+/// Message `id` of `commands.ftl` in `lang` (its value, or its `.description`), if the file
+/// has it. A missing one is left out: Discord then shows the English.
+fn command_text(lang: Lang, id: &str, description: bool) -> Option<String> {
+    if !i18n::has(lang, id) {
+        return None;
+    }
+    if description {
+        i18n::attr(lang, id, "description")
+    } else {
+        Some(i18n::tr(lang, id, None))
+    }
+}
+
+/// Sets the localised names and descriptions of a command and its options.
+fn localize(c: &mut poise::Command<Data, Error>) {
+    for &(lang, locale) in LOCALIZED {
+        let id = format!("cmd-{}", c.name);
+        if let Some(n) = command_text(lang, &id, false) {
+            c.name_localizations
+                .to_mut()
+                .push((locale.into(), n.into()));
+        }
+        if let Some(d) = command_text(lang, &id, true) {
+            c.description_localizations
+                .to_mut()
+                .push((locale.into(), d.into()));
+        }
+        for p in &mut c.parameters {
+            let id = format!("cmd-{}-{}", c.name, p.name);
+            if let Some(n) = command_text(lang, &id, false) {
+                p.name_localizations
+                    .to_mut()
+                    .push((locale.into(), n.into()));
+            }
+            if let Some(d) = command_text(lang, &id, true) {
+                p.description_localizations
+                    .to_mut()
+                    .push((locale.into(), d.into()));
+            }
+        }
+    }
 }
 
 const GAMES: &[&str] = &["shogi", "judkins", "cannon", "palace", "shanghai"];
@@ -74,16 +135,24 @@ const NOTIFY: &[&str] = &["mention", "dm", "digest"];
 const LANGUAGES: &[&str] = &["en", "ja"];
 const NOTATIONS: &[&str] = &["western", "japanese", "usi"];
 
-fn choices(b: CreateCommandOption, names: &[&str]) -> CreateCommandOption {
+/// String choices of `option`, each labelled in the localised languages by
+/// `choice-OPTION-VALUE`. (Called from a `type_setter`, a plain function pointer: the labels
+/// are read from the embedded message files, not captured.)
+fn choices(b: CreateCommandOption, option: &str, names: &[&str]) -> CreateCommandOption {
     let mut b = b.kind(serenity::CommandOptionType::String);
     for n in names {
-        b = b.add_string_choice(*n, *n);
+        let id = format!("choice-{option}-{n}");
+        let labels: Vec<(&str, String)> = LOCALIZED
+            .iter()
+            .filter_map(|&(lang, locale)| Some((locale, command_text(lang, &id, false)?)))
+            .collect();
+        b = b.add_string_choice_localized(*n, *n, labels);
     }
     b
 }
 
 /// A lower-cased choice, checked against its list.
-fn pick(value: Option<String>, names: &[&str], what: &str) -> Result<Option<String>, String> {
+fn pick(value: Option<String>, names: &[&str], what: &str) -> Result<Option<String>, Msg> {
     match value {
         None => Ok(None),
         Some(v) => {
@@ -91,16 +160,25 @@ fn pick(value: Option<String>, names: &[&str], what: &str) -> Result<Option<Stri
             if names.contains(&v.as_str()) {
                 Ok(Some(v))
             } else {
-                Err(format!("{what} '{v}' is not one of {}", names.join(", ")))
+                Err(msg!(
+                    "discord-not-one-of",
+                    what = what,
+                    value = v,
+                    choices = names.join(", ")
+                ))
             }
         }
     }
 }
 
-/// Runs a core command, or answers a refusal of the options.
-async fn run(ctx: Ctx<'_>, command: Result<Command, String>) -> Result<(), Error> {
+/// Runs a core command, or answers a refusal of the options (in the sender's language).
+async fn run(ctx: Ctx<'_>, command: Result<Command, Msg>) -> Result<(), Error> {
     let origin = Origin::of(ctx);
     let http = ctx.serenity_context().http.clone();
+    let command = match command {
+        Ok(c) => Ok(c),
+        Err(m) => Err(m.render(respond::sender_lang(ctx.data(), &origin).await)),
+    };
     match ctx {
         poise::Context::Application(a) => match command {
             Ok(c) => {
@@ -178,7 +256,7 @@ pub async fn challenge(
     let me = ctx.framework().bot_id();
     let command = (|| {
         if opponent.bot && opponent.id != me {
-            return Err("bots do not play: challenge a person, or Tegami itself".to_string());
+            return Err(msg!("discord-bots-do-not-play"));
         }
         let level = match level {
             None => None,
@@ -186,33 +264,26 @@ pub async fn challenge(
                 u8::try_from(l)
                     .ok()
                     .filter(|l| (1..=5).contains(l))
-                    .ok_or_else(|| {
-                        format!("level {l}: choose 1 (a beginner) to 5 (the strongest)")
-                    })?,
+                    .ok_or_else(|| msg!("discord-bad-level", level = l.to_string()))?,
             ),
         };
         let game = pick(game, GAMES, "game")?.unwrap_or_else(|| "shogi".into());
         let color = match pick(color, COLORS, "color")?.as_deref() {
             None | Some("random") => ColorChoice::Random,
             Some(c @ ("red" | "blue")) if game != "shanghai" => {
-                return Err(format!(
-                    "{c} is a side of Shanghai Palace Chess: choose black or white"
-                ))
+                return Err(msg!("discord-red-blue-not-here", color = c))
             }
             Some(c @ ("black" | "white")) if game == "shanghai" => {
-                return Err(format!(
-                    "{c} is not a side of Shanghai Palace Chess: choose red or blue"
-                ))
+                return Err(msg!("discord-black-white-not-shanghai", color = c))
             }
             Some("black" | "red") => ColorChoice::First,
             Some(_) => ColorChoice::Second,
         };
         let days = match days {
             None => None,
-            Some(d) => Some(
-                u32::try_from(d)
-                    .map_err(|_| format!("{d} days per move: choose 1, 2, 3, 5, 7, 10 or 14"))?,
-            ),
+            Some(d) => {
+                Some(u32::try_from(d).map_err(|_| msg!("discord-bad-days", days = d.to_string()))?)
+            }
         };
         Ok(Command::Challenge {
             opponent: Some(named_user(ctx, &opponent)),
@@ -302,7 +373,7 @@ pub async fn move_(
 ) -> Result<(), Error> {
     let text: String = mv.split_whitespace().collect();
     let command = if text.is_empty() {
-        Err("write a move, e.g. P-7f or 7g7f".to_string())
+        Err(msg!("discord-write-a-move"))
     } else {
         Ok(Command::Move {
             game,
@@ -335,7 +406,9 @@ pub async fn board(
         let style = pick(style, STYLES, "style")?;
         let ply = match ply {
             None => None,
-            Some(p) => Some(u32::try_from(p).map_err(|_| format!("ply {p} is not a move number"))?),
+            Some(p) => {
+                Some(u32::try_from(p).map_err(|_| msg!("discord-bad-ply", ply = p.to_string()))?)
+            }
         };
         Ok(Command::Board { game, ply, style })
     })();
@@ -387,7 +460,7 @@ pub async fn moretime(
     run(ctx, Ok(Command::MoreTime { game })).await
 }
 
-fn action(a: Option<String>) -> Result<OfferAction, String> {
+fn action(a: Option<String>) -> Result<OfferAction, Msg> {
     Ok(match pick(a, ACTIONS, "action")?.as_deref() {
         None => OfferAction::Auto,
         Some("offer") => OfferAction::Offer,
@@ -545,9 +618,9 @@ pub async fn settings(
         // Discord keeps to the bounds; a prefix command does not: the core refuses past them.
         let remind = match remind.map(u32::try_from) {
             Some(Err(_)) => {
-                return Err(format!(
-                    "remind: give the hours before a deadline to be reminded, 0 to {}",
-                    crate::service::MAX_REMIND_HOURS
+                return Err(msg!(
+                    "discord-bad-remind",
+                    max = crate::service::MAX_REMIND_HOURS
                 ))
             }
             Some(Ok(h)) => Some(h),
@@ -572,7 +645,9 @@ pub async fn vacation(
     #[description = "End your vacation now"] end: Option<bool>,
 ) -> Result<(), Error> {
     let command = match days {
-        Some(d) if !(1..=366).contains(&d) => Err(format!("{d} days: a vacation is 1 to 14 days")),
+        Some(d) if !(1..=366).contains(&d) => {
+            Err(msg!("discord-bad-vacation", days = d.to_string()))
+        }
         Some(d) => Ok(Command::Vacation {
             days: Some(d as u32),
             end: false,
@@ -605,16 +680,13 @@ pub async fn server(
     }) {
         return run(
             ctx,
-            Err(format!(
-                "<#{}> is not a text channel: games are played in a text channel (their threads are made there)",
-                c.id
-            )),
+            Err(msg!("discord-not-text-channel", channel = c.id.to_string())),
         )
         .await;
     }
     let command = (|| {
         let days = match days.map(u32::try_from) {
-            Some(Err(_)) => return Err("days per move: choose 1, 2, 3, 5, 7, 10 or 14".to_string()),
+            Some(Err(_)) => return Err(msg!("discord-server-bad-days")),
             Some(Ok(d)) => Some(d),
             None => None,
         };
@@ -753,6 +825,127 @@ mod tests {
             .and_then(|o| o.iter().find(|o| o["name"] == "action"))
             .expect("action option");
         assert_eq!(action["choices"].as_array().map(|a| a.len()), Some(3));
+    }
+
+    /// Discord's rule for names, localised ones too: 1 to 32 characters, letters, digits, `-`,
+    /// `_` or `'`, none upper case.
+    fn name_ok(name: &str) -> bool {
+        (1..=32).contains(&name.chars().count())
+            && name.chars().all(|c| {
+                (c.is_alphabetic() || c.is_numeric() || matches!(c, '-' | '_' | '\''))
+                    && !c.is_uppercase()
+            })
+    }
+
+    fn description_ok(d: &str) -> bool {
+        (1..=100).contains(&d.chars().count())
+    }
+
+    /// The registered form of every command, as Discord receives it.
+    fn registered() -> Vec<serde_json::Value> {
+        all()
+            .iter()
+            .map(|c| {
+                serde_json::to_value(c.create_as_slash_command().expect("slash")).expect("json")
+            })
+            .collect()
+    }
+
+    #[test]
+    fn every_command_option_and_choice_has_its_japanese_words_within_discords_rules() {
+        let mut command_names = std::collections::HashSet::new();
+        for c in registered() {
+            let name = c["name"].as_str().unwrap_or_default().to_string();
+            let ja = c["name_localizations"]["ja"].as_str().unwrap_or_default();
+            assert!(name_ok(ja), "/{name}: ja name {ja:?}");
+            assert!(
+                command_names.insert(ja.to_string()),
+                "/{name}: ja name {ja} twice"
+            );
+            let d = c["description_localizations"]["ja"]
+                .as_str()
+                .unwrap_or_default();
+            assert!(description_ok(d), "/{name}: ja description {d:?}");
+            let mut option_names = std::collections::HashSet::new();
+            for o in c["options"].as_array().into_iter().flatten() {
+                let oname = o["name"].as_str().unwrap_or_default();
+                let ja = o["name_localizations"]["ja"].as_str().unwrap_or_default();
+                assert!(name_ok(ja), "/{name} {oname}: ja name {ja:?}");
+                assert!(
+                    option_names.insert(ja.to_string()),
+                    "/{name}: ja option name {ja} twice"
+                );
+                let d = o["description_localizations"]["ja"]
+                    .as_str()
+                    .unwrap_or_default();
+                assert!(description_ok(d), "/{name} {oname}: ja description {d:?}");
+                for ch in o["choices"].as_array().into_iter().flatten() {
+                    let label = ch["name_localizations"]["ja"].as_str().unwrap_or_default();
+                    assert!(
+                        description_ok(label) && label != ch["name"],
+                        "/{name} {oname} {}: ja label {label:?}",
+                        ch["name"]
+                    );
+                }
+            }
+        }
+    }
+
+    /// The ids of a message file (`id = ...` at the start of a line).
+    fn ids(src: &str) -> Vec<String> {
+        src.lines()
+            .filter(|l| l.starts_with(|c: char| c.is_ascii_lowercase()))
+            .filter_map(|l| l.split_once(" =").map(|(id, _)| id.trim().to_string()))
+            .collect()
+    }
+
+    #[test]
+    fn the_english_message_file_is_what_the_code_registers_and_every_id_is_used() {
+        let lang = Lang::En;
+        let mut used = std::collections::HashSet::new();
+        for c in registered() {
+            let name = c["name"].as_str().unwrap_or_default();
+            let id = format!("cmd-{name}");
+            assert_eq!(command_text(lang, &id, false).as_deref(), Some(name));
+            assert_eq!(
+                command_text(lang, &id, true).as_deref(),
+                c["description"].as_str(),
+                "{id}"
+            );
+            used.insert(id);
+            for o in c["options"].as_array().into_iter().flatten() {
+                let oname = o["name"].as_str().unwrap_or_default();
+                let id = format!("cmd-{name}-{oname}");
+                assert_eq!(command_text(lang, &id, false).as_deref(), Some(oname));
+                assert_eq!(
+                    command_text(lang, &id, true).as_deref(),
+                    o["description"].as_str(),
+                    "{id}"
+                );
+                used.insert(id);
+                for ch in o["choices"].as_array().into_iter().flatten() {
+                    let value = ch["value"].as_str().unwrap_or_default();
+                    let id = format!("choice-{oname}-{value}");
+                    assert_eq!(command_text(lang, &id, false).as_deref(), Some(value));
+                    used.insert(id);
+                }
+            }
+        }
+        let file = i18n::FILES
+            .iter()
+            .position(|f| *f == "commands")
+            .expect("commands.ftl");
+        for l in i18n::Lang::ALL {
+            let listed = ids(i18n::SOURCES[l as usize][file]);
+            for id in &listed {
+                assert!(
+                    used.contains(id),
+                    "{}: {id} is no command, option or choice",
+                    l.tag()
+                );
+            }
+            assert_eq!(listed.len(), used.len(), "{}: every id once", l.tag());
+        }
     }
 
     #[test]

@@ -13,7 +13,9 @@ use tracing::debug;
 
 use super::respond::{self, display_name, nickname, Origin};
 use super::{Data, Error};
+use crate::i18n::Lang;
 use crate::service::{parse_command, Command};
+use crate::t;
 
 pub async fn handle(
     ctx: poise::FrameworkContext<'_, Data, Error>,
@@ -72,14 +74,10 @@ async fn button(ctx: poise::FrameworkContext<'_, Data, Error>, click: &Component
     let http = ctx.serenity_context.http.clone();
     let data = ctx.user_data;
     let (id, token) = (click.id, click.token.as_str());
+    // Answers at once: in the language of the presser's client.
+    let lang = Lang::from_locale(&click.locale);
     let Some(b) = parse_button(&click.data.custom_id) else {
-        respond::quick_ephemeral(
-            &http,
-            id,
-            token,
-            "This button is not one of Tegami's (any more).",
-        )
-        .await;
+        respond::quick_ephemeral(&http, id, token, &t!(lang, "discord-button-unknown")).await;
         return;
     };
     let origin = Origin {
@@ -98,13 +96,14 @@ async fn button(ctx: poise::FrameworkContext<'_, Data, Error>, click: &Component
         guild_locale: click.guild_locale.clone(),
     };
     if b.only.is_some_and(|u| u != origin.user.get()) {
-        respond::quick_ephemeral(&http, id, token, "This button is someone else's.").await;
+        respond::quick_ephemeral(&http, id, token, &t!(lang, "discord-button-not-yours")).await;
         return;
     }
     let command = match parse_command(&b.command) {
         Ok(c) => c,
         Err(e) => {
-            respond::quick_ephemeral(&http, id, token, &format!("✗ {e}")).await;
+            let text = format!("✗ {}", e.msg().render(lang));
+            respond::quick_ephemeral(&http, id, token, &text).await;
             return;
         }
     };
@@ -113,9 +112,12 @@ async fn button(ctx: poise::FrameworkContext<'_, Data, Error>, click: &Component
     if let (Some(game), Some(ply), false) = (b.game, b.ply, browsing) {
         match super::outbox::home_of(&data.service, game).await {
             Some(now) if now.ply != ply => {
-                let text = format!(
-                    "This button belongs to an older position of game #{game} (after move {ply}; it is now after move {}): look at the latest board.",
-                    now.ply
+                let text = t!(
+                    lang,
+                    "discord-button-stale",
+                    game = game,
+                    ply = ply,
+                    now = now.ply
                 );
                 respond::quick_ephemeral(&http, id, token, &text).await;
                 return;
@@ -124,7 +126,8 @@ async fn button(ctx: poise::FrameworkContext<'_, Data, Error>, click: &Component
                 if !now.active
                     && !matches!(command, Command::Moves { .. } | Command::Board { .. }) =>
             {
-                respond::quick_ephemeral(&http, id, token, &format!("Game #{game} is over.")).await;
+                let text = t!(lang, "discord-button-game-over", game = game);
+                respond::quick_ephemeral(&http, id, token, &text).await;
                 return;
             }
             _ => {}

@@ -21,9 +21,11 @@ use tracing::{error, warn};
 use super::guard::Verdict;
 use super::outbox::{self, Failure};
 use super::{Ctx, Data, Error};
+use crate::i18n::Lang;
 use crate::service::{
     Attachment, Command, Notice, Place, Reply, Request, User, Via, MAX_ATTACHMENT,
 };
+use crate::t;
 
 /// Discord's limit on a message's text.
 const MAX_CONTENT: usize = 2000;
@@ -105,6 +107,13 @@ pub struct Origin {
 }
 
 impl Origin {
+    /// The language of the sender's client: Japanese for a Japanese locale, else English (a
+    /// message carries no locale: English). For the answers that must not wait on the
+    /// database (a stop, the rate limit).
+    pub fn client_lang(&self) -> Lang {
+        self.locale.as_deref().map_or(Lang::En, Lang::from_locale)
+    }
+
     pub fn request(&self, command: Command) -> Request {
         // A challenge chooses where its game will live: never inside a thread.
         let channel = match (&command, self.parent) {
@@ -177,6 +186,33 @@ impl Origin {
     }
 }
 
+/// The language to answer the sender in when the adapter answers itself (an option the core
+/// never saw, a button, a confirmation): the core's rule for a reply, the language they chose
+/// (`/settings language`), else their client's, else the one kept from their last command,
+/// else English.
+pub async fn sender_lang(data: &Data, origin: &Origin) -> Lang {
+    let (service, id, locale) = (
+        data.service.clone(),
+        origin.user.to_string(),
+        origin.locale.clone(),
+    );
+    tokio::task::spawn_blocking(move || {
+        let row = service.store.user(&id).ok().flatten();
+        row.as_ref()
+            .and_then(|r| r.language.as_deref())
+            .and_then(Lang::parse)
+            .or_else(|| locale.as_deref().map(Lang::from_locale))
+            .or_else(|| {
+                row.as_ref()
+                    .and_then(|r| r.locale.as_deref())
+                    .map(Lang::from_locale)
+            })
+            .unwrap_or_default()
+    })
+    .await
+    .unwrap_or_default()
+}
+
 /// The parent of an interaction's channel, when that channel is a thread.
 pub fn thread_parent(channel: Option<&serenity::PartialChannel>) -> Option<ChannelId> {
     let c = channel?;
@@ -219,6 +255,11 @@ pub async fn run_core_telling(
 ) -> Reply {
     let service = data.service.clone();
     let command = format!("{:?}", req.command);
+    let lang = req
+        .user
+        .locale
+        .as_deref()
+        .map_or(Lang::En, Lang::from_locale);
     match tokio::task::spawn_blocking(move || {
         let progress = |text: &str| {
             if let Some(t) = &tell {
@@ -238,7 +279,7 @@ pub async fn run_core_telling(
         }
         Err(e) => {
             error!(%command, "the command panicked: {e}");
-            Reply::error("Sorry, something went wrong on our side. Please try again.")
+            Reply::error(t!(lang, "discord-sorry"))
         }
     }
 }
@@ -273,20 +314,27 @@ fn components(reply: &Reply) -> Vec<CreateActionRow> {
         .buttons
         .iter()
         .map(|b| {
-            let style = match b.label.as_str() {
-                "Resign" | "Decline" => serenity::ButtonStyle::Danger,
-                "Accept" => serenity::ButtonStyle::Success,
-                _ => serenity::ButtonStyle::Secondary,
-            };
             CreateButton::new(button_id(game, &b.command))
                 .label(b.label.clone())
-                .style(style)
+                .style(button_style(&b.command))
         })
         .collect();
     buttons
         .chunks(5)
         .map(|row| CreateActionRow::Buttons(row.to_vec()))
         .collect()
+}
+
+/// A button's colour, from what it does (its label is in the reader's language): red for
+/// resigning and declining, green for accepting, grey for the rest.
+fn button_style(command: &str) -> serenity::ButtonStyle {
+    let mut words = command.split_whitespace();
+    let (first, last) = (words.next(), command.split_whitespace().next_back());
+    match (first, last) {
+        (Some("resign" | "decline"), _) | (_, Some("decline")) => serenity::ButtonStyle::Danger,
+        (Some("accept"), _) | (_, Some("accept")) => serenity::ButtonStyle::Success,
+        _ => serenity::ButtonStyle::Secondary,
+    }
 }
 
 /// Answers an interaction at once (no defer): an ephemeral text.
@@ -337,7 +385,7 @@ pub async fn interaction(
     origin: Origin,
     command: Command,
 ) {
-    let Some(_pass) = admit(http, data, id, token, origin.user).await else {
+    let Some(_pass) = admit(http, data, id, token, &origin).await else {
         return;
     };
     let public = announces(&command);
@@ -380,26 +428,15 @@ async fn admit<'a>(
     data: &'a Data,
     id: InteractionId,
     token: &str,
-    user: UserId,
+    origin: &Origin,
 ) -> Option<super::guard::Pass<'a>> {
+    let lang = origin.client_lang();
     let Some(pass) = data.gate.enter() else {
-        quick_ephemeral(
-            http,
-            id,
-            token,
-            "Tegami is restarting; try again in a minute.",
-        )
-        .await;
+        quick_ephemeral(http, id, token, &t!(lang, "discord-restarting")).await;
         return None;
     };
-    if data.limiter.check(user.get()) != Verdict::Allow {
-        quick_ephemeral(
-            http,
-            id,
-            token,
-            "You are sending commands quickly: please wait a few seconds and try again.",
-        )
-        .await;
+    if data.limiter.check(origin.user.get()) != Verdict::Allow {
+        quick_ephemeral(http, id, token, &t!(lang, "discord-slow-down")).await;
         return None;
     }
     let defer =
@@ -425,7 +462,7 @@ pub async fn message(
     match data.limiter.check(origin.user.get()) {
         Verdict::Allow => {}
         Verdict::Refuse => {
-            let text = "You are sending commands quickly: please wait a few seconds and try again.";
+            let text = t!(sender_lang(data, &origin).await, "discord-slow-down");
             let m = CreateMessage::new()
                 .content(text)
                 .reference_message((origin.channel, message))
@@ -470,7 +507,10 @@ pub(crate) fn attachment(a: Attachment) -> CreateAttachment {
 
 /// The files Discord can take (each under [`MAX_ATTACHMENT`]), and a line for each that is too
 /// large, said in the message instead of failing it.
-fn files_within_limit(attachments: &[Attachment]) -> (Vec<CreateAttachment>, Vec<String>) {
+fn files_within_limit(
+    attachments: &[Attachment],
+    lang: Lang,
+) -> (Vec<CreateAttachment>, Vec<String>) {
     let mut files = Vec::new();
     let mut notes = Vec::new();
     for a in attachments {
@@ -480,11 +520,12 @@ fn files_within_limit(attachments: &[Attachment]) -> (Vec<CreateAttachment>, Vec
                 bytes = a.data.len(),
                 "a file is over Discord's upload limit; not sent"
             );
-            notes.push(format!(
-                "({} is {:.1} MiB, over Discord's {} MiB limit for a file: it is not attached.)",
-                a.name,
-                a.data.len() as f64 / (1024.0 * 1024.0),
-                MAX_ATTACHMENT / (1024 * 1024)
+            notes.push(t!(
+                lang,
+                "discord-file-too-large",
+                name = a.name.as_str(),
+                size = format!("{:.1}", a.data.len() as f64 / (1024.0 * 1024.0)),
+                limit = MAX_ATTACHMENT / (1024 * 1024)
             ));
         } else {
             files.push(attachment(a.clone()));
@@ -495,8 +536,13 @@ fn files_within_limit(attachments: &[Attachment]) -> (Vec<CreateAttachment>, Vec
 
 /// The reply's text and files: a text past Discord's limit goes as a file, its first line
 /// kept as the message; a file past the upload limit is named in the text instead.
-fn body_and_files(reply: &Reply, text: String, room: usize) -> (String, Vec<CreateAttachment>) {
-    let (mut files, notes) = files_within_limit(&reply.attachments);
+fn body_and_files(
+    reply: &Reply,
+    text: String,
+    room: usize,
+    lang: Lang,
+) -> (String, Vec<CreateAttachment>) {
+    let (mut files, notes) = files_within_limit(&reply.attachments, lang);
     let text = if notes.is_empty() {
         text
     } else {
@@ -520,7 +566,29 @@ fn body_and_files(reply: &Reply, text: String, room: usize) -> (String, Vec<Crea
         .chars()
         .take(300)
         .collect();
-    (format!("{first}\n(the full text is attached)"), files)
+    (
+        format!("{first}\n{}", t!(lang, "discord-full-text-attached")),
+        files,
+    )
+}
+
+/// The language of the adapter's own notes in a reply's text (a file too large, the text
+/// attached): asked (of `lang`, which may read the database) only when there is a note.
+async fn words_lang<F, Fut>(reply: &Reply, text: &str, room: usize, lang: F) -> Lang
+where
+    F: FnOnce() -> Fut,
+    Fut: std::future::Future<Output = Lang>,
+{
+    let noted = reply
+        .attachments
+        .iter()
+        .any(|a| a.data.len() > MAX_ATTACHMENT)
+        || text.chars().count() + room > MAX_CONTENT;
+    if noted {
+        lang().await
+    } else {
+        Lang::En
+    }
 }
 
 /// Answers with the core's reply: a refusal privately; a change publicly in the game's home
@@ -562,7 +630,8 @@ pub async fn answer(
     // Names in the text are the core's, their markdown escaped there.
     let text = reply.text.clone();
     if !public {
-        let (content, files) = body_and_files(&reply, text, 0);
+        let lang = words_lang(&reply, &text, 0, || sender_lang(data, origin)).await;
+        let (content, files) = body_and_files(&reply, text, 0, lang);
         let out = Outgoing {
             content,
             files,
@@ -603,7 +672,16 @@ pub async fn answer(
         .map(|u| format!("<@{u}>"))
         .collect::<Vec<_>>()
         .join(" ");
-    let (body, files) = body_and_files(&reply, text, ping_line.chars().count() + 1);
+    let room = ping_line.chars().count() + 1;
+    // Notes in the announcement are in the server's language (its posts' voice).
+    let lang = words_lang(&reply, &text, room, || async {
+        let (s, guild) = (data.service.clone(), origin.guild.map(|g| g.to_string()));
+        tokio::task::spawn_blocking(move || s.public_voice(guild.as_deref()).lang)
+            .await
+            .unwrap_or_default()
+    })
+    .await;
+    let (body, files) = body_and_files(&reply, text, room, lang);
     let content = if ping_line.is_empty() {
         body.clone()
     } else {
@@ -677,15 +755,23 @@ pub async fn answer(
     let first_line = body.lines().next().unwrap_or("").to_string();
     // The sender's own answer: where it was posted, or what became of the announcement.
     let pointer = match &announced {
-        Ok(m) if m.channel_id != origin.channel => {
-            format!("✓ {first_line} (posted in <#{}>)", m.channel_id)
-        }
-        Ok(_) => format!("✓ {first_line}"),
-        Err((Failure::Passing, _)) if reply.post.is_some() => format!(
-            "✓ {first_line}\n(Discord did not take the announcement just now: Tegami posts it as soon as Discord does.)"
+        Ok(m) if m.channel_id == origin.channel => t!(Lang::En, "discord-done", line = first_line),
+        Ok(m) => t!(
+            sender_lang(data, origin).await,
+            "discord-posted-in",
+            line = first_line,
+            channel = m.channel_id.to_string()
         ),
-        Err((_, e)) => format!(
-            "✓ {first_line}\n(Tegami could not post the announcement in this game's channel: {e})"
+        Err((Failure::Passing, _)) if reply.post.is_some() => t!(
+            sender_lang(data, origin).await,
+            "discord-announce-later",
+            line = first_line
+        ),
+        Err((_, e)) => t!(
+            sender_lang(data, origin).await,
+            "discord-announce-failed",
+            line = first_line,
+            error = e.as_str()
         ),
     };
     let pointer_needed = match &target {
@@ -915,9 +1001,16 @@ pub(crate) async fn start_thread(
     if !outbox.threads_allowed(msg.channel_id) {
         return;
     }
-    let title = outbox::home_of(service, game)
-        .await
-        .map_or_else(|| format!("Game #{game}"), |h| h.title);
+    let title = match outbox::home_of(service, game).await {
+        Some(h) => h.title,
+        None => {
+            let (s, guild) = (service.clone(), msg.guild_id.map(|g| g.to_string()));
+            let lang = tokio::task::spawn_blocking(move || s.public_voice(guild.as_deref()).lang)
+                .await
+                .unwrap_or_default();
+            t!(lang, "discord-thread-title", game = game)
+        }
+    };
     let title: String = title.chars().take(100).collect();
     let t = serenity::CreateThread::new(title)
         .auto_archive_duration(serenity::AutoArchiveDuration::OneWeek);
@@ -979,10 +1072,18 @@ pub(crate) async fn report_games_channel(
             return;
         }
     };
-    let text = format!(
-        "Tegami cannot post in <#{}>, the games channel set with `/server channel` in your server ({why}). \
-         Give the bot access to it again, or choose another with `/server channel`.",
-        channel.unwrap_or_default()
+    // A notice to the owner: in their language.
+    let lang = {
+        let (s, id) = (service.clone(), owner.to_string());
+        tokio::task::spawn_blocking(move || s.voice_of(&id).lang)
+            .await
+            .unwrap_or_default()
+    };
+    let text = t!(
+        lang,
+        "discord-games-channel-unusable",
+        channel = channel.unwrap_or_default(),
+        why = why
     );
     warn!(
         guild,
@@ -1004,14 +1105,15 @@ pub(crate) async fn report_games_channel(
 }
 
 /// The confirmation asked before resigning.
-fn confirm_parts(origin: &Origin, g: &crate::service::GameRef) -> (String, Vec<CreateActionRow>) {
-    let text = format!(
-        "Resign game #{}? Your opponent wins; this cannot be undone.",
-        g.id
-    );
+fn confirm_parts(
+    origin: &Origin,
+    g: &crate::service::GameRef,
+    lang: Lang,
+) -> (String, Vec<CreateActionRow>) {
+    let text = t!(lang, "discord-confirm-resign", game = g.id);
     let id = format!("tgc:{}:{}:{}:resign {}", g.id, g.ply, origin.user, g.id);
     let rows = vec![CreateActionRow::Buttons(vec![CreateButton::new(id)
-        .label("Confirm resignation")
+        .label(t!(lang, "discord-confirm-resign-button"))
         .style(serenity::ButtonStyle::Danger)])];
     (text, rows)
 }
@@ -1021,16 +1123,22 @@ async fn game_to_resign(
     data: &Data,
     origin: &Origin,
     game: Option<i64>,
+    lang: Lang,
 ) -> Result<crate::service::GameRef, String> {
+    use crate::service::CoreError;
     let service = data.service.clone();
     let req = origin.request(Command::Resign { game });
     match tokio::task::spawn_blocking(move || service.game_for(&req.user, &req.place, game)).await {
-        Ok(Ok(g)) if g.over => Err(format!("game #{} is over", g.id)),
+        Ok(Ok(g)) if g.over => Err(t!(lang, "discord-game-is-over", game = g.id)),
         Ok(Ok(g)) => Ok(g),
-        Ok(Err(e)) => Err(e.to_string()),
+        Ok(Err(CoreError::User(m) | CoreError::Ended(m, ..))) => Err(m.render(lang)),
+        Ok(Err(e)) => {
+            error!("finding the game to resign failed: {e}");
+            Err(t!(lang, "discord-sorry"))
+        }
         Err(e) => {
             error!("finding the game to resign panicked: {e}");
-            Err("Sorry, something went wrong on our side. Please try again.".into())
+            Err(t!(lang, "discord-sorry"))
         }
     }
 }
@@ -1044,12 +1152,13 @@ pub async fn confirm_resign_interaction(
     origin: Origin,
     game: Option<i64>,
 ) {
-    let Some(_pass) = admit(http, data, id, token, origin.user).await else {
+    let Some(_pass) = admit(http, data, id, token, &origin).await else {
         return;
     };
-    let f = match game_to_resign(data, &origin, game).await {
+    let lang = sender_lang(data, &origin).await;
+    let f = match game_to_resign(data, &origin, game, lang).await {
         Ok(g) => {
-            let (text, rows) = confirm_parts(&origin, &g);
+            let (text, rows) = confirm_parts(&origin, &g, lang);
             CreateInteractionResponseFollowup::new()
                 .content(text)
                 .components(rows)
@@ -1073,9 +1182,10 @@ pub async fn confirm_resign_message(
     let Some(_pass) = data.gate.enter() else {
         return;
     };
-    let m = match game_to_resign(data, &origin, game).await {
+    let lang = sender_lang(data, &origin).await;
+    let m = match game_to_resign(data, &origin, game, lang).await {
         Ok(g) => {
-            let (text, rows) = confirm_parts(&origin, &g);
+            let (text, rows) = confirm_parts(&origin, &g, lang);
             CreateMessage::new().content(text).components(rows)
         }
         Err(e) => CreateMessage::new().content(clip(&format!("✗ {e}"))),
@@ -1095,15 +1205,22 @@ pub async fn on_error(e: poise::FrameworkError<'_, Data, Error>) {
         poise::FrameworkError::ArgumentParse {
             error, input, ctx, ..
         } => {
+            let origin = Origin::of(ctx);
+            let lang = sender_lang(ctx.data(), &origin).await;
             let usage = ctx
                 .command()
                 .help_text
                 .as_deref()
                 .map(str::to_string)
-                .unwrap_or_else(|| format!("type {}help", ctx.prefix()));
+                .unwrap_or_else(|| t!(lang, "discord-type-help", prefix = ctx.prefix()));
             let what = match input {
-                Some(i) => format!("'{i}' is not understood here ({error})"),
-                None => format!("{error}"),
+                Some(i) => t!(
+                    lang,
+                    "discord-not-understood",
+                    input = i,
+                    error = error.to_string()
+                ),
+                None => t!(lang, "discord-bad-argument", error = error.to_string()),
             };
             let r = poise::CreateReply::default()
                 .content(clip(&format!("✗ {what}. {usage}")))
@@ -1115,8 +1232,9 @@ pub async fn on_error(e: poise::FrameworkError<'_, Data, Error>) {
         }
         poise::FrameworkError::Command { error, ctx, .. } => {
             error!(command = %ctx.command().name, "command failed: {error}");
+            let lang = ctx.locale().map_or(Lang::En, Lang::from_locale);
             let r = poise::CreateReply::default()
-                .content("Sorry, something went wrong on our side. Please try again.")
+                .content(t!(lang, "discord-sorry"))
                 .ephemeral(true);
             let _ = ctx.send(r).await;
         }
@@ -1139,6 +1257,23 @@ mod tests {
         let c = clip(&t);
         assert_eq!(c.chars().count(), MAX_CONTENT);
         assert!(c.ends_with('…'));
+    }
+
+    #[test]
+    fn button_colours_follow_what_the_button_does() {
+        use poise::serenity_prelude::ButtonStyle::{Danger, Secondary, Success};
+        for (command, style) in [
+            ("resign 12", Danger),
+            ("decline 3", Danger),
+            ("draw 12 decline", Danger),
+            ("accept 3", Success),
+            ("takeback 12 accept", Success),
+            ("draw 12 offer", Secondary),
+            ("moves 12", Secondary),
+            ("game 12 4", Secondary),
+        ] {
+            assert_eq!(button_style(command), style, "{command}");
+        }
     }
 
     #[test]

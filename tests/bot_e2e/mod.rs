@@ -2,7 +2,8 @@
 //! against the fake Discord on loopback. A whole correspondence game is played the Discord way
 //! (slash commands, buttons, a prefix command, a bare move in the game's thread), with the
 //! mistakes players make, a crash and restart mid-game, a dropped gateway and a failed notice.
-//! `sharded`: two processes, one shard each, on one PostgreSQL database.
+//! `sharded`: two processes, one shard each, on one PostgreSQL database. `language`: the bot
+//! in Japanese for a Japanese client, its commands registered with their Japanese words.
 
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
@@ -17,6 +18,7 @@ use crate::fake_discord::{
 
 mod computer;
 mod hardening;
+mod language;
 mod reminders;
 mod sharded;
 mod startup;

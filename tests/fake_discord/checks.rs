@@ -289,13 +289,113 @@ fn allowed_mentions(a: &Value) -> Result<(), Reply> {
     Ok(())
 }
 
-/// A chat-input name: 1 to 32 letters, digits, `-` or `_`, no upper case.
-fn slash_name_ok(name: &str) -> bool {
+/// A chat-input name, and every localised one: Discord's `^[-_'\p{L}\p{N}]{1,32}$` with no
+/// upper-case letter (a letter with a lower-case form must be in it). Letters of every script
+/// count (kana and kanji are letters); spaces, `「」` and `・` do not. (`is_alphabetic` is
+/// `\p{L}` plus a few marks Discord also takes, in Devanagari and Thai.)
+pub(crate) fn slash_name_ok(name: &str) -> bool {
     let n = name.chars().count();
     (1..=32).contains(&n)
-        && name
-            .chars()
-            .all(|c| (c.is_alphanumeric() || c == '-' || c == '_') && !c.is_uppercase())
+        && name.chars().all(|c| {
+            (c.is_alphabetic() || c.is_numeric() || matches!(c, '-' | '_' | '\''))
+                && !c.is_uppercase()
+        })
+}
+
+/// The locales Discord takes as keys of `name_localizations` and `description_localizations`.
+pub(crate) const LOCALES: [&str; 32] = [
+    "id", "da", "de", "en-GB", "en-US", "es-ES", "es-419", "fr", "hr", "it", "lt", "hu", "nl",
+    "no", "pl", "pt-BR", "ro", "fi", "sv-SE", "vi", "tr", "cs", "el", "bg", "ru", "uk", "hi", "th",
+    "zh-CN", "ja", "zh-TW", "ko",
+];
+
+/// What a localised text must be.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Localised {
+    /// A command's or option's name: [`slash_name_ok`].
+    Name,
+    /// A description or a choice's label: 1 to 100 characters.
+    Text,
+}
+
+/// One `*_localizations` map of a command, option or choice (absent or null: none): known
+/// locales only, each text within `rule`. Returns the localised texts by locale.
+fn localizations(
+    v: &Value,
+    field: &str,
+    path: &str,
+    rule: Localised,
+) -> Result<Vec<(String, String)>, Reply> {
+    let Some(map) = v.get(field).filter(|m| !m.is_null()) else {
+        return Ok(Vec::new());
+    };
+    let Some(map) = map.as_object() else {
+        return Err(Reply::form_error(
+            &format!("{path}.{field}"),
+            "MODEL_TYPE_CONVERT",
+            "Only dictionaries may be used in a DictType",
+        ));
+    };
+    let mut out = Vec::new();
+    for (locale, text) in map {
+        let at = format!("{path}.{field}.{locale}");
+        if !LOCALES.contains(&locale.as_str()) {
+            return Err(Reply::form_error(
+                &at,
+                "LOCALE_INVALID",
+                &format!("Invalid locale {locale:?}"),
+            ));
+        }
+        let Some(t) = text.as_str() else {
+            return Err(Reply::form_error(
+                &at,
+                "BASE_TYPE_STRING",
+                "Must be a string.",
+            ));
+        };
+        match rule {
+            Localised::Name if !slash_name_ok(t) => {
+                return Err(Reply::form_error(
+                    &at,
+                    "APPLICATION_COMMAND_INVALID_NAME",
+                    &format!(
+                    "Command name is invalid ({t:?}): 1-32 lower-case letters, digits, -, _ or '"
+                ),
+                ))
+            }
+            Localised::Text if !(1..=100).contains(&t.chars().count()) => {
+                return Err(Reply::form_error(
+                    &at,
+                    "BASE_TYPE_BAD_LENGTH",
+                    "Must be between 1 and 100 in length.",
+                ))
+            }
+            _ => {}
+        }
+        out.push((locale.clone(), t.to_owned()));
+    }
+    Ok(out)
+}
+
+/// The name and description localisations of a command or option; its localised names are
+/// added to `taken` (per locale: two commands, or two options of one command, may not share
+/// a name in any language).
+fn named_and_described(
+    v: &Value,
+    path: &str,
+    taken: &mut HashSet<(String, String)>,
+) -> Result<(), Reply> {
+    for (locale, name) in localizations(v, "name_localizations", path, Localised::Name)? {
+        if !taken.insert((locale.clone(), name.clone())) {
+            return Err(Reply::form_error(
+                &format!("{path}.name_localizations.{locale}"),
+                "APPLICATION_COMMANDS_DUPLICATE_NAME",
+                &format!("Localized names must be unique ({locale}: {name})"),
+            ));
+        }
+    }
+    localizations(v, "description_localizations", path, Localised::Text)?;
+    Ok(())
 }
 
 /// A bulk command registration (`PUT .../commands`).
@@ -315,6 +415,7 @@ pub(crate) fn commands(list: &Value) -> Result<(), Reply> {
         return Err(too_long("", 100));
     }
     let mut names = HashSet::new();
+    let mut localised_names = HashSet::new();
     for (i, c) in cmds.iter().enumerate() {
         let kind = c["type"].as_u64().unwrap_or(1);
         let name = c["name"].as_str().unwrap_or_default();
@@ -343,6 +444,7 @@ pub(crate) fn commands(list: &Value) -> Result<(), Reply> {
                         "Must be between 1 and 100 in length.",
                     ));
                 }
+                named_and_described(c, &path, &mut localised_names)?;
                 let opts = c["options"]
                     .as_array()
                     .map(Vec::as_slice)
@@ -388,6 +490,7 @@ fn options(opts: &[Value], path: &str, depth: u8) -> Result<(), Reply> {
         ));
     }
     let mut names = HashSet::new();
+    let mut localised_names = HashSet::new();
     let mut seen_optional = false;
     for (i, o) in opts.iter().enumerate() {
         let opath = format!("{path}.{i}");
@@ -422,6 +525,7 @@ fn options(opts: &[Value], path: &str, depth: u8) -> Result<(), Reply> {
                 "Must be between 1 and 100 in length.",
             ));
         }
+        named_and_described(o, &opath, &mut localised_names)?;
         channel_types(o, kind, &opath)?;
         let nested = o["options"]
             .as_array()
@@ -547,6 +651,13 @@ fn choices(o: &Value, kind: u64, path: &str) -> Result<(), Reply> {
         if chars(&c["value"]) > 100 {
             return Err(too_long(&format!("{path}.choices.{i}.value"), 100));
         }
+        // A choice has a label in each language, no description.
+        localizations(
+            c,
+            "name_localizations",
+            &format!("{path}.choices.{i}"),
+            Localised::Text,
+        )?;
     }
     Ok(())
 }

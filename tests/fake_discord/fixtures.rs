@@ -22,6 +22,9 @@ pub struct FakeUser {
     pub display: String,
     /// The server nickname (`member.nick`), if any.
     pub nick: Option<String>,
+    /// The locale of the user's Discord client (`locale` of their interactions): `en-US`
+    /// unless set.
+    pub locale: String,
 }
 
 impl FakeUser {
@@ -32,7 +35,14 @@ impl FakeUser {
             name: name.to_owned(),
             display: name.to_owned(),
             nick: None,
+            locale: "en-US".to_owned(),
         }
+    }
+
+    /// The same user with another client locale (`ja` for a Japanese client).
+    pub fn with_locale(mut self, locale: &str) -> FakeUser {
+        self.locale = locale.to_owned();
+        self
     }
 
     /// The same user with another display name (`global_name`).
@@ -840,7 +850,7 @@ impl FakeDiscord {
             "channel": partial_channel_json(&channel, app_perms),
             "token": token,
             "version": 1,
-            "locale": "en-US",
+            "locale": user.locale,
             "entitlements": [],
             "attachment_size_limit": upload_limit,
             "app_permissions": app_perms.to_string(),

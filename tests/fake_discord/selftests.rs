@@ -1,7 +1,7 @@
 //! Self-tests of the fake's failure modes, through serenity's own `Http` (no gateway client):
 //! deleted and forbidden channels, no thread inside a thread, the upload limit, `channel_types`
-//! on command options, refused tokens, and repeated injected failures. Each proves the fake
-//! answers as Discord does before a bot test relies on it.
+//! on command options, localised names and descriptions, refused tokens, and repeated injected
+//! failures. Each proves the fake answers as Discord does before a bot test relies on it.
 
 // The benchmark that includes the fake compiles this module without running its tests.
 #![allow(unused_imports)]
@@ -408,6 +408,79 @@ async fn fake_checks_channel_types_of_command_options_and_shows_them() {
             .registered_option("server", "channel")
             .expect("the channel option");
         assert!(option.get("channel_types").is_none(), "{option}");
+    })
+    .await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn fake_checks_localised_names_and_descriptions_as_discord_does() {
+    bounded(async {
+        let fake = FakeDiscord::start().await;
+        let http = http(&fake, "token");
+        // A command with its Japanese words: `name` for the command, `option` for its option,
+        // `label` for the option's one choice, `locale` the key of all three.
+        let command = |locale: &str, name: &str, description: &str, option: &str, label: &str| {
+            json!([{
+                "name": "challenge",
+                "description": "Challenge someone to a game.",
+                "name_localizations": {locale: name},
+                "description_localizations": {locale: description},
+                "options": [{
+                    "type": 3, "name": "game", "description": "Which game",
+                    "name_localizations": {locale: option},
+                    "description_localizations": {locale: "ゲームの種類"},
+                    "choices": [{"name": "shogi", "value": "shogi",
+                                 "name_localizations": {locale: label}}],
+                }],
+            }])
+        };
+        let long = "あ".repeat(101);
+        let too_long_name = "あ".repeat(33);
+        for (why, bad) in [
+            ("a space", command("ja", "挑 戦", "挑戦します", "種類", "将棋")),
+            ("「」", command("ja", "「挑戦」", "挑戦します", "種類", "将棋")),
+            ("・", command("ja", "挑戦・対局", "挑戦します", "種類", "将棋")),
+            ("upper case", command("ja", "Challenge", "挑戦します", "種類", "将棋")),
+            ("33 characters", command("ja", &too_long_name, "挑戦します", "種類", "将棋")),
+            ("an empty name", command("ja", "", "挑戦します", "種類", "将棋")),
+            ("a long description", command("ja", "挑戦", &long, "種類", "将棋")),
+            ("an empty description", command("ja", "挑戦", "", "種類", "将棋")),
+            ("an option with a space", command("ja", "挑戦", "挑戦します", "ゲーム 種類", "将棋")),
+            ("a long choice label", command("ja", "挑戦", "挑戦します", "種類", &long)),
+            ("an unknown locale", command("jp", "挑戦", "挑戦します", "種類", "将棋")),
+        ] {
+            let r = http.create_global_commands(&bad).await;
+            assert_eq!(refusal(r), (400, 50035), "{why} is refused");
+        }
+        assert!(fake.registered_commands().is_empty());
+        // Two options of one command may not share a localised name.
+        let twice = json!([{
+            "name": "board", "description": "A board",
+            "options": [
+                {"type": 4, "name": "game", "description": "d", "name_localizations": {"ja": "対局"}},
+                {"type": 4, "name": "ply", "description": "d", "name_localizations": {"ja": "対局"}},
+            ],
+        }]);
+        assert_eq!(refusal(http.create_global_commands(&twice).await), (400, 50035));
+
+        // Kana, kanji, the long-vowel mark, digits, `-`, `_` and `'` are all letters enough;
+        // a choice's label may have spaces and brackets.
+        http.create_global_commands(&command(
+            "ja",
+            "挑戦-ゲーム_1'",
+            "相手に対局を申し込みます。",
+            "種類",
+            "将棋 (shogi)「本将棋」",
+        ))
+        .await
+        .expect("Japanese names within the rules");
+        let registered = fake.registered_commands();
+        assert_eq!(registered[0]["name_localizations"]["ja"], "挑戦-ゲーム_1'");
+        let option = fake
+            .registered_option("challenge", "game")
+            .expect("the game option");
+        assert_eq!(option["name_localizations"]["ja"], "種類");
+        assert_eq!(option["choices"][0]["name_localizations"]["ja"], "将棋 (shogi)「本将棋」");
     })
     .await;
 }
