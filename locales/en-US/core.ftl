@@ -38,3 +38,26 @@ usage-vacation = vacation [DAYS|end]
 usage-stats = stats [@USER]
 usage-leaderboard = leaderboard VARIANT
 usage-server = server [days=N] [rated|casual] [channel=CHANNEL] [language=en|ja]
+
+## Choosing the game a command means (src/service/mod.rs)
+
+core-days-allowed = days per move must be one of { $days }
+core-no-game = there is no game #{ $id }
+core-no-game-in-server = you have no game in progress in this server: challenge someone first (type help)
+core-no-game-in-progress = you have no game in progress: challenge someone first (type help)
+core-several-games = you have { $count } games in progress ({ $ids }): say which, e.g. `move { $first } 7g7f`
+core-not-your-game = you do not play in game #{ $id }
+core-own-games-only = in direct messages you see your own games only: ask in a server
+core-own-history-only = in direct messages you see your own history only: ask in a server
+core-own-stats-only = in direct messages you see your own stats only: ask in a server
+core-own-only = in direct messages you see your own { $what } only: ask in a server
+
+## Delivery and names (src/service/delivery.rs, names.rs)
+
+core-undelivered = ⚠ { $count ->
+        [one] { $count } notice
+       *[other] { $count } notices
+    } to you could not be delivered this week{ $about }: Tegami could not post in the game's thread or channel nor send you a direct message. Open your direct messages to the bot, or ask a server manager to set `server channel`.
+core-undelivered-about = {" "}(about game { $games })
+core-thread-title = Game #{ $id }: { $first } vs { $second } ({ $variant })
+core-thread-game = game

@@ -38,3 +38,23 @@ usage-vacation = vacation [日数|end]
 usage-stats = stats [@プレイヤー]
 usage-leaderboard = leaderboard 将棋の種類
 usage-server = server [days=日数] [rated|casual] [channel=チャンネル] [language=en|ja]
+
+## コマンドが指す対局の選び方（src/service/mod.rs）
+
+core-days-allowed = 一手の日数は { $days } のどれかにしてください
+core-no-game = 対局 #{ $id } はありません
+core-no-game-in-server = このサーバーで進行中の対局はありません。まず誰かに挑戦してください（help で一覧が出ます）
+core-no-game-in-progress = 進行中の対局はありません。まず誰かに挑戦してください（help で一覧が出ます）
+core-several-games = 進行中の対局が{ $count }局あります（{ $ids }）。どの対局か指定してください。例: `move { $first } ７六歩`
+core-not-your-game = あなたは対局 #{ $id } の対局者ではありません
+core-own-games-only = ダイレクトメッセージでは自分の対局一覧しか見られません。サーバーで尋ねてください
+core-own-history-only = ダイレクトメッセージでは自分の対局履歴しか見られません。サーバーで尋ねてください
+core-own-stats-only = ダイレクトメッセージでは自分の成績しか見られません。サーバーで尋ねてください
+core-own-only = ダイレクトメッセージでは自分の{ $what }しか見られません。サーバーで尋ねてください
+
+## 配信と名前（src/service/delivery.rs, names.rs）
+
+core-undelivered = ⚠ 今週、あなたへの通知{ $count }件を届けられませんでした{ $about }。Tegami は対局のスレッドやチャンネルに投稿できず、ダイレクトメッセージも送れませんでした。ボットからのダイレクトメッセージを許可するか、サーバーの管理者に `server channel` の設定を頼んでください。
+core-undelivered-about = （対局 { $games }）
+core-thread-title = 対局 #{ $id }: { $first } 対 { $second }（{ $variant }）
+core-thread-game = 対局

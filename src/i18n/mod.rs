@@ -19,6 +19,7 @@ use fluent_bundle::FluentResource;
 pub use fluent_bundle::{FluentArgs, FluentValue};
 use tracing::warn;
 
+pub mod refusal;
 pub mod words;
 
 /// A language Tegami speaks.

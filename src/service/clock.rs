@@ -23,7 +23,7 @@ use tracing::{info, instrument};
 use super::play::ending_of;
 use super::*;
 use crate::engine::{Outcome, Reason};
-use crate::i18n::Lang;
+use crate::i18n::{words, Lang};
 use crate::store::{BatchEnd, DeadlineShift, NewNotice, ServerRow, UserRow};
 use crate::{msg, t};
 
@@ -89,19 +89,17 @@ fn notice_of(o: crate::store::OutboxRow) -> Notice {
 }
 
 impl Service {
-    /// How to reach a user from the sweep (digest users get direct messages).
+    /// How to reach a user from the sweep (digest users get direct messages); `text` writes
+    /// the notice in their voice.
     fn outbox_notice(
         &self,
         user: &str,
         channel: Option<&String>,
-        text: String,
+        text: impl FnOnce(Voice) -> String,
     ) -> Result<NewNotice, CoreError> {
-        Ok(notice_to(
-            self.store.user(user)?.as_ref(),
-            user,
-            channel,
-            text,
-        ))
+        let row = self.store.user(user)?;
+        let voice = super::speech::voice_for(row.as_ref(), None);
+        Ok(notice_to(row.as_ref(), user, channel, text(voice)))
     }
 
     /// Runs the correspondence sweep as of `now`.
@@ -165,19 +163,26 @@ impl Service {
                     let loser_name = names
                         .get(&(shown_in(row, &winner), loser.clone()))
                         .map_or(loser.as_str(), |n| n.as_str());
+                    // Each in its reader's language (from the rows read for the batch).
+                    let lang_of = |u: &str| super::speech::voice_for(users.get(u), None).lang;
                     let notices = vec![
                         notice_to(
                             users.get(&loser),
                             &loser,
                             row.channel.as_ref(),
-                            format!("game #{}: you lost on time", row.id),
+                            t!(lang_of(&loser), "clock-lost-on-time", id = row.id),
                         )
                         .about(row.id),
                         notice_to(
                             users.get(&winner),
                             &winner,
                             row.channel.as_ref(),
-                            format!("game #{}: {loser_name} ran out of time, you win", row.id),
+                            t!(
+                                lang_of(&winner),
+                                "clock-won-on-time",
+                                id = row.id,
+                                name = loser_name
+                            ),
                         )
                         .about(row.id),
                     ];
@@ -234,15 +239,14 @@ impl Service {
                 if self.is_computer(&user) {
                     continue;
                 }
-                let n = self.outbox_notice(
-                    &user,
-                    row.channel.as_ref(),
-                    format!(
-                        "reminder: your move in game #{} is due by {} (`moretime` is your opponent's to give)",
-                        row.id,
-                        format_time(deadline)
-                    ),
-                )?
+                let n = self.outbox_notice(&user, row.channel.as_ref(), |voice| {
+                    t!(
+                        voice.lang,
+                        "clock-reminder",
+                        id = row.id,
+                        time = format_time(deadline)
+                    )
+                })?
                 .about(row.id);
                 if self.store.remind(row.id, deadline, &n, now)? {
                     out.reminders.push(row.id);
@@ -258,14 +262,14 @@ impl Service {
                 break;
             }
             for c in fresh {
-                let n = self.outbox_notice(
-                    &c.challenger,
-                    c.channel.as_ref(),
-                    format!(
-                        "your challenge #{} ({}) expired unanswered",
-                        c.id, c.variant
-                    ),
-                )?;
+                let n = self.outbox_notice(&c.challenger, c.channel.as_ref(), |voice| {
+                    // English names the game by its word (`shogi`), as it always has.
+                    let game = match (voice.lang, VariantId::parse(&c.variant)) {
+                        (Lang::Ja, Some(v)) => words::variant(Lang::Ja, v),
+                        _ => c.variant.clone(),
+                    };
+                    t!(voice.lang, "clock-challenge-expired", id = c.id, game = game)
+                })?;
                 if self.store.expire_challenge(c.id, &[n], now)? {
                     out.expired.push(c.id);
                 }
@@ -291,10 +295,11 @@ impl Service {
                 via: "dm".into(),
                 channel: None,
                 ply: None,
-                text: format!(
-                    "your turn in {waiting} game{}: {}",
-                    if waiting == 1 { "" } else { "s" },
-                    ids.join(", ")
+                text: t!(
+                    super::speech::voice_for(Some(&user), None).lang,
+                    "clock-digest",
+                    count = waiting as i64,
+                    ids = ids.join(", ")
                 ),
             };
             if self.store.record_digest(&user.id, now - DAY, &n, now)? {
@@ -365,22 +370,17 @@ impl Service {
         game: Option<i64>,
     ) -> Result<Reply, CoreError> {
         let g = self.pick_game(user, place, game)?;
-        let side = g.side_of(&user.id).ok_or_else(|| {
-            CoreError::User(format!("you do not play in game #{}", g.row.id).into())
-        })?;
+        let side = g
+            .side_of(&user.id)
+            .ok_or_else(|| CoreError::User(msg!("core-not-your-game", id = g.row.id)))?;
         if g.row.status != GameStatus::Active {
-            return user_err(format!("game #{} is over", g.row.id));
+            return user_err(msg!("play-game-over", id = g.row.id));
         }
         if g.game.position().side_to_move() == side {
-            return user_err(
-                "it is your move: `moretime` gives your opponent one more day on theirs",
-            );
+            return user_err(msg!("clock-moretime-your-move"));
         }
         if g.row.deadline.is_some_and(|d| d <= self.now()) {
-            return user_err(format!(
-                "game #{}: your opponent's time has already run out",
-                g.row.id
-            ));
+            return user_err(msg!("clock-moretime-too-late", id = g.row.id));
         }
         let opponent = g.player(!side).to_string();
         let notify: Vec<Notice> = self
@@ -389,11 +389,12 @@ impl Service {
                 &opponent,
                 g.row.channel.as_ref(),
                 g.row.guild.as_deref(),
-                |names| {
-                    format!(
-                        "{} gave you one more day in game #{}",
-                        self.shown_name(&user.id, names),
-                        g.row.id
+                |names, voice| {
+                    t!(
+                        voice.lang,
+                        "clock-notice-moretime",
+                        name = self.shown_name(&user.id, names),
+                        id = g.row.id
                     )
                 },
             )
@@ -413,11 +414,13 @@ impl Service {
         )?;
         let deadline = row.deadline.map(format_time).unwrap_or_default();
         Ok(Reply {
-            text: format!(
-                "Game #{}: {} gives {} one more day: move by {deadline}.",
-                row.id,
-                self.shown_name(&user.id, row.guild.as_deref()),
-                self.shown_name(&opponent, row.guild.as_deref())
+            text: t!(
+                user.voice.lang,
+                "clock-moretime",
+                id = row.id,
+                name = self.shown_name(&user.id, row.guild.as_deref()),
+                opponent = self.shown_name(&opponent, row.guild.as_deref()),
+                deadline = deadline
             ),
             notify,
             ..Reply::default()
@@ -501,33 +504,33 @@ impl Service {
         let month_start = month_start(now);
         let used = self.store.vacation_used(&user.id, month_start)?;
         let left_days = (14 * DAY - used).max(0) / DAY;
+        let lang = user.voice.lang;
         if end {
             let Some(until) = on else {
-                return user_err("you are not on vacation");
+                return user_err(msg!("clock-not-on-vacation"));
             };
             self.end_vacation(&user.id, until, now)?;
-            return Ok(Reply::text(format!(
-                "Welcome back, {}: your vacation (planned until {}) is over and your deadlines run again.",
-                self.shown_name(&user.id, place.guild.as_deref()),
-                format_time(until)
+            return Ok(Reply::text(t!(
+                lang,
+                "clock-welcome-back",
+                name = self.shown_name(&user.id, place.guild.as_deref()),
+                time = format_time(until)
             )));
         }
         let Some(days) = days else {
             return Ok(Reply::text(match on {
-                Some(until) => format!("You are on vacation until {}. `vacation end` to come back early.", format_time(until)),
-                None => format!("You are not on vacation. This month you have {left_days} vacation days left: `vacation 3` takes three."),
+                Some(until) => t!(lang, "clock-on-vacation", time = format_time(until)),
+                None => t!(lang, "clock-vacation-left", left = left_days),
             }));
         };
         if let Some(until) = on {
-            return user_err(format!(
-                "you are already on vacation until {}",
-                format_time(until)
+            return user_err(msg!(
+                "clock-already-on-vacation",
+                time = format_time(until)
             ));
         }
         if days == 0 || days as i64 > left_days {
-            return user_err(format!(
-                "a vacation is 1 to 14 days a month; you have {left_days} left this month"
-            ));
+            return user_err(msg!("clock-vacation-limit", left = left_days));
         }
         let until = now + days as i64 * DAY;
         self.start_vacation(&user.id, now, until)?;
@@ -538,14 +541,20 @@ impl Service {
             .filter(|g| g.to_move.as_deref() == Some(user.id.as_str()))
             .map(|g| format!("#{}", g.id))
             .collect();
-        Ok(Reply::text(format!(
-            "{} is on vacation until {}. {}",
-            self.shown_name(&user.id, place.guild.as_deref()),
-            format_time(until),
-            if waiting.is_empty() {
-                "Moves your opponents make meanwhile give you the time after it.".to_string()
+        Ok(Reply::text(t!(
+            lang,
+            "clock-vacation-started",
+            name = self.shown_name(&user.id, place.guild.as_deref()),
+            time = format_time(until),
+            rest = if waiting.is_empty() {
+                t!(lang, "clock-vacation-no-waiting")
             } else {
-                format!("Deadlines moved by {days} days in {}.", waiting.join(", "))
+                t!(
+                    lang,
+                    "clock-vacation-moved",
+                    days = days,
+                    ids = waiting.join(", ")
+                )
             }
         )))
     }
@@ -563,52 +572,65 @@ impl Service {
             .store
             .games_of(id, GameStatus::Active, place.guild.as_deref(), 500)?
             .len();
-        let mut text = format!(
-            "{}: {} game{} in progress.",
-            self.shown_name(id, place.guild.as_deref()),
-            active,
-            if active == 1 { "" } else { "s" }
+        let lang = user.voice.lang;
+        let mut text = t!(
+            lang,
+            "clock-stats-active",
+            name = self.shown_name(id, place.guild.as_deref()),
+            count = active as i64
         );
         if ratings.is_empty() {
-            text.push_str(" No rated game finished yet here.");
+            text.push_str(&t!(lang, "clock-stats-none"));
         }
         for r in ratings {
             let name = VariantId::parse(&r.variant)
-                .map_or(r.variant.clone(), |v| Variant::get(v).spec.name.to_string());
-            text.push_str(&format!(
-                "\n{name}: rating {:.0} ± {:.0}, {} games ({} won, {} lost, {} drawn)",
-                r.rating,
-                2.0 * r.deviation,
-                r.games,
-                r.wins,
-                r.losses,
-                r.draws
+                .map_or(r.variant.clone(), |v| words::variant(lang, v));
+            text.push('\n');
+            text.push_str(&t!(
+                lang,
+                "clock-stats-line",
+                game = name,
+                rating = format!("{:.0}", r.rating),
+                deviation = format!("{:.0}", 2.0 * r.deviation),
+                games = r.games as i64,
+                wins = r.wins as i64,
+                losses = r.losses as i64,
+                draws = r.draws as i64
             ));
         }
         Ok(Reply::text(text))
     }
 
-    pub(crate) fn leaderboard(&self, place: &Place, variant: &str) -> Result<Reply, CoreError> {
+    pub(crate) fn leaderboard(
+        &self,
+        user: &User,
+        place: &Place,
+        variant: &str,
+    ) -> Result<Reply, CoreError> {
+        let lang = user.voice.lang;
         let id = VariantId::parse(variant)
-            .ok_or_else(|| CoreError::User(format!("unknown game '{variant}'").into()))?;
+            .ok_or_else(|| CoreError::User(msg!("clock-unknown-game", game = variant)))?;
         let guild = place.guild.clone().unwrap_or_default();
         let rows = self.store.leaderboard(id.as_str(), &guild, 10)?;
-        let v = Variant::get(id);
+        let game = words::variant(lang, id);
         if rows.is_empty() {
-            return Ok(Reply::text(format!(
-                "No rated {} game has finished here yet.",
-                v.spec.name
+            return Ok(Reply::text(t!(
+                lang,
+                "clock-leaderboard-empty",
+                game = game
             )));
         }
-        let mut text = format!("{} leaderboard:", v.spec.name);
+        let mut text = t!(lang, "clock-leaderboard", game = game);
         for (i, r) in rows.iter().enumerate() {
-            text.push_str(&format!(
-                "\n{}. {} — {:.0} ± {:.0} ({} games)",
-                i + 1,
-                self.shown_name(&r.user, place.guild.as_deref()),
-                r.rating,
-                2.0 * r.deviation,
-                r.games
+            text.push('\n');
+            text.push_str(&t!(
+                lang,
+                "clock-leaderboard-line",
+                rank = (i + 1) as i64,
+                name = self.shown_name(&r.user, place.guild.as_deref()),
+                rating = format!("{:.0}", r.rating),
+                deviation = format!("{:.0}", 2.0 * r.deviation),
+                games = r.games as i64
             ));
         }
         Ok(Reply::text(text))

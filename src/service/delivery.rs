@@ -22,8 +22,24 @@ use std::time::{Duration, Instant};
 use tracing::warn;
 
 use super::{Attachment, CoreError, Notice, Service, Via, DAY};
-use crate::engine::{Variant, VariantId};
+use crate::engine::VariantId;
+use crate::i18n::{words, Lang};
 use crate::store::GameStatus;
+use crate::t;
+
+/// The title of a game's thread: `Game #12: alice vs bob (Shogi)`, in `lang`.
+pub(crate) fn thread_title(lang: Lang, game: i64, variant: &str, first: &str, second: &str) -> String {
+    let variant = VariantId::parse(variant)
+        .map_or_else(|| t!(lang, "core-thread-game"), |v| words::variant(lang, v));
+    t!(
+        lang,
+        "core-thread-title",
+        id = game,
+        first = first,
+        second = second,
+        variant = variant
+    )
+}
 
 /// How long a command may hold its notices before the delivery loop takes them anyway.
 pub const HOLD_FOR: Duration = Duration::from_secs(300);
@@ -94,8 +110,17 @@ impl Service {
     }
 
     /// The line `games` adds for a player whose notices of the last week could not be
-    /// delivered, if any.
+    /// delivered, if any, in the player's own voice (they are the one who reads it).
     pub(crate) fn undelivered_note(&self, user: &str) -> Result<Option<String>, CoreError> {
+        self.undelivered_note_in(user, self.voice_of(user).lang)
+    }
+
+    /// `undelivered_note`, in `lang` (the voice of the reply it goes in).
+    pub(crate) fn undelivered_note_in(
+        &self,
+        user: &str,
+        lang: Lang,
+    ) -> Result<Option<String>, CoreError> {
         let rows = self.store.undelivered(user, self.now() - 7 * DAY, 20)?;
         if rows.is_empty() {
             return Ok(None);
@@ -109,14 +134,13 @@ impl Service {
         let about = if games.is_empty() {
             String::new()
         } else {
-            format!(" (about game {})", games.join(", "))
+            t!(lang, "core-undelivered-about", games = games.join(", "))
         };
-        Ok(Some(format!(
-            "⚠ {} notice{} to you could not be delivered this week{about}: Tegami could not post \
-             in the game's thread or channel nor send you a direct message. Open your direct \
-             messages to the bot, or ask a server manager to set `server channel`.",
-            rows.len(),
-            if rows.len() == 1 { "" } else { "s" },
+        Ok(Some(t!(
+            lang,
+            "core-undelivered",
+            count = rows.len() as i64,
+            about = about
         )))
     }
 
@@ -151,10 +175,9 @@ impl Service {
             .iter()
             .map(|p| self.raw_name(p, row.guild.as_deref()))
             .collect();
-        let variant = VariantId::parse(&row.variant)
-            .map(|v| Variant::get(v).spec.name)
-            .unwrap_or("game");
-        let title = format!("Game #{game}: {} vs {} ({variant})", names[0], names[1]);
+        // The thread is public: in the server's language.
+        let lang = self.public_voice(row.guild.as_deref()).lang;
+        let title = thread_title(lang, game, &row.variant, &names[0], &names[1]);
         Ok(Some(GameHome {
             id: row.id,
             guild: row.guild,

@@ -137,10 +137,7 @@ pub(crate) fn check_days(days: u32) -> Result<(), CoreError> {
         return Ok(());
     }
     let allowed: Vec<String> = ALLOWED_DAYS.iter().map(|d| d.to_string()).collect();
-    user_err(format!(
-        "days per move must be one of {}",
-        allowed.join(", ")
-    ))
+    user_err(msg!("core-days-allowed", days = allowed.join(", ")))
 }
 
 /// A user's id: a Discord user id (a snowflake, in decimal) on Discord, a name at the console.
@@ -688,7 +685,7 @@ impl Service {
             Command::MoreTime { game } => self.more_time(u, place, *game),
             Command::Vacation { days, end } => self.vacation(u, place, *days, *end),
             Command::Stats { user } => self.stats(u, place, user.as_ref()),
-            Command::Leaderboard { variant } => self.leaderboard(&req.place, variant),
+            Command::Leaderboard { variant } => self.leaderboard(u, &req.place, variant),
             Command::Server {
                 days,
                 rated,
@@ -711,7 +708,7 @@ impl Service {
         let (row, moves) = self
             .store
             .game_with_moves(id)?
-            .ok_or_else(|| CoreError::User(format!("there is no game #{id}").into()))?;
+            .ok_or_else(|| CoreError::User(msg!("core-no-game", id = id)))?;
         let variant = VariantId::parse(&row.variant).ok_or_else(|| {
             CoreError::Internal(format!("game {id}: unknown variant {}", row.variant))
         })?;
@@ -763,7 +760,7 @@ impl Service {
     fn visible_row(&self, user: &User, place: &Place, id: i64) -> Result<GameRow, CoreError> {
         match self.store.game(id)? {
             Some(row) if self.visible(user, place, &row) => Ok(row),
-            _ => user_err(format!("there is no game #{id}")),
+            _ => user_err(msg!("core-no-game", id = id)),
         }
     }
 
@@ -793,9 +790,9 @@ impl Service {
         }
         if active.is_empty() {
             return user_err(if place.guild.is_some() {
-                "you have no game in progress in this server: challenge someone first (type help)"
+                msg!("core-no-game-in-server")
             } else {
-                "you have no game in progress: challenge someone first (type help)"
+                msg!("core-no-game-in-progress")
             });
         }
         if let Some(here) = place.channel.as_deref() {
@@ -816,11 +813,11 @@ impl Service {
             return Ok(mine.remove(0).clone());
         }
         let ids: Vec<String> = active.iter().map(|g| format!("#{}", g.id)).collect();
-        user_err(format!(
-            "you have {} games in progress ({}): say which, e.g. `move {} 7g7f`",
-            active.len(),
-            ids.join(", "),
-            active[0].id
+        user_err(msg!(
+            "core-several-games",
+            count = active.len(),
+            ids = ids.join(", "),
+            first = active[0].id
         ))
     }
 
@@ -837,7 +834,7 @@ impl Service {
             None => self.pick_row(user, place)?,
         };
         if !row.players.iter().any(|p| *p == user.id) {
-            return user_err(format!("you do not play in game #{}", row.id));
+            return user_err(msg!("core-not-your-game", id = row.id));
         }
         Ok(GameRef {
             id: row.id,
@@ -862,23 +859,27 @@ impl Service {
         }
         let id = who.map_or(user.id.as_str(), |w| w.id.as_str());
         if place.guild.is_none() && id != user.id.as_str() {
-            return user_err(format!(
-                "in direct messages you see your own {what} only: ask in a server"
-            ));
+            return user_err(match what {
+                "games" => msg!("core-own-games-only"),
+                "history" => msg!("core-own-history-only"),
+                "stats" => msg!("core-own-stats-only"),
+                other => msg!("core-own-only", what = other),
+            });
         }
         Ok(id)
     }
 
     /// How to reach a user, per their settings (`None`: they want a digest), about something
     /// of `guild` (a challenge) to be told in `channel`. `text` composes the notice for the
-    /// server whose names it shows: `guild` for a mention, none for a direct message. The
-    /// notice has its outbox id already: the command stores it with its change.
+    /// server whose names it shows (`guild` for a mention, none for a direct message), in the
+    /// recipient's voice. The notice has its outbox id already: the command stores it with its
+    /// change.
     pub(crate) fn notice(
         &self,
         user: &str,
         channel: Option<&String>,
         guild: Option<&str>,
-        text: impl FnOnce(Option<&str>) -> String,
+        text: impl FnOnce(Option<&str>, Voice) -> String,
     ) -> Option<Notice> {
         self.notice_about(None, user, channel, guild, text)
     }
@@ -890,25 +891,30 @@ impl Service {
         user: &str,
         channel: Option<&String>,
         guild: Option<&str>,
-        text: impl FnOnce(Option<&str>) -> String,
+        text: impl FnOnce(Option<&str>, Voice) -> String,
     ) -> Option<Notice> {
         // The computer reads no notices.
         if self.is_computer(user) {
             return None;
         }
-        let via = match self.store.user(user) {
-            Ok(Some(u)) if u.notify == "dm" => Via::Dm,
-            Ok(Some(u)) if u.notify == "digest" => return None,
+        let row = self.store.user(user).ok().flatten();
+        let via = match &row {
+            Some(u) if u.notify == "dm" => Via::Dm,
+            Some(u) if u.notify == "digest" => return None,
             _ => Via::Mention,
         };
+        let voice = speech::voice_for(row.as_ref(), None);
         let id = new_notice_id();
         // Held by this command until its transport delivered it or let it go: the delivery
         // loop of this process leaves it alone meanwhile (see `delivery`).
         self.hold(id);
-        let text = text(match via {
-            Via::Mention | Via::Post => guild,
-            Via::Dm => None,
-        });
+        let text = text(
+            match via {
+                Via::Mention | Via::Post => guild,
+                Via::Dm => None,
+            },
+            voice,
+        );
         Some(Notice {
             user: user.to_string(),
             via,

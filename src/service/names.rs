@@ -97,13 +97,14 @@ impl Service {
     pub fn thread_title(&self, game: i64) -> Option<String> {
         let row = self.store.game(game).ok().flatten()?;
         let guild = row.guild.as_deref();
-        let v = VariantId::parse(&row.variant)
-            .map(|v| Variant::get(v).spec.name)
-            .unwrap_or("game");
-        Some(format!(
-            "Game #{game}: {} vs {} ({v})",
-            self.raw_name(&row.players[0], guild),
-            self.raw_name(&row.players[1], guild)
+        // The thread is public: in the server's language.
+        let lang = self.public_voice(guild).lang;
+        Some(super::delivery::thread_title(
+            lang,
+            game,
+            &row.variant,
+            &self.raw_name(&row.players[0], guild),
+            &self.raw_name(&row.players[1], guild),
         ))
     }
 

@@ -5,8 +5,10 @@
 use tracing::{error, info, instrument};
 
 use super::*;
-use crate::engine::notation::{human, input};
+use crate::engine::notation::{human, input, written};
 use crate::engine::{impasse, Outcome, Position};
+use crate::i18n::{refusal, words, Lang, Msg};
+use crate::{msg, t};
 use crate::store::{
     ChallengeStatus, Ending, GameResult, MoveRow, NewChallenge, NewGame, OfferKind, OfferRow,
 };
@@ -83,36 +85,35 @@ impl Service {
         setup: Option<&str>,
     ) -> Result<Position, CoreError> {
         match (handicap, setup) {
-            (Some(_), Some(_)) => user_err("a game has either a handicap or a setup, not both"),
+            (Some(_), Some(_)) => user_err(msg!("play-handicap-and-setup")),
             (Some(h), None) => crate::engine::handicap_position(v.id(), h).ok_or_else(|| {
+                // The words to type (`rook`): the same in both languages.
                 let names: Vec<&str> = v.spec.handicaps.iter().map(|h| h.name).collect();
-                CoreError::User(
-                    (if names.is_empty() {
-                        format!("{} has no handicaps", v.spec.name)
-                    } else {
-                        format!(
-                            "unknown handicap '{h}' for {}: choose one of {}",
-                            v.spec.name,
-                            names.join(", ")
-                        )
-                    })
-                    .into(),
-                )
+                let game = refusal::variant_msg(v.id());
+                CoreError::User(if names.is_empty() {
+                    msg!("play-no-handicaps", game = game)
+                } else {
+                    msg!(
+                        "play-unknown-handicap",
+                        handicap = h,
+                        game = game,
+                        choices = names.join(", ")
+                    )
+                })
             }),
             (None, Some(s)) => crate::engine::setup_position(v.id(), s).ok_or_else(|| {
                 let names: Vec<&str> = v.spec.setups.iter().map(|s| s.name).collect();
-                CoreError::User(
-                    (if names.is_empty() {
-                        format!("{} has no named setups", v.spec.name)
-                    } else {
-                        format!(
-                            "unknown setup '{s}' for {}: choose one of {}",
-                            v.spec.name,
-                            names.join(", ")
-                        )
-                    })
-                    .into(),
-                )
+                let game = refusal::variant_msg(v.id());
+                CoreError::User(if names.is_empty() {
+                    msg!("play-no-setups", game = game)
+                } else {
+                    msg!(
+                        "play-unknown-setup",
+                        setup = s,
+                        game = game,
+                        choices = names.join(", ")
+                    )
+                })
             }),
             (None, None) => Ok(Position::start(v.id())),
         }
@@ -127,14 +128,11 @@ impl Service {
     ) -> Result<Reply, CoreError> {
         let id = VariantId::parse(&a.variant).ok_or_else(|| {
             let known: Vec<&str> = VariantId::ALL.iter().map(|v| v.as_str()).collect();
-            CoreError::User(
-                format!(
-                    "unknown game '{}': choose one of {}",
-                    a.variant,
-                    known.join(", ")
-                )
-                .into(),
-            )
+            CoreError::User(msg!(
+                "play-unknown-game",
+                game = a.variant.as_str(),
+                choices = known.join(", ")
+            ))
         })?;
         if let Some(computer) = self.computer() {
             if a.opponent.as_ref().is_some_and(|o| o.id == computer.id) {
@@ -143,25 +141,24 @@ impl Service {
         }
         if a.level.is_some() {
             return user_err(match self.computer() {
-                Some(c) => format!(
-                    "`level` is for games against {}: challenge it to use it",
-                    self.shown_name(&c.id, place.guild.as_deref())
+                Some(c) => msg!(
+                    "play-level-computer",
+                    name = self.shown_name(&c.id, place.guild.as_deref())
                 ),
-                None => "`level` is for games against the computer".to_string(),
+                None => msg!("play-level-no-computer"),
             });
         }
         let v = Variant::get(id);
+        let lang = user.voice.lang;
         if a.opponent.as_ref().is_some_and(|o| o.id == user.id) {
-            return user_err(
-                "you cannot challenge yourself: challenge a friend, or make an open challenge",
-            );
+            return user_err(msg!("play-challenge-yourself"));
         }
         let server = self.server_of(place)?;
         let days = a.days.unwrap_or(server.default_days);
         check_days(days)?;
         self.start_of(v, a.handicap.as_deref(), a.setup.as_deref())?;
         if a.handicap.is_some() && a.rated == Some(true) {
-            return user_err("handicap games are casual: drop `rated` or the handicap");
+            return user_err(msg!("play-handicap-casual"));
         }
         let now = self.now();
         let here = place.guild.as_deref();
@@ -172,11 +169,14 @@ impl Service {
         }
         let (whom, notify) = match &a.opponent {
             Some(o) => {
-                let n = self.notice(&o.id, place.channel.as_ref(), here, |names| {
-                    format!(
-                        "{} challenges you to {} (challenge #{{challenge}}): `accept {{challenge}}` or `decline {{challenge}}`",
-                        self.shown_name(&user.id, names),
-                        v.spec.name
+                let n = self.notice(&o.id, place.channel.as_ref(), here, |names, voice| {
+                    // `{challenge}`: the store's placeholder, filled once the number is known.
+                    t!(
+                        voice.lang,
+                        "play-notice-challenge",
+                        name = self.shown_name(&user.id, names),
+                        game = words::variant(voice.lang, v.id()),
+                        challenge = "{challenge}"
                     )
                 });
                 (
@@ -184,7 +184,7 @@ impl Service {
                     n.into_iter().collect::<Vec<_>>(),
                 )
             }
-            None => ("anyone".to_string(), Vec::new()),
+            None => (t!(lang, "play-anyone"), Vec::new()),
         };
         let row = self.store.create_challenge(
             &NewChallenge {
@@ -205,36 +205,50 @@ impl Service {
         )?;
         let notify = filled(notify, &[("{challenge}", row.id)]);
         let side = match a.color {
-            ColorChoice::First => format!(" playing {}", v.side_name(Color::Black)),
-            ColorChoice::Second => format!(" playing {}", v.side_name(Color::White)),
-            ColorChoice::Random => String::new(),
-        };
+            ColorChoice::First => Some(Color::Black),
+            ColorChoice::Second => Some(Color::White),
+            ColorChoice::Random => None,
+        }
+        .map_or_else(String::new, |c| {
+            t!(lang, "play-challenge-side", side = refusal::side(lang, v, c))
+        });
         let extra = match (&a.handicap, &a.setup) {
-            (Some(h), _) => format!(", handicap {h} (White moves first)"),
-            (_, Some(s)) => format!(", setup {s}"),
+            (Some(h), _) => t!(
+                lang,
+                "play-challenge-handicap",
+                handicap = refusal::handicap(lang, h)
+            ),
+            (_, Some(s)) => t!(lang, "play-challenge-setup", setup = s.as_str()),
             _ => String::new(),
         };
-        let kind = if row.rated { "rated" } else { "casual" };
-        let text = format!(
-            "Challenge #{}: {} challenges {whom} to {}{side}{extra}, {days} day{} per move, {kind}. \
-             It stays open for {} days: `accept {}` to play.",
-            row.id,
-            self.shown_name(&user.id, here),
-            v.spec.name,
-            if days == 1 { "" } else { "s" },
-            self.config.challenge_days,
-            row.id
+        let kind = if row.rated {
+            t!(lang, "play-rated")
+        } else {
+            t!(lang, "play-casual")
+        };
+        let text = t!(
+            lang,
+            "play-challenge",
+            id = row.id,
+            name = self.shown_name(&user.id, here),
+            whom = whom,
+            game = words::variant(lang, v.id()),
+            side = side,
+            extra = extra,
+            days = days,
+            kind = kind,
+            open = self.config.challenge_days
         );
         info!(challenge = row.id, "challenge created");
         Ok(Reply {
             text,
             buttons: vec![
                 Button {
-                    label: "Accept".into(),
+                    label: t!(lang, "play-button-accept"),
                     command: format!("accept {}", row.id),
                 },
                 Button {
-                    label: "Decline".into(),
+                    label: t!(lang, "play-button-decline"),
                     command: format!("decline {}", row.id),
                 },
             ],
@@ -266,11 +280,11 @@ impl Service {
         };
         if mine.len() >= MAX_OPEN_CHALLENGES {
             let all: Vec<&crate::store::ChallengeRow> = mine.iter().collect();
-            return user_err(format!(
-                "you have {} open challenges, the most one player may have: withdraw one with `cancel {}` (yours: {}), or wait for an answer",
-                mine.len(),
-                mine[0].id,
-                ids(&all)
+            return user_err(msg!(
+                "play-too-many-challenges",
+                count = mine.len(),
+                first = mine[0].id,
+                ids = ids(&all)
             ));
         }
         let Some(o) = opponent else {
@@ -282,34 +296,50 @@ impl Service {
             .collect();
         let name = self.shown_name(&o.id, guild);
         if to_them.len() >= MAX_OPEN_TO_ONE {
-            return user_err(format!(
-                "you already have {} open challenges to {name} ({}): wait for an answer, or withdraw one with `cancel {}`",
-                to_them.len(),
-                ids(&to_them),
-                to_them[0].id
+            return user_err(msg!(
+                "play-too-many-to-one",
+                count = to_them.len(),
+                name = name,
+                ids = ids(&to_them),
+                first = to_them[0].id
             ));
         }
         let recent = self.store.challenge_times(&user.id, &o.id, now - DAY + 1)?;
         if recent.len() >= MAX_DAILY_TO_ONE {
             // The oldest of the day's challenges leaves the window first.
             let again = recent[recent.len() - MAX_DAILY_TO_ONE] + DAY;
-            return user_err(format!(
-                "you have challenged {name} {} times in the last 24 hours, the most allowed: you may challenge them again from {}",
-                recent.len(),
-                format_time(again)
+            return user_err(msg!(
+                "play-daily-cap",
+                name = name,
+                count = recent.len(),
+                time = format_time(again)
             ));
         }
         Ok(())
     }
 
     /// The board picture of a change already stored: drawing it may fail (logged), and the
-    /// change is announced without it all the same, with a word in `text`.
+    /// change is announced without it all the same, with a word in `text` (in the viewer's
+    /// voice: callers that know the reader's use `picture_after_commit_in`).
     pub(crate) fn picture_after_commit(
         &self,
         g: &Loaded,
         ply: usize,
         viewer: &str,
         text: &mut String,
+    ) -> Vec<Attachment> {
+        let lang = self.voice_of(viewer).lang;
+        self.picture_after_commit_in(g, ply, viewer, text, lang)
+    }
+
+    /// `picture_after_commit`, with the word about a failed picture in `lang` (the reply's).
+    pub(crate) fn picture_after_commit_in(
+        &self,
+        g: &Loaded,
+        ply: usize,
+        viewer: &str,
+        text: &mut String,
+        lang: Lang,
     ) -> Vec<Attachment> {
         let drawn = if self.render_fault.load(std::sync::atomic::Ordering::SeqCst) {
             Err(CoreError::Internal(
@@ -325,7 +355,7 @@ impl Service {
                     game = g.row.id,
                     "the board could not be drawn after the change was stored: {e}"
                 );
-                text.push_str("\n(The board picture could not be drawn; the change stands.)");
+                text.push_str(&t!(lang, "play-no-picture"));
                 Vec::new()
             }
         }
@@ -355,16 +385,16 @@ impl Service {
         if let Some(id) = id {
             let c =
                 self.store.challenge(id)?.filter(here).ok_or_else(|| {
-                    CoreError::User(format!("there is no challenge #{id}").into())
+                    CoreError::User(msg!("play-no-challenge", id = id))
                 })?;
             if c.status != ChallengeStatus::Open || c.expires_at <= now {
                 let state = match c.status {
-                    ChallengeStatus::Open | ChallengeStatus::Expired => "it expired",
-                    ChallengeStatus::Accepted => "it was accepted",
-                    ChallengeStatus::Declined => "it was declined",
-                    ChallengeStatus::Cancelled => "it was cancelled",
+                    ChallengeStatus::Open | ChallengeStatus::Expired => "play-challenge-expired",
+                    ChallengeStatus::Accepted => "play-challenge-accepted",
+                    ChallengeStatus::Declined => "play-challenge-declined",
+                    ChallengeStatus::Cancelled => "play-challenge-cancelled",
                 };
-                return user_err(format!("challenge #{id} is no longer open ({state})"));
+                return user_err(msg!("play-challenge-closed", id = id, state = Msg::new(state)));
             }
             return Ok(c);
         }
@@ -377,17 +407,15 @@ impl Service {
             .filter(|c| mine || c.challenged.as_deref() == Some(user.id.as_str()))
             .collect();
         match open.len() {
-            0 if mine => user_err("you have no open challenge"),
-            0 => user_err(
-                "nobody has challenged you (open challenges need their number: `accept 12`)",
-            ),
+            0 if mine => user_err(msg!("play-no-open-challenge")),
+            0 => user_err(msg!("play-nobody-challenged")),
             1 => Ok(open.into_iter().next().expect("one challenge")),
             _ => {
                 let ids: Vec<String> = open.iter().map(|c| format!("#{}", c.id)).collect();
-                user_err(format!(
-                    "you have several open challenges ({}): say which, e.g. `accept {}`",
-                    ids.join(", "),
-                    open[0].id
+                user_err(msg!(
+                    "play-several-challenges",
+                    ids = ids.join(", "),
+                    first = open[0].id
                 ))
             }
         }
@@ -402,17 +430,14 @@ impl Service {
     ) -> Result<Reply, CoreError> {
         let c = self.pick_challenge(user, place, id, false)?;
         if c.challenger == user.id {
-            return user_err(format!(
-                "challenge #{} is your own: `cancel {}` to withdraw it",
-                c.id, c.id
-            ));
+            return user_err(msg!("play-challenge-own", id = c.id));
         }
         if let Some(to) = &c.challenged {
             if *to != user.id {
-                return user_err(format!(
-                    "challenge #{} is addressed to {}, not to you",
-                    c.id,
-                    self.shown_name(to, place.guild.as_deref())
+                return user_err(msg!(
+                    "play-challenge-not-yours",
+                    id = c.id,
+                    name = self.shown_name(to, place.guild.as_deref())
                 ));
             }
         }
@@ -442,19 +467,30 @@ impl Service {
         // The game's server, whose names its texts show.
         let guild = c.guild.clone().or(place.guild.clone());
         let mut notify: Vec<Notice> = self
-            .notice(&c.challenger, channel.as_ref(), guild.as_deref(), |names| {
-                format!(
-                    "{} accepted your challenge: game #{{game}} begins",
-                    self.shown_name(&user.id, names)
-                )
-            })
+            .notice(
+                &c.challenger,
+                channel.as_ref(),
+                guild.as_deref(),
+                |names, voice| {
+                    // `{game}`: the store's placeholder, filled once the game has its number.
+                    t!(
+                        voice.lang,
+                        "play-notice-accepted",
+                        name = self.shown_name(&user.id, names),
+                        game = "{game}"
+                    )
+                },
+            )
             .into_iter()
             .collect();
         if first_mover != user.id && first_mover != c.challenger {
             notify.extend(
-                self.notice(&first_mover, channel.as_ref(), guild.as_deref(), |_| {
-                    "your move in game #{game}".to_string()
-                }),
+                self.notice(
+                    &first_mover,
+                    channel.as_ref(),
+                    guild.as_deref(),
+                    |_, voice| t!(voice.lang, "play-notice-your-move", game = "{game}"),
+                ),
             );
         }
         let row = match self.store.accept_challenge(
@@ -477,10 +513,7 @@ impl Service {
         ) {
             Ok(row) => row,
             Err(StoreError::Conflict) => {
-                return user_err(format!(
-                    "challenge #{} was just accepted by someone else",
-                    c.id
-                ))
+                return user_err(msg!("play-challenge-taken", id = c.id))
             }
             Err(e) => return Err(e.into()),
         };
@@ -499,22 +532,24 @@ impl Service {
         };
         let row = &loaded.row;
         let mover = loaded.to_move().to_string();
-        let mut text = format!(
-            "Game #{} begins: {} ({}) vs {} ({}), {} days per move. {} to move.",
-            row.id,
-            self.shown_name(&players[0], guild.as_deref()),
-            v.side_name(Color::Black),
-            self.shown_name(&players[1], guild.as_deref()),
-            v.side_name(Color::White),
-            c.days_per_move,
-            self.shown_name(&mover, guild.as_deref()),
+        let lang = user.voice.lang;
+        let mut text = t!(
+            lang,
+            "play-game-begins",
+            id = row.id,
+            first = self.shown_name(&players[0], guild.as_deref()),
+            first_side = refusal::side(lang, v, Color::Black),
+            second = self.shown_name(&players[1], guild.as_deref()),
+            second_side = refusal::side(lang, v, Color::White),
+            days = c.days_per_move,
+            mover = self.shown_name(&mover, guild.as_deref())
         );
-        let attachments = self.picture_after_commit(&loaded, 0, &mover, &mut text);
+        let attachments = self.picture_after_commit_in(&loaded, 0, &mover, &mut text, lang);
         Ok(Reply {
             game: Some(loaded.game_ref(true)),
             text,
             attachments,
-            buttons: game_buttons(loaded.row.id),
+            buttons: game_buttons_in(loaded.row.id, lang),
             notify,
             ..Reply::default()
         })
@@ -528,27 +563,22 @@ impl Service {
     ) -> Result<Reply, CoreError> {
         let c = self.pick_challenge(user, place, id, false)?;
         if c.challenger == user.id {
-            return user_err(format!(
-                "challenge #{} is your own: `cancel {}` to withdraw it",
-                c.id, c.id
-            ));
+            return user_err(msg!("play-challenge-own", id = c.id));
         }
         if c.challenged.as_deref() != Some(user.id.as_str()) {
-            return user_err(format!(
-                "challenge #{} is not addressed to you: just leave it",
-                c.id
-            ));
+            return user_err(msg!("play-challenge-not-addressed", id = c.id));
         }
         let notify: Vec<Notice> = self
             .notice(
                 &c.challenger,
                 c.channel.as_ref(),
                 c.guild.as_deref(),
-                |names| {
-                    format!(
-                        "{} declined your challenge #{}",
-                        self.shown_name(&user.id, names),
-                        c.id
+                |names, voice| {
+                    t!(
+                        voice.lang,
+                        "play-notice-declined",
+                        name = self.shown_name(&user.id, names),
+                        id = c.id
                     )
                 },
             )
@@ -561,10 +591,11 @@ impl Service {
             self.now(),
         )?;
         Ok(Reply {
-            text: format!(
-                "{} declined challenge #{}.",
-                self.shown_name(&user.id, place.guild.as_deref()),
-                c.id
+            text: t!(
+                user.voice.lang,
+                "play-declined",
+                name = self.shown_name(&user.id, place.guild.as_deref()),
+                id = c.id
             ),
             notify,
             ..Reply::default()
@@ -579,20 +610,20 @@ impl Service {
     ) -> Result<Reply, CoreError> {
         let c = self.pick_challenge(user, place, id, true)?;
         if c.challenger != user.id {
-            return user_err(format!("challenge #{} is not yours to cancel", c.id));
+            return user_err(msg!("play-not-yours-to-cancel", id = c.id));
         }
         self.store
             .close_challenge(c.id, ChallengeStatus::Cancelled, &[], self.now())?;
-        Ok(Reply::text(format!("Challenge #{} cancelled.", c.id)))
+        Ok(Reply::text(t!(user.voice.lang, "play-cancelled", id = c.id)))
     }
 
     /// Checks that `user` plays in the game and it is going on.
     fn my_side(&self, g: &Loaded, user: &User) -> Result<Color, CoreError> {
-        let side = g.side_of(&user.id).ok_or_else(|| {
-            CoreError::User(format!("you do not play in game #{}", g.row.id).into())
-        })?;
+        let side = g
+            .side_of(&user.id)
+            .ok_or_else(|| CoreError::User(msg!("core-not-your-game", id = g.row.id)))?;
         if g.row.status != GameStatus::Active {
-            return user_err(format!("game #{} is over", g.row.id));
+            return user_err(msg!("play-game-over", id = g.row.id));
         }
         Ok(side)
     }
@@ -614,26 +645,36 @@ impl Service {
         // The game's server, whose names its texts show.
         let guild = g.row.guild.clone();
         let guild = guild.as_deref();
+        let voice = user.voice;
         if pos.side_to_move() != side {
-            return user_err(format!(
-                "it is not your turn in game #{}: {} is to move",
-                g.row.id,
-                self.shown_name(g.to_move(), guild)
+            return user_err(msg!(
+                "play-not-your-turn",
+                id = g.row.id,
+                name = self.shown_name(g.to_move(), guild)
             ));
         }
         self.check_in_time(&g, user, side)?;
         if let Some(seen) = seen_ply {
             if seen != g.row.ply {
-                return user_err(
-                    "the position changed since that button was shown: look at the board again",
-                );
+                return user_err(msg!("play-button-stale"));
             }
         }
-        let m =
-            input::parse_move(&pos, text).map_err(|e| CoreError::User(format!("{e}").into()))?;
+        // Where the previous move went: Japanese notation writes a move there as `同`.
+        let last_to = g.game.moves().last().map(|m| m.to());
+        let m = input::parse_move(&pos, text).map_err(|e| {
+            said(refusal::input(
+                voice.lang,
+                &e,
+                &pos,
+                text,
+                voice.notation,
+                last_to,
+            ))
+        })?;
         g.game
             .play(m)
-            .map_err(|e| CoreError::User((e.message(v)).into()))?;
+            .map_err(|e| said(refusal::illegal(voice.lang, &e, v)))?;
+        // The record keeps the Western form; texts show each reader's.
         let notation = human(&pos, m);
         let now = self.now();
         let ply = g.row.ply + 1;
@@ -641,61 +682,93 @@ impl Service {
         let ending = outcome.map(ending_of);
         let opponent = g.player(!side).to_string();
         let deadline = self.deadline_for(&opponent, g.row.days_per_move)?;
-        let number =
-            crate::engine::notation::move_number(ply as usize - 1, g.game.start().side_to_move());
-        let mut text = format!(
-            "Game #{}: {} plays {number} {notation}.",
-            g.row.id,
-            self.shown_name(&user.id, guild)
-        );
+        // The move's number: `12.` / `12…` in English, `23手目` in Japanese.
+        let number = |lang: Lang| match lang {
+            Lang::En => crate::engine::notation::move_number(
+                ply as usize - 1,
+                g.game.start().side_to_move(),
+            ),
+            Lang::Ja => t!(lang, "play-ply", ply = ply),
+        };
+        // The announcement, in a voice: the reply's (the mover's), the public post's (the
+        // server's).
+        let announce = |voice: Voice| {
+            let lang = voice.lang;
+            let mut text = t!(
+                lang,
+                "play-plays",
+                id = g.row.id,
+                name = self.shown_name(&user.id, guild),
+                number = number(lang),
+                move = written(&pos, m, voice.notation, last_to)
+            );
+            match outcome {
+                Some(o) => {
+                    if lang == Lang::En {
+                        text.push(' ');
+                    }
+                    text.push_str(&self.outcome_sentence(&g, o, guild, lang));
+                }
+                None => {
+                    if g.game.position().in_check() {
+                        text.push_str(&t!(lang, "play-check"));
+                    }
+                    let name = self.shown_name(&opponent, guild);
+                    let side = refusal::side(lang, v, !side);
+                    if self.is_computer(&opponent) {
+                        // The computer has no clock: it answers within seconds.
+                        text.push_str(&t!(lang, "play-to-move", name = name, side = side));
+                    } else {
+                        text.push_str(&t!(
+                            lang,
+                            "play-to-move-by",
+                            name = name,
+                            side = side,
+                            time = format_time(deadline)
+                        ));
+                    }
+                }
+            }
+            text
+        };
+        let mut text = announce(voice);
+        let public = self.public_voice(guild);
+        let post_text = if public == voice {
+            text.clone()
+        } else {
+            announce(public)
+        };
         let mut notify = Vec::new();
         match outcome {
             Some(o) => {
-                text.push(' ');
-                text.push_str(&self.outcome_sentence(&g, o, guild));
                 notify.extend(self.notice_about(
                     Some(g.row.id),
                     &opponent,
                     g.row.channel.as_ref(),
                     guild,
-                    |names| {
-                        format!(
-                            "game #{} is over: {}",
-                            g.row.id,
-                            self.outcome_sentence(&g, o, names)
+                    |names, voice| {
+                        t!(
+                            voice.lang,
+                            "play-notice-over",
+                            id = g.row.id,
+                            outcome = self.outcome_sentence(&g, o, names, voice.lang)
                         )
                     },
                 ));
             }
             None => {
-                if g.game.position().in_check() {
-                    text.push_str(" Check!");
-                }
-                if self.is_computer(&opponent) {
-                    // The computer has no clock: it answers within seconds.
-                    text.push_str(&format!(
-                        " {} ({}) to move.",
-                        self.shown_name(&opponent, guild),
-                        v.side_name(!side)
-                    ));
-                } else {
-                    text.push_str(&format!(
-                        " {} ({}) to move, by {}.",
-                        self.shown_name(&opponent, guild),
-                        v.side_name(!side),
-                        format_time(deadline)
-                    ));
-                }
                 notify.extend(self.notice_about(
                     Some(g.row.id),
                     &opponent,
                     g.row.channel.as_ref(),
                     guild,
-                    |names| {
-                        format!(
-                            "your move in game #{} ({} played {notation})",
-                            g.row.id,
-                            self.shown_name(&user.id, names)
+                    |names, voice| {
+                        t!(
+                            voice.lang,
+                            "play-notice-moved",
+                            id = g.row.id,
+                            name = self.shown_name(&user.id, names),
+                            move = written(&pos, m, voice.notation, last_to)
                         )
                     },
                 ));
@@ -708,7 +781,7 @@ impl Service {
             opponent.clone()
         };
         // The announcement itself is kept with the move, so a failed post is made later.
-        let post = self.post_notice(&g, ply, &viewer, &text);
+        let post = self.post_notice(&g, ply, &viewer, &post_text);
         let mut stored = to_store(&notify);
         stored.extend(to_store(std::slice::from_ref(&post)));
         let mv = MoveRow {
@@ -740,13 +813,19 @@ impl Service {
         };
         // Stored: from here on nothing may fail.
         g.row = row;
-        let attachments = self.picture_after_commit(&g, g.game.moves().len(), &viewer, &mut text);
+        let attachments = self.picture_after_commit_in(
+            &g,
+            g.game.moves().len(),
+            &viewer,
+            &mut text,
+            voice.lang,
+        );
         Ok(Reply {
             game: Some(g.game_ref(false)),
             text,
             attachments,
             buttons: if outcome.is_none() {
-                game_buttons(g.row.id)
+                game_buttons_in(g.row.id, voice.lang)
             } else {
                 Vec::new()
             },
@@ -757,17 +836,29 @@ impl Service {
         })
     }
 
-    /// "alice wins by checkmate." / "Draw by repetition.", naming the players as texts shown
-    /// in `guild` do.
-    pub(crate) fn outcome_sentence(&self, g: &Loaded, o: Outcome, guild: Option<&str>) -> String {
-        let words = crate::engine::notation::result_words(o, |c| {
-            format!(
-                "{} ({})",
-                self.shown_name(g.player(c), guild),
-                g.variant().side_name(c)
+    /// "alice (black) wins by checkmate." / "Draw by repetition." (`alice（先手）の勝ち（詰み）。`),
+    /// naming the players as texts shown in `guild` do, in `lang`.
+    pub(crate) fn outcome_sentence(
+        &self,
+        g: &Loaded,
+        o: Outcome,
+        guild: Option<&str>,
+        lang: Lang,
+    ) -> String {
+        let v = g.variant();
+        let result = words::result(lang, o, |c| {
+            t!(
+                lang,
+                "play-player-side",
+                name = self.shown_name(g.player(c), guild),
+                side = refusal::side(lang, v, c)
             )
         });
-        format!("{}.", super::views::capital(o, &words))
+        t!(
+            lang,
+            "play-outcome",
+            result = super::views::capital(o, &result)
+        )
     }
 
     /// Refuses an act of the player to move after their deadline: the game is then lost on time
@@ -789,13 +880,14 @@ impl Service {
                         p,
                         g.row.channel.as_ref(),
                         g.row.guild.as_deref(),
-                        |names| {
-                            format!(
-                                "game #{} is over: {}'s time ran out at {}. {}",
-                                g.row.id,
-                                self.shown_name(&user.id, names),
-                                format_time(deadline),
-                                self.outcome_sentence(g, o, names)
+                        |names, voice| {
+                            t!(
+                                voice.lang,
+                                "play-notice-time-ran-out",
+                                id = g.row.id,
+                                name = self.shown_name(&user.id, names),
+                                time = format_time(deadline),
+                                outcome = self.outcome_sentence(g, o, names, voice.lang)
                             )
                         },
                     )
@@ -803,12 +895,11 @@ impl Service {
                 .collect();
             let row = self.end_game(&g.row, &ending, &to_store(&notify), self.now())?;
             return Err(CoreError::Ended(
-                format!(
-                    "game #{}: your time ran out at {}; the game is lost on time",
-                    g.row.id,
-                    format_time(deadline)
-                )
-                .into(),
+                msg!(
+                    "play-time-ran-out",
+                    id = g.row.id,
+                    time = format_time(deadline)
+                ),
                 GameRef {
                     id: row.id,
                     ply: row.ply,
@@ -834,14 +925,16 @@ impl Service {
         tracing::Span::current().record("game", g.row.id);
         let side = self.my_side(&g, user)?;
         if g.game.position().side_to_move() != side {
-            return user_err(format!(
-                "it is not your turn in game #{}: you may declare only on your turn",
-                g.row.id
-            ));
+            return user_err(msg!("play-declare-not-your-turn", id = g.row.id));
         }
         self.check_in_time(&g, user, side)?;
+        let lang = user.voice.lang;
         let o = g.game.declare().map_err(|e| {
-            CoreError::User(format!("game #{}: declaration refused: {e}", g.row.id).into())
+            CoreError::User(msg!(
+                "play-declare-refused",
+                id = g.row.id,
+                why = refusal::declaration(lang, &e)
+            ))
         })?;
         let (pieces, points) = crate::engine::declaration::count(g.game.position(), side);
         let ending = ending_of(o);
@@ -854,11 +947,12 @@ impl Service {
                 &opponent,
                 g.row.channel.as_ref(),
                 guild,
-                |names| {
-                    format!(
-                        "{} declared the entering king in game #{}: you lose",
-                        self.shown_name(&user.id, names),
-                        g.row.id
+                |names, voice| {
+                    t!(
+                        voice.lang,
+                        "play-notice-declared",
+                        name = self.shown_name(&user.id, names),
+                        id = g.row.id
                     )
                 },
             )
@@ -866,13 +960,18 @@ impl Service {
             .collect();
         let row = self.end_game(&g.row, &ending, &to_store(&notify), self.now())?;
         let g = Loaded { row, game: g.game };
-        let sentence = self.outcome_sentence(&g, o, guild);
-        let mut text = format!(
-            "Game #{}: {} declares the entering king ({pieces} pieces in the zone, {points} points). {sentence}",
-            g.row.id,
-            self.shown_name(&user.id, guild)
+        let sentence = self.outcome_sentence(&g, o, guild, lang);
+        let mut text = t!(
+            lang,
+            "play-declares",
+            id = g.row.id,
+            name = self.shown_name(&user.id, guild),
+            pieces = pieces,
+            points = points,
+            outcome = sentence
         );
-        let attachments = self.picture_after_commit(&g, g.game.moves().len(), &opponent, &mut text);
+        let attachments =
+            self.picture_after_commit_in(&g, g.game.moves().len(), &opponent, &mut text, lang);
         Ok(Reply {
             game: Some(g.game_ref(false)),
             text,
@@ -904,11 +1003,12 @@ impl Service {
                 &opponent,
                 g.row.channel.as_ref(),
                 guild,
-                |names| {
-                    format!(
-                        "{} resigned game #{}: you win",
-                        self.shown_name(&user.id, names),
-                        g.row.id
+                |names, voice| {
+                    t!(
+                        voice.lang,
+                        "play-notice-resigned",
+                        name = self.shown_name(&user.id, names),
+                        id = g.row.id
                     )
                 },
             )
@@ -916,13 +1016,17 @@ impl Service {
             .collect();
         let row = self.end_game(&g.row, &ending, &to_store(&notify), self.now())?;
         let g = Loaded { row, game: g.game };
-        let sentence = self.outcome_sentence(&g, o, guild);
-        let mut text = format!(
-            "Game #{}: {} resigns. {sentence}",
-            g.row.id,
-            self.shown_name(&user.id, guild)
+        let lang = user.voice.lang;
+        let sentence = self.outcome_sentence(&g, o, guild, lang);
+        let mut text = t!(
+            lang,
+            "play-resigns",
+            id = g.row.id,
+            name = self.shown_name(&user.id, guild),
+            outcome = sentence
         );
-        let attachments = self.picture_after_commit(&g, g.game.moves().len(), &opponent, &mut text);
+        let attachments =
+            self.picture_after_commit_in(&g, g.game.moves().len(), &opponent, &mut text, lang);
         Ok(Reply {
             game: Some(g.game_ref(false)),
             text,
@@ -955,33 +1059,38 @@ impl Service {
             OfferAction::Auto => OfferAction::Offer,
             a => a,
         };
-        let what = match kind {
-            OfferKind::Draw => "a draw",
-            OfferKind::Takeback => "a takeback",
-            OfferKind::Impasse => "impasse (jishogi)",
+        let lang = user.voice.lang;
+        // What is offered, and the verb of offering it (message ids).
+        let (what, verb) = match kind {
+            OfferKind::Draw => ("play-what-draw", "play-verb-draw"),
+            OfferKind::Takeback => ("play-what-takeback", "play-verb-takeback"),
+            OfferKind::Impasse => ("play-what-impasse", "play-verb-impasse"),
         };
         match action {
             OfferAction::Offer | OfferAction::Auto => {
                 if pending.as_ref().is_some_and(|o| o.from_user == user.id) {
-                    return user_err(format!(
-                        "you already offered {what} in game #{id}; waiting for {}",
-                        self.shown_name(&opponent, guild)
+                    return user_err(msg!(
+                        "play-already-offered",
+                        what = Msg::new(what),
+                        id = id,
+                        name = self.shown_name(&opponent, guild)
                     ));
                 }
-                let detail = self.check_offer(&g, side, kind)?;
-                let verb = match kind {
-                    OfferKind::Draw => "offers a draw",
-                    OfferKind::Takeback => "asks to take back their last move",
-                    OfferKind::Impasse => "proposes impasse (jishogi)",
-                };
+                let detail = self.check_offer(&g, side, kind, lang)?;
                 let notify: Vec<Notice> = self
                     .notice_about(
                         Some(id),
                         &opponent,
                         g.row.channel.as_ref(),
                         guild,
-                        |names| {
-                            format!("{} {verb} in game #{id}", self.shown_name(&user.id, names))
+                        |names, voice| {
+                            t!(
+                                voice.lang,
+                                "play-notice-offer",
+                                name = self.shown_name(&user.id, names),
+                                verb = t!(voice.lang, verb),
+                                id = id
+                            )
                         },
                     )
                     .into_iter()
@@ -1001,10 +1110,25 @@ impl Service {
                 let word = kind.as_str();
                 Ok(Reply {
                     game: Some(g.game_ref(false)),
-                    text: format!("Game #{id}: {} {verb}{detail}. {}: `{word} {id} accept` or `{word} {id} decline`.", self.shown_name(&user.id, guild), self.shown_name(&opponent, guild)),
+                    text: t!(
+                        lang,
+                        "play-offered",
+                        id = id,
+                        name = self.shown_name(&user.id, guild),
+                        verb = t!(lang, verb),
+                        detail = detail,
+                        opponent = self.shown_name(&opponent, guild),
+                        word = word
+                    ),
                     buttons: vec![
-                        Button { label: "Accept".into(), command: format!("{word} {id} accept") },
-                        Button { label: "Decline".into(), command: format!("{word} {id} decline") },
+                        Button {
+                            label: t!(lang, "play-button-accept"),
+                            command: format!("{word} {id} accept"),
+                        },
+                        Button {
+                            label: t!(lang, "play-button-decline"),
+                            command: format!("{word} {id} decline"),
+                        },
                     ],
                     notify,
                     ..Reply::default()
@@ -1012,8 +1136,10 @@ impl Service {
             }
             OfferAction::Decline => {
                 if !theirs {
-                    return user_err(format!(
-                        "there is no offer of {what} from your opponent in game #{id} to decline"
+                    return user_err(msg!(
+                        "play-no-offer-to-decline",
+                        what = Msg::new(what),
+                        id = id
                     ));
                 }
                 let notify: Vec<Notice> = self
@@ -1022,10 +1148,13 @@ impl Service {
                         &opponent,
                         g.row.channel.as_ref(),
                         guild,
-                        |names| {
-                            format!(
-                                "{} declined {what} in game #{id}",
-                                self.shown_name(&user.id, names)
+                        |names, voice| {
+                            t!(
+                                voice.lang,
+                                "play-notice-offer-declined",
+                                name = self.shown_name(&user.id, names),
+                                what = t!(voice.lang, what),
+                                id = id
                             )
                         },
                     )
@@ -1035,9 +1164,12 @@ impl Service {
                     .remove_offer(id, kind, &to_store(&notify), self.now())?;
                 Ok(Reply {
                     game: Some(g.game_ref(false)),
-                    text: format!(
-                        "Game #{id}: {} declines {what}.",
-                        self.shown_name(&user.id, guild)
+                    text: t!(
+                        lang,
+                        "play-offer-declined",
+                        id = id,
+                        name = self.shown_name(&user.id, guild),
+                        what = t!(lang, what)
                     ),
                     notify,
                     ..Reply::default()
@@ -1045,8 +1177,10 @@ impl Service {
             }
             OfferAction::Accept => {
                 if !theirs {
-                    return user_err(format!(
-                        "there is no offer of {what} from your opponent in game #{id} (a move since cancels an offer)"
+                    return user_err(msg!(
+                        "play-no-offer-to-accept",
+                        what = Msg::new(what),
+                        id = id
                     ));
                 }
                 self.accept_offer(g, side, kind, user, &opponent)
@@ -1054,40 +1188,46 @@ impl Service {
         }
     }
 
-    /// Whether an offer may be made now; some detail for the message.
-    fn check_offer(&self, g: &Loaded, side: Color, kind: OfferKind) -> Result<String, CoreError> {
+    /// Whether an offer may be made now; some detail for the message (in `lang`).
+    fn check_offer(
+        &self,
+        g: &Loaded,
+        side: Color,
+        kind: OfferKind,
+        lang: Lang,
+    ) -> Result<String, CoreError> {
         let pos = g.game.position();
         match kind {
             OfferKind::Draw => Ok(String::new()),
             OfferKind::Takeback => {
                 let mine = self.takeback_plies(g, side);
                 if mine == 0 {
-                    return user_err("you have no move to take back yet");
+                    return user_err(msg!("play-no-takeback"));
                 }
-                Ok(format!(
-                    " ({} {})",
-                    mine,
-                    if mine == 1 { "move" } else { "moves" }
-                ))
+                Ok(t!(lang, "play-detail-takeback", count = mine as i64))
             }
             OfferKind::Impasse => {
                 let v = pos.variant();
                 let Some(rule) = v.spec.end.impasse else {
-                    return user_err(format!("{} has no impasse rule", v.spec.name));
+                    return user_err(msg!(
+                        "play-no-impasse-rule",
+                        game = refusal::variant_msg(v.id())
+                    ));
                 };
                 if pos.side_to_move() != side {
-                    return user_err("impasse may be proposed only by the side to move");
+                    return user_err(msg!("play-impasse-side-to-move"));
                 }
                 if !impasse::eligible(pos) {
-                    return user_err("impasse needs both kings in their promotion zones");
+                    return user_err(msg!("play-impasse-kings"));
                 }
-                Ok(format!(
-                    " (points: {} {}, {} {}; {} needed)",
-                    v.side_name(Color::Black),
-                    impasse::points(pos, Color::Black),
-                    v.side_name(Color::White),
-                    impasse::points(pos, Color::White),
-                    rule.threshold
+                Ok(t!(
+                    lang,
+                    "play-detail-impasse",
+                    black = refusal::side(lang, v, Color::Black),
+                    black_points = impasse::points(pos, Color::Black) as i64,
+                    white = refusal::side(lang, v, Color::White),
+                    white_points = impasse::points(pos, Color::White) as i64,
+                    needed = rule.threshold as i64
                 ))
             }
         }
@@ -1119,6 +1259,7 @@ impl Service {
     ) -> Result<Reply, CoreError> {
         let id = g.row.id;
         let now = self.now();
+        let lang = user.voice.lang;
         let guild = g.row.guild.clone();
         let guild = guild.as_deref();
         match kind {
@@ -1129,28 +1270,44 @@ impl Service {
                     }
                 } else {
                     impasse::result(g.game.position())
-                        .ok_or_else(|| CoreError::User("this game has no impasse rule".into()))?
+                        .ok_or_else(|| CoreError::User(msg!("play-no-impasse-here")))?
                 };
                 let ending = ending_of(o);
-                let sentence = self.outcome_sentence(&g, o, guild);
+                let sentence = self.outcome_sentence(&g, o, guild, lang);
                 let notify: Vec<Notice> = self
-                    .notice_about(Some(id), opponent, g.row.channel.as_ref(), guild, |names| {
-                        format!(
-                            "{} accepted: game #{id} is over. {}",
-                            self.shown_name(&user.id, names),
-                            self.outcome_sentence(&g, o, names)
-                        )
-                    })
+                    .notice_about(
+                        Some(id),
+                        opponent,
+                        g.row.channel.as_ref(),
+                        guild,
+                        |names, voice| {
+                            t!(
+                                voice.lang,
+                                "play-notice-offer-accepted",
+                                name = self.shown_name(&user.id, names),
+                                id = id,
+                                outcome = self.outcome_sentence(&g, o, names, voice.lang)
+                            )
+                        },
+                    )
                     .into_iter()
                     .collect();
                 let row = self.end_game(&g.row, &ending, &to_store(&notify), now)?;
                 let g = Loaded { row, game: g.game };
-                let mut text = format!(
-                    "Game #{id}: {} accepts. {sentence}",
-                    self.shown_name(&user.id, guild)
+                let mut text = t!(
+                    lang,
+                    "play-accepts",
+                    id = id,
+                    name = self.shown_name(&user.id, guild),
+                    outcome = sentence
                 );
-                let attachments =
-                    self.picture_after_commit(&g, g.game.moves().len(), &user.id, &mut text);
+                let attachments = self.picture_after_commit_in(
+                    &g,
+                    g.game.moves().len(),
+                    &user.id,
+                    &mut text,
+                    lang,
+                );
                 Ok(Reply {
                     game: Some(g.game_ref(false)),
                     text,
@@ -1167,12 +1324,20 @@ impl Service {
                 let mover = g.row.players[game.position().side_to_move().index()].clone();
                 let deadline = self.deadline_for(&mover, g.row.days_per_move)?;
                 let notify: Vec<Notice> = self
-                    .notice_about(Some(id), opponent, g.row.channel.as_ref(), guild, |names| {
-                        format!(
-                            "{} accepted your takeback in game #{id}",
-                            self.shown_name(&user.id, names)
-                        )
-                    })
+                    .notice_about(
+                        Some(id),
+                        opponent,
+                        g.row.channel.as_ref(),
+                        guild,
+                        |names, voice| {
+                            t!(
+                                voice.lang,
+                                "play-notice-takeback-accepted",
+                                name = self.shown_name(&user.id, names),
+                                id = id
+                            )
+                        },
+                    )
                     .into_iter()
                     .collect();
                 let row = self.store.take_back(
@@ -1186,20 +1351,26 @@ impl Service {
                 )?;
                 let g = Loaded { row, game };
                 let mover = g.to_move().to_string();
-                let mut text = format!(
-                    "Game #{id}: {} accepts the takeback; {} {} taken back. {} to move.",
-                    self.shown_name(&user.id, guild),
-                    n,
-                    if n == 1 { "move is" } else { "moves are" },
-                    self.shown_name(&mover, guild)
+                let mut text = t!(
+                    lang,
+                    "play-takeback-accepted",
+                    id = id,
+                    name = self.shown_name(&user.id, guild),
+                    count = n as i64,
+                    mover = self.shown_name(&mover, guild)
                 );
-                let attachments =
-                    self.picture_after_commit(&g, g.game.moves().len(), &mover, &mut text);
+                let attachments = self.picture_after_commit_in(
+                    &g,
+                    g.game.moves().len(),
+                    &mover,
+                    &mut text,
+                    lang,
+                );
                 Ok(Reply {
                     game: Some(g.game_ref(false)),
                     text,
                     attachments,
-                    buttons: game_buttons(id),
+                    buttons: game_buttons_in(id, lang),
                     notify,
                     ..Reply::default()
                 })
@@ -1219,19 +1390,30 @@ fn filled(notices: Vec<Notice>, subst: &[(&str, i64)]) -> Vec<Notice> {
         .collect()
 }
 
-/// The buttons under a board: what a player most often does next.
+/// A refusal already put into its reader's words (the engine's reasons, see `i18n::refusal`).
+fn said(text: String) -> CoreError {
+    CoreError::User(msg!("play-said", text = text))
+}
+
+/// The buttons under a board, in English (callers that know the reader's language use
+/// `game_buttons_in`).
 pub(crate) fn game_buttons(id: i64) -> Vec<Button> {
+    game_buttons_in(id, Lang::En)
+}
+
+/// The buttons under a board: what a player most often does next, labelled in `lang`.
+pub(crate) fn game_buttons_in(id: i64, lang: Lang) -> Vec<Button> {
     vec![
         Button {
-            label: "Legal moves".into(),
+            label: t!(lang, "play-button-moves"),
             command: format!("moves {id}"),
         },
         Button {
-            label: "Offer draw".into(),
+            label: t!(lang, "play-button-draw"),
             command: format!("draw {id} offer"),
         },
         Button {
-            label: "Resign".into(),
+            label: t!(lang, "play-button-resign"),
             command: format!("resign {id}"),
         },
     ]
