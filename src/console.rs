@@ -10,7 +10,9 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicI64, Ordering};
 use std::sync::Arc;
 
+use crate::i18n::Lang;
 use crate::service::{self, Clock, Place, Reply, Request, Service, User, Via};
+use crate::t;
 
 /// The computer's name at the console: `@alice challenge @tegami palace level=3`.
 pub const COMPUTER: &str = "tegami";
@@ -52,13 +54,10 @@ pub struct Console {
     clock: Arc<ConsoleClock>,
     out: PathBuf,
     images: usize,
+    /// The language of the console's own words: the last speaker's (`@alice ...`), so that
+    /// `help` and `tick` without a user speak as the session does. English at first.
+    lang: Lang,
 }
-
-const BANNER: &str = "Tegami console: play offline as several users. Type lines like
-  @alice challenge @bob shogi
-  @bob accept
-  @alice move 7g7f
-`help` lists the commands, `quit` ends the session.";
 
 impl Console {
     pub fn new(service: Service, clock: Arc<ConsoleClock>, out: impl AsRef<Path>) -> Console {
@@ -68,6 +67,7 @@ impl Console {
             clock,
             out: out.as_ref().to_path_buf(),
             images: 0,
+            lang: Lang::En,
         }
     }
 
@@ -79,7 +79,7 @@ impl Console {
         interactive: bool,
     ) -> std::io::Result<()> {
         if interactive {
-            writeln!(output, "{BANNER}")?;
+            writeln!(output, "{}", t!(self.lang, "console-banner"))?;
         }
         // Moves of the computer that a stop interrupted.
         match self.service.computer_games_due() {
@@ -88,7 +88,11 @@ impl Console {
                     writeln!(output, "{}", self.computer_turn(g))?;
                 }
             }
-            Err(e) => writeln!(output, "✗ cannot read the computer's games: {e}")?,
+            Err(e) => writeln!(
+                output,
+                "✗ {}",
+                t!(self.lang, "console-computer-games-failed", error = e.to_string())
+            )?,
         }
         if interactive {
             write!(output, "> ")?;
@@ -118,9 +122,8 @@ impl Console {
             Some(r) => match r.split_once(char::is_whitespace) {
                 Some((u, rest)) => (Some(u.to_string()), rest.trim()),
                 None => {
-                    return format!(
-                        "✗ @{r} says nothing: write a command after the name, e.g. @{r} games"
-                    )
+                    let lang = self.service.voice_of(r).lang;
+                    return format!("✗ {}", t!(lang, "console-says-nothing", user = r));
                 }
             },
             None => (None, line),
@@ -134,26 +137,27 @@ impl Console {
             return match word {
                 "help" => {
                     let topic = rest.split_whitespace().nth(1);
-                    let mut text = service::help(topic).text;
+                    let mut text = service::help_in(self.lang, topic).text;
                     if topic.is_none() {
-                        text.push_str(
-                            "\n  tick [TIME] — (console) set the clock to an RFC 3339 time, e.g. tick 2026-12-01T12:00:00Z\n  \
-                             quit — end the session\nWrite every command after the user who speaks: @alice games",
-                        );
+                        text.push('\n');
+                        text.push_str(&t!(self.lang, "console-help-extra"));
                     }
                     text
                 }
                 "tick" => self.tick(rest),
-                _ => "✗ start the line with the user who speaks, e.g. `@alice challenge @bob shogi` (help lists the commands)".to_string(),
+                _ => format!("✗ {}", t!(self.lang, "console-no-user")),
             };
         }
         let user = user.expect("checked above");
+        // The speaker's language (their setting, else the one kept from before): also the
+        // console's own words from here on.
+        self.lang = self.service.voice_of(&user).lang;
         let command = match service::parse_command(rest) {
             Ok(c) => c,
-            Err(e) => return format!("✗ {e}"),
+            Err(e) => return format!("✗ {}", e.msg().render(self.lang)),
         };
         let req = Request {
-            user: User::new(user.clone(), user),
+            user: User::new(user.clone(), user.clone()),
             // Everyone at the console manages its pretend server.
             place: Place {
                 guild: Some("console".into()),
@@ -179,6 +183,8 @@ impl Console {
             .into_iter()
             .map(|p| p + "\n")
             .collect::<String>();
+        // A command may have changed the language (`settings language=ja`).
+        self.lang = self.service.voice_of(&user).lang;
         text.push_str(&self.reply_text(reply));
         // The computer answers at once (the bot does it on its worker threads).
         if let Some(game) = think {
@@ -193,7 +199,15 @@ impl Console {
         match self.service.computer_move(game) {
             Ok(Some(reply)) => format!("@{COMPUTER}: {}", self.reply_text(reply)),
             Ok(None) => String::new(),
-            Err(e) => format!("✗ the computer could not move in game #{game}: {e}"),
+            Err(e) => format!(
+                "✗ {}",
+                t!(
+                    self.lang,
+                    "console-computer-failed",
+                    id = game,
+                    error = e.to_string()
+                )
+            ),
         }
     }
 
@@ -202,36 +216,38 @@ impl Console {
         if let Some(t) = arg {
             match time::OffsetDateTime::parse(t, &time::format_description::well_known::Rfc3339) {
                 Ok(dt) => self.clock.set(dt.unix_timestamp()),
-                Err(_) => {
-                    return format!("✗ '{t}' is not an RFC 3339 time such as 2026-12-01T12:00:00Z")
-                }
+                Err(_) => return format!("✗ {}", t!(self.lang, "console-bad-time", time = t)),
             }
         }
+        let lang = self.lang;
         let now = self.clock.now();
-        let mut out = format!("The console's clock reads {}.", service::format_time(now));
+        let mut out = t!(lang, "console-clock", time = service::format_time(now));
         match self.service.sweep(now) {
             Ok(s) => {
-                out.push_str(&format!(
-                    " Sweep: {} lost on time, {} reminded, {} challenges expired, {} digests.",
-                    s.timeouts.len(),
-                    s.reminders.len(),
-                    s.expired.len(),
-                    s.digests.len()
+                out.push_str(&t!(
+                    lang,
+                    "console-sweep",
+                    timeouts = s.timeouts.len(),
+                    reminders = s.reminders.len(),
+                    expired = s.expired.len(),
+                    digests = s.digests.len()
                 ));
                 for (_, n) in &s.notices {
-                    let how = match n.via {
-                        Via::Mention => "mention",
-                        Via::Dm => "direct message",
-                        Via::Post => "announcement",
-                    };
+                    let how = via_words(self.service.voice_of(&n.user).lang, n.via, true);
                     out.push_str(&format!("\n  → @{} ({how}): {}", n.user, n.text));
                 }
                 let ids: Vec<i64> = s.notices.iter().map(|(id, _)| *id).collect();
                 if let Err(e) = self.service.mark_sent(&ids) {
-                    out.push_str(&format!("\n✗ could not mark the notifications sent: {e}"));
+                    out.push_str(&format!(
+                        "\n✗ {}",
+                        t!(lang, "console-mark-failed", error = e.to_string())
+                    ));
                 }
             }
-            Err(e) => out.push_str(&format!("\n✗ the sweep failed: {e}")),
+            Err(e) => out.push_str(&format!(
+                "\n✗ {}",
+                t!(lang, "console-sweep-failed", error = e.to_string())
+            )),
         }
         out
     }
@@ -242,11 +258,19 @@ impl Console {
             out.push_str("✗ ");
         }
         out.push_str(&reply.text);
+        let lang = self.lang;
         for file in &reply.attachments {
-            let what = if file.is_image() { "image" } else { "file" };
+            let what = if file.is_image() {
+                t!(lang, "console-image")
+            } else {
+                t!(lang, "console-file")
+            };
             match self.save(&file.name, &file.data) {
                 Ok(path) => out.push_str(&format!("\n  [{what}: {}]", path.display())),
-                Err(e) => out.push_str(&format!("\n  [{what} not saved: {e}]")),
+                Err(e) => out.push_str(&format!(
+                    "\n  [{}]",
+                    t!(lang, "console-not-saved", what = what, error = e.to_string())
+                )),
             }
         }
         if !reply.buttons.is_empty() {
@@ -255,13 +279,14 @@ impl Console {
                 .iter()
                 .map(|b| format!("[{}: {}]", b.label, b.command))
                 .collect();
-            out.push_str(&format!("\n  buttons: {}", b.join(" ")));
+            out.push_str(&format!(
+                "\n  {}",
+                t!(lang, "console-buttons", buttons = b.join(" "))
+            ));
         }
         for n in &reply.notify {
-            let how = match n.via {
-                Via::Mention | Via::Post => "mention",
-                Via::Dm => "direct message",
-            };
+            // Said to its recipient: in their language.
+            let how = via_words(self.service.voice_of(&n.user).lang, n.via, false);
             out.push_str(&format!("\n  → @{} ({how}): {}", n.user, n.text));
         }
         // Shown here, so delivered: the outbox keeps them no longer.
@@ -273,7 +298,10 @@ impl Console {
             .collect();
         if !ids.is_empty() {
             if let Err(e) = self.service.mark_sent(&ids) {
-                out.push_str(&format!("\n✗ could not mark the notifications sent: {e}"));
+                out.push_str(&format!(
+                    "\n✗ {}",
+                    t!(lang, "console-mark-failed", error = e.to_string())
+                ));
             }
         }
         out
@@ -285,6 +313,17 @@ impl Console {
         let path = self.out.join(name);
         std::fs::write(&path, png)?;
         Ok(path)
+    }
+}
+
+/// How a notice goes, in words: `mention`, `direct message`, `announcement` (a post among a
+/// reply's notices is shown as a mention, as the bot sends it).
+fn via_words(lang: Lang, via: Via, posts: bool) -> String {
+    match via {
+        Via::Mention => t!(lang, "console-via-mention"),
+        Via::Post if !posts => t!(lang, "console-via-mention"),
+        Via::Post => t!(lang, "console-via-post"),
+        Via::Dm => t!(lang, "console-via-dm"),
     }
 }
 

@@ -108,17 +108,24 @@ pub(crate) struct Background {
     pub lines: RgbaImage,
 }
 
-type Key = (VariantId, BoardStyle, Layout);
+type Key = (VariantId, BoardStyle, Layout, bool);
 
-/// The background for a variant, style and layout, drawn on first use.
-pub(crate) fn background(v: &Variant, style: BoardStyle, layout: &Layout) -> Arc<Background> {
+/// The background for a variant, style and layout, drawn on first use. `kanji` (the kanji
+/// piece style) writes the ranks of the shogi games in kanji numerals, as a Japanese board
+/// does.
+pub(crate) fn background(
+    v: &Variant,
+    style: BoardStyle,
+    layout: &Layout,
+    kanji: bool,
+) -> Arc<Background> {
     static CACHE: OnceLock<Mutex<HashMap<Key, Arc<Background>>>> = OnceLock::new();
-    let key = (v.id(), style, layout.clone());
+    let key = (v.id(), style, layout.clone(), kanji);
     let cache = CACHE.get_or_init(Default::default);
     if let Some(bg) = cache.lock().unwrap_or_else(|e| e.into_inner()).get(&key) {
         return bg.clone();
     }
-    let bg = Arc::new(draw_background(v, style, layout));
+    let bg = Arc::new(draw_background(v, style, layout, kanji));
     cache
         .lock()
         .unwrap_or_else(|e| e.into_inner())
@@ -132,7 +139,7 @@ pub(crate) fn mark_square(img: &mut RgbImage, bg: &Background, r: Rect, color: R
     raster::blit_region(img, &bg.lines, r.inset(-3));
 }
 
-fn draw_background(v: &Variant, style: BoardStyle, layout: &Layout) -> Background {
+fn draw_background(v: &Variant, style: BoardStyle, layout: &Layout, kanji: bool) -> Background {
     let (w, h) = (layout.width(), layout.height());
     let mut base = RgbImage::from_pixel(w, h, Rgb(theme::BACKGROUND));
     for &sq in v.squares() {
@@ -141,7 +148,7 @@ fn draw_background(v: &Variant, style: BoardStyle, layout: &Layout) -> Backgroun
     let mut lines = RgbaImage::from_pixel(w, h, Rgba([0, 0, 0, 0]));
     draw_lines(&mut lines, v, style, layout);
     raster::blit(&mut base, &lines, 0, 0);
-    draw_coordinates(&mut base, v, layout);
+    draw_coordinates(&mut base, v, layout, kanji);
     Background { base, lines }
 }
 
@@ -246,7 +253,25 @@ fn split_name(name: &str) -> (&str, &str) {
     name.split_at(at)
 }
 
-fn draw_coordinates(img: &mut RgbImage, v: &Variant, layout: &Layout) {
+/// Kanji numerals, for the ranks of a Japanese board (`a` → `一`).
+const KANJI_RANKS: [&str; 9] = ["一", "二", "三", "四", "五", "六", "七", "八", "九"];
+
+/// A rank label as the board shows it: the letter of the square names, or in the kanji style
+/// of the shogi games the kanji numeral a Japanese board writes (`一` … `九`; files stay digits).
+fn rank_label(v: &Variant, letter: &str, kanji: bool) -> String {
+    let shogi = matches!(v.spec.squares, crate::engine::SquareNames::Shogi);
+    let index = letter
+        .chars()
+        .next()
+        .filter(|c| c.is_ascii_lowercase())
+        .map(|c| (c as u8 - b'a') as usize);
+    match index.and_then(|i| KANJI_RANKS.get(i)) {
+        Some(k) if kanji && shogi => (*k).to_string(),
+        _ => letter.to_string(),
+    }
+}
+
+fn draw_coordinates(img: &mut RgbImage, v: &Variant, layout: &Layout, kanji: bool) {
     let font = text::pieces();
     let b = layout.board_rect();
     let band = layout.coord_band() as f32;
@@ -263,7 +288,8 @@ fn draw_coordinates(img: &mut RgbImage, v: &Variant, layout: &Layout) {
     }
     for y in 0..v.ranks() {
         let name = v.square_name(layout.square_of_cell(0, y));
-        let label = split_name(&name).1;
+        let label = rank_label(v, split_name(&name).1, kanji);
+        let label = label.as_str();
         let cy = b.y as f32 + (y as f32 + 0.5) * sq;
         for cx in [b.x as f32 - gap, (b.x + b.w as i32) as f32 + gap] {
             text::draw_centered(img, font, px, (cx, cy), label, theme::COORD);

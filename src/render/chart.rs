@@ -15,6 +15,8 @@ use plotters::prelude::*;
 use plotters::style::{register_font, FontStyle};
 
 use crate::engine::search::{PlyEval, CLAMP_POINTS};
+use crate::i18n::Lang;
+use crate::t;
 
 /// The font the chart's text is drawn in (registered with plotters once).
 static FONT: &[u8] = include_bytes!("../../assets/fonts/NotoSerifCJKjp-Bold-subset.otf");
@@ -42,6 +44,10 @@ pub struct ChartOptions {
     /// Names of the first and second player (written at the top and bottom edge).
     pub first: String,
     pub second: String,
+    /// The language of the chart's own words (the axes, "better"). A Japanese chart writes
+    /// its title and axes through the renderer's font chain (the chart font has no kana), the
+    /// vertical axis's word stacked as Japanese is written.
+    pub lang: Lang,
 }
 
 impl Default for ChartOptions {
@@ -51,6 +57,7 @@ impl Default for ChartOptions {
             title: "Evaluation".into(),
             first: "Black".into(),
             second: "White".into(),
+            lang: Lang::En,
         }
     }
 }
@@ -77,6 +84,19 @@ pub fn eval_chart_image(evals: &[PlyEval], opts: &ChartOptions) -> Result<RgbIma
     let (w, h) = opts.size;
     let mut buf = vec![255u8; w as usize * h as usize * 3];
     let mut labels: Vec<(String, (i32, i32))> = Vec::new();
+    // English goes through plotters (its font has the Latin letters); other languages are
+    // drawn afterwards through the renderer's font chain.
+    let plain = opts.lang == Lang::En;
+    let (x_desc, y_desc) = (
+        t!(opts.lang, "render-chart-move"),
+        t!(opts.lang, "render-chart-points"),
+    );
+    let none = String::new();
+    let (title, xd, yd) = if plain {
+        (&opts.title, &x_desc, &y_desc)
+    } else {
+        (&none, &none, &none)
+    };
     {
         let root = BitMapBackend::with_buffer(&mut buf, (w, h)).into_drawing_area();
         root.fill(&WHITE).map_err(err)?;
@@ -84,7 +104,7 @@ pub fn eval_chart_image(evals: &[PlyEval], opts: &ChartOptions) -> Result<RgbIma
         let x_end = last.max(1.0);
         let lim = CLAMP_POINTS;
         let mut chart = ChartBuilder::on(&root)
-            .caption(&opts.title, (FAMILY, 20))
+            .caption(title, (FAMILY, 20))
             .margin(12)
             .x_label_area_size(36)
             .y_label_area_size(44)
@@ -101,8 +121,8 @@ pub fn eval_chart_image(evals: &[PlyEval], opts: &ChartOptions) -> Result<RgbIma
             .configure_mesh()
             .light_line_style(RGBColor(235, 235, 235))
             .bold_line_style(RGBColor(205, 205, 205))
-            .x_desc("move")
-            .y_desc("points")
+            .x_desc(xd)
+            .y_desc(yd)
             .label_style((FAMILY, 13))
             .axis_desc_style((FAMILY, 14))
             .x_label_formatter(&|x| {
@@ -147,7 +167,7 @@ pub fn eval_chart_image(evals: &[PlyEval], opts: &ChartOptions) -> Result<RgbIma
         // (plotters takes one font, and names come in every script): here, where they go.
         for (name, y) in [(&opts.first, lim * 0.97), (&opts.second, -lim * 0.80)] {
             labels.push((
-                format!("{name} better"),
+                t!(opts.lang, "render-chart-better", name = name.as_str()),
                 chart.backend_coord(&(x_end * 0.01, y)),
             ));
         }
@@ -166,6 +186,28 @@ pub fn eval_chart_image(evals: &[PlyEval], opts: &ChartOptions) -> Result<RgbIma
             &text,
             [90, 90, 90],
         );
+    }
+    if !plain {
+        let ink = [40, 40, 40];
+        let px = 20.0;
+        let title = super::text::ellipsize(fonts, px, &opts.title, w as f32 * 0.9);
+        super::text::draw_centered(&mut img, fonts, px, (w as f32 / 2.0, 22.0), &title, ink);
+        let px = 14.0;
+        super::text::draw_centered(
+            &mut img,
+            fonts,
+            px,
+            (w as f32 / 2.0, h as f32 - 10.0),
+            &x_desc,
+            ink,
+        );
+        // Stacked, one character a line, as a vertical Japanese label.
+        let chars: Vec<char> = y_desc.chars().collect();
+        let top = h as f32 / 2.0 - chars.len() as f32 * px * 1.1 / 2.0;
+        for (i, c) in chars.iter().enumerate() {
+            let cy = top + (i as f32 + 0.5) * px * 1.1;
+            super::text::draw_centered(&mut img, fonts, px, (10.0, cy), &c.to_string(), ink);
+        }
     }
     Ok(img)
 }

@@ -60,7 +60,7 @@ pub fn render_diagram_image(d: &Diagram) -> RgbImage {
     let style = d
         .board_style
         .unwrap_or_else(|| BoardStyle::for_variant(v.id()));
-    let bg = board::background(v, style, &l);
+    let bg = board::background(v, style, &l, d.style == PieceStyle::Kanji);
     let mut img = bg.base.clone();
     board::mark_square(&mut img, &bg, l.square_rect(d.at), theme::HIGHLIGHT);
     let sq = l.square_size();

@@ -16,6 +16,8 @@ use image::RgbImage;
 
 use crate::engine::notation;
 use crate::engine::{Game, Move, Outcome, Position, Variant};
+use crate::engine::notation::Notation;
+use crate::i18n::{words, Lang};
 use crate::render::strip::capitalised;
 use crate::render::{render_image, theme, RenderError, RenderOptions};
 
@@ -33,6 +35,8 @@ pub struct GifOptions {
     pub last_frame_ms: u32,
     /// Write each move (`12. P-7f`) and, at the end, the result in the frames.
     pub captions: bool,
+    /// How the captions write the moves (the result is in `board.lang`).
+    pub notation: Notation,
 }
 
 impl Default for GifOptions {
@@ -43,6 +47,7 @@ impl Default for GifOptions {
             first_frame_ms: 1500,
             last_frame_ms: 4000,
             captions: true,
+            notation: Notation::Western,
         }
     }
 }
@@ -187,22 +192,37 @@ pub fn describe_outcome(v: &Variant, o: Outcome) -> String {
     notation::result_words(o, |c| capitalised(v.side_name(c)))
 }
 
+/// [`describe_outcome`] in `lang`: `先手の勝ち（詰み）`.
+pub fn describe_outcome_in(lang: Lang, v: &Variant, o: Outcome) -> String {
+    match lang {
+        Lang::En => describe_outcome(v, o),
+        _ => words::result(lang, o, |c| words::side(lang, v, c)),
+    }
+}
+
 /// The caption of each frame: the move that led to it, numbered as every record numbers moves
 /// (`12.`, `12…`), and the result on the last one.
-fn captions(start: &Position, moves: &[Move], outcome: Option<Outcome>) -> Vec<Option<String>> {
+fn captions(
+    start: &Position,
+    moves: &[Move],
+    outcome: Option<Outcome>,
+    opts: &GifOptions,
+) -> Vec<Option<String>> {
     let mut captions: Vec<Option<String>> = vec![None; moves.len() + 1];
     let mut p = start.clone();
     let first = start.side_to_move();
+    let mut last = None;
     for (i, &m) in moves.iter().enumerate() {
         captions[i + 1] = Some(format!(
             "{} {}",
             notation::move_number(i, first),
-            notation::human(&p, m)
+            notation::written(&p, m, opts.notation, last)
         ));
+        last = Some(m.to());
         p.make(m);
     }
     if let Some(o) = outcome {
-        let text = describe_outcome(start.variant(), o);
+        let text = describe_outcome_in(opts.board.lang, start.variant(), o);
         let last = &mut captions[moves.len()];
         *last = Some(match last.take() {
             Some(mv) => format!("{mv} · {text}"),
@@ -223,7 +243,7 @@ fn replay(
     colors: usize,
 ) -> Result<Vec<u8>, RenderError> {
     let captions = if opts.captions {
-        captions(start, moves, outcome)
+        captions(start, moves, outcome, opts)
     } else {
         vec![None; moves.len() + 1]
     };

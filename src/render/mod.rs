@@ -26,11 +26,12 @@ use image::codecs::png::{CompressionType, FilterType, PngEncoder};
 use image::{ImageEncoder, RgbImage};
 
 use crate::engine::{Color, Move, PieceKind, Position, Square, Variant};
+use crate::i18n::Lang;
 
 pub use board::BoardStyle;
 pub use diagram::{render_diagram, render_diagram_image, Diagram};
 pub use gif::{
-    describe_outcome, render_gif, render_gif_moves, render_gif_within, FittedGif, GifOptions,
+    describe_outcome, describe_outcome_in, render_gif, render_gif_moves, render_gif_within, FittedGif, GifOptions,
     MAX_FRAMES,
 };
 pub use layout::{default_square, HandSlot, Layout, Rect};
@@ -86,6 +87,9 @@ pub struct RenderOptions {
     pub square_px: Option<u32>,
     /// Draw another board than the variant's (for tests and previews).
     pub board_style: Option<BoardStyle>,
+    /// The language of the strip's words (side labels, "to move", "no pieces in hand"): the
+    /// viewer's for a reply, the server's for a public post. English unless set.
+    pub lang: Lang,
 }
 
 impl Default for RenderOptions {
@@ -100,6 +104,7 @@ impl Default for RenderOptions {
             caption: None,
             square_px: None,
             board_style: None,
+            lang: Lang::En,
         }
     }
 }
@@ -158,7 +163,7 @@ pub fn render_image(pos: &Position, opts: &RenderOptions) -> RgbImage {
     let style = opts
         .board_style
         .unwrap_or_else(|| BoardStyle::for_variant(v.id()));
-    let bg = board::background(v, style, &layout);
+    let bg = board::background(v, style, &layout, opts.style == PieceStyle::Kanji);
     let mut img = bg.base.clone();
     let marks = opts
         .last_move

@@ -5,6 +5,8 @@
 use image::RgbImage;
 
 use crate::engine::{Color, Piece, Position, Variant};
+use crate::i18n::words;
+use crate::t;
 use crate::render::layout::{Layout, Rect};
 use crate::render::{hand_of, pieces, raster, text, theme, RenderOptions};
 
@@ -29,7 +31,7 @@ fn fit_name(l: &Layout, v: &Variant, opts: &RenderOptions, c: Color) -> Option<(
     // Where the name starts: after the side mark (see `draw_strip`).
     let x = name_r.x as f32 + l.coord_band() as f32 / 2.0 + h * 0.62 + h * 0.25;
     let left_end = name_r.x as f32 + name_r.w as f32 * 0.6;
-    let label = format!("· {}", capitalised(v.side_name(c)));
+    let label = format!("· {}", words::side(opts.lang, v, c));
     let (lpx, gap) = (px * 0.8, px * 0.4);
     let room = left_end - x - gap - text::width(font, lpx, &label);
     Some((text::ellipsize(font, px, name, room), label))
@@ -107,7 +109,7 @@ pub(crate) fn draw_strip(
         }
     }
     x += m + h * 0.25;
-    let side = capitalised(v.side_name(c));
+    let side = words::side(opts.lang, v, c);
     let left_end = name_r.x as f32 + name_r.w as f32 * 0.6;
     match fit_name(l, v, opts, c) {
         Some((name, label)) => {
@@ -121,7 +123,12 @@ pub(crate) fn draw_strip(
     }
     if to_move {
         let check = pos.is_in_check(c);
-        let label = if check { "to move · check" } else { "to move" };
+        let label = if check {
+            t!(opts.lang, "render-to-move-check")
+        } else {
+            t!(opts.lang, "render-to-move")
+        };
+        let label = label.as_str();
         let cpx = px * 0.78;
         let tw = text::width(font, cpx, label);
         let (cw, ch) = (tw + h * 0.7, h * 0.72);
@@ -168,7 +175,7 @@ pub(crate) fn draw_strip(
             font,
             px * 0.8,
             (hx, hy),
-            "no pieces in hand",
+            &t!(opts.lang, "render-no-hand"),
             theme::TEXT_DIM,
         );
     }

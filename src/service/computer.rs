@@ -21,15 +21,17 @@ use std::time::Duration;
 
 use tracing::{error, info, warn};
 
-use crate::engine::notation::{code, fen, human, move_number};
+use crate::engine::notation::{code, fen, move_number, written};
 use crate::engine::search::{self, Analysis, Budget, Limits, DEFAULT_TT_MB};
 use crate::engine::{Color, Game, Variant};
+use crate::i18n::{words, Lang};
+use crate::{msg, t};
 use crate::render::chart::{eval_chart_png, ChartOptions};
 use crate::store::{GameStatus, NewGame};
 
 use super::{
     play::{ChallengeArgs, MAX_COMPUTER_GAMES},
-    user_err, Attachment, ColorChoice, CoreError, Loaded, Place, Reply, Service, User,
+    user_err, Attachment, ColorChoice, CoreError, Loaded, Place, Reply, Service, User, Voice,
 };
 
 /// The level of a challenge to the computer that names none.
@@ -85,14 +87,12 @@ impl Service {
     ) -> Result<Reply, CoreError> {
         let level = a.level.unwrap_or(DEFAULT_LEVEL);
         if !search::LEVELS.contains(&level) {
-            return user_err(format!(
-                "level {level} does not exist: choose 1 (a beginner) to 5 (the strongest)"
-            ));
+            return user_err(msg!("computer-bad-level", level = level));
         }
         if a.rated == Some(true) {
-            return user_err(format!(
-                "games against {} are casual: drop `rated`",
-                self.shown_name(&computer.id, place.guild.as_deref())
+            return user_err(msg!(
+                "computer-casual-only",
+                name = self.shown_name(&computer.id, place.guild.as_deref())
             ));
         }
         let server = self.server_of(place)?;
@@ -107,11 +107,11 @@ impl Service {
             .map(|g| format!("#{}", g.id))
             .collect();
         if playing.len() >= MAX_COMPUTER_GAMES {
-            return user_err(format!(
-                "you have {} games against {} in progress ({}), the most at once: finish or resign one first",
-                playing.len(),
-                computer.name,
-                playing.join(", ")
+            return user_err(msg!(
+                "computer-too-many",
+                count = playing.len(),
+                name = computer.name.as_str(),
+                games = playing.join(", ")
             ));
         }
         let human_first = match a.color {
@@ -154,17 +154,24 @@ impl Service {
             game: Game::new(start),
         };
         let row = &loaded.row;
-        let mut text = format!(
-            "Game #{} begins: {} ({}) vs {} ({}), {} at level {level}, casual, {days} day{} per move for {}. {} to move.",
-            row.id,
-            self.shown_name(&players[0], place.guild.as_deref()),
-            v.side_name(Color::Black),
-            self.shown_name(&players[1], place.guild.as_deref()),
-            v.side_name(Color::White),
-            self.shown_name(&computer.id, place.guild.as_deref()),
-            if days == 1 { "" } else { "s" },
-            self.shown_name(&user.id, place.guild.as_deref()),
-            self.shown_name(&first_mover, place.guild.as_deref()),
+        let lang = user.voice.lang;
+        let side = |c: Color| match lang {
+            Lang::En => v.side_name(c).to_string(),
+            _ => words::side(lang, v, c),
+        };
+        let mut text = t!(
+            lang,
+            "computer-game-begins",
+            id = row.id,
+            black = self.shown_name(&players[0], place.guild.as_deref()),
+            black_side = side(Color::Black),
+            white = self.shown_name(&players[1], place.guild.as_deref()),
+            white_side = side(Color::White),
+            computer = self.shown_name(&computer.id, place.guild.as_deref()),
+            level = level,
+            days = days,
+            player = self.shown_name(&user.id, place.guild.as_deref()),
+            first = self.shown_name(&first_mover, place.guild.as_deref())
         );
         let attachments = self.picture_after_commit(&loaded, 0, &user.id, &mut text);
         Ok(Reply {
@@ -185,9 +192,9 @@ impl Service {
     ) -> Result<(), CoreError> {
         let other = g.side_of(&user.id).map(|c| g.player(!c).to_string());
         match other {
-            Some(o) if self.is_computer(&o) => user_err(format!(
-                "{} does not answer offers: play on, or resign",
-                self.shown_name(&o, g.row.guild.as_deref())
+            Some(o) if self.is_computer(&o) => user_err(msg!(
+                "computer-no-offers",
+                name = self.shown_name(&o, g.row.guild.as_deref())
             )),
             _ => Ok(()),
         }
@@ -267,21 +274,21 @@ impl Service {
     ) -> Result<Reply, CoreError> {
         let g = self.load_visible(user, place, id)?;
         if g.row.status == GameStatus::Active {
-            return user_err(format!(
-                "game #{id} is still being played: analysis is for finished games"
-            ));
+            return user_err(msg!("computer-analysis-active", id = id));
         }
         if g.game.moves().is_empty() {
-            return user_err(format!("game #{id} has no moves to analyse"));
+            return user_err(msg!("computer-analysis-empty", id = id));
         }
+        let lang = user.voice.lang;
         let key = (id, g.row.version);
         let a = &self.analyses;
         let (shared, lead) = {
             let mut running = lock(&a.running);
             // Looked up under the lock of the running ones: a leader moves its result from
             // there to the kept ones under that lock, so no request falls between the two.
-            if let Some(r) = lock(&a.kept).get(&key) {
-                return Ok(r.clone());
+            if let Some(r) = lock(&a.kept).get(&key).cloned() {
+                drop(running);
+                return self.analysis_reply(&g, id, &r, user.voice);
             }
             match running.get(&key) {
                 Some(s) => (s.clone(), false),
@@ -293,10 +300,9 @@ impl Service {
             }
         };
         if !lead {
-            progress(&format!(
-                "Game #{id} is being analysed already; the chart follows when it is ready."
-            ));
-            return shared.wait().map_err(CoreError::Internal);
+            progress(&t!(lang, "computer-analysis-running", id = id));
+            let r = shared.wait().map_err(CoreError::Internal)?;
+            return self.analysis_reply(&g, id, &r, user.voice);
         }
         // Whatever happens below (an error, a panic), the requests sharing this analysis are
         // answered and the game may be analysed again.
@@ -307,18 +313,23 @@ impl Service {
             done: false,
         };
         let slot = a.pool.acquire(|position| {
-            progress(&format!(
-                "Your analysis of game #{id} is queued: position {position}. The chart follows when it is ready."
+            progress(&t!(
+                lang,
+                "computer-analysis-queued",
+                id = id,
+                position = position
             ))
         });
         let result = self.compute_analysis(&g, id);
         drop(slot);
         lead.finish(&result);
-        result
+        let a = result?;
+        self.analysis_reply(&g, id, &a, user.voice)
     }
 
-    /// The analysis of a finished game, within the budget, as its reply.
-    fn compute_analysis(&self, g: &Loaded, id: i64) -> Result<Reply, CoreError> {
+    /// The analysis of a finished game, within the budget. Kept as numbers: each request puts
+    /// it into words (and a chart) in its own language.
+    fn compute_analysis(&self, g: &Loaded, id: i64) -> Result<Arc<Analysis>, CoreError> {
         let budget = self.analysis_budget();
         let t0 = std::time::Instant::now();
         let a = search::analyse_within(&g.game, &budget);
@@ -333,6 +344,19 @@ impl Service {
             cut = a.cut,
             "game analysed"
         );
+        Ok(Arc::new(a))
+    }
+
+    /// An analysis as a reply in `voice`: the chart, what it shows, the biggest swings.
+    fn analysis_reply(
+        &self,
+        g: &Loaded,
+        id: i64,
+        a: &Analysis,
+        voice: Voice,
+    ) -> Result<Reply, CoreError> {
+        let lang = voice.lang;
+        let total = g.game.moves().len();
         let v = g.variant();
         // The chart (a picture) names the players raw, the text as texts do.
         let who = |c: Color, text: bool| {
@@ -344,33 +368,42 @@ impl Service {
                 } else {
                     self.raw_name(g.player(c), guild)
                 },
-                crate::render::capitalised(v.side_name(c))
+                words::side(lang, v, c)
             )
         };
         let opts = ChartOptions {
-            title: format!("Game #{id}, {}: evaluation", v.spec.name),
+            title: t!(
+                lang,
+                "computer-chart-title",
+                id = id,
+                variant = words::variant(lang, v.id())
+            ),
             first: who(Color::Black, false),
             second: who(Color::White, false),
+            lang,
             ..ChartOptions::default()
         };
         let png = eval_chart_png(&a.evals, &opts)
             .map_err(|e| CoreError::Internal(format!("game {id}: chart: {e}")))?;
-        let swings = swing_lines(&g.game, &a, 3);
-        let mut text = format!(
-            "Game #{id}: the evaluation after every move, from {}'s side (above the middle: {} is better).",
-            who(Color::Black, true),
-            who(Color::Black, true)
+        let swings = swing_lines_in(&g.game, a, 3, voice);
+        let mut text = t!(
+            lang,
+            "computer-analysis-head",
+            id = id,
+            first = who(Color::Black, true)
         );
         if a.cut {
-            text.push_str(&format!(
-                " This game is long: the analysis stopped at its time limit, after the first {} of its {total} moves; the chart and the swings cover those.",
-                a.moves.len()
+            text.push_str(&t!(
+                lang,
+                "computer-analysis-cut",
+                analysed = a.moves.len(),
+                total = total
             ));
         }
         if swings.is_empty() {
-            text.push_str(" No move lost much.");
+            text.push_str(&t!(lang, "computer-analysis-calm"));
         } else {
-            text.push_str(" The biggest swings:");
+            text.push_str(&t!(lang, "computer-analysis-swings"));
             for s in swings {
                 text.push_str("\n- ");
                 text.push_str(&s);
@@ -423,20 +456,41 @@ impl Service {
 /// The `n` moves that lost the most, in human notation: `24... B*5e lost 6.1 points; better
 /// was 24... G5h`.
 pub fn swing_lines(game: &Game, a: &Analysis, n: usize) -> Vec<String> {
+    swing_lines_in(game, a, n, Voice::default())
+}
+
+/// [`swing_lines`] in `voice`: its language, the moves in its notation.
+pub fn swing_lines_in(game: &Game, a: &Analysis, n: usize, voice: Voice) -> Vec<String> {
+    let lang = voice.lang;
     a.biggest_swings(n)
         .into_iter()
         .map(|s| {
             let pos = game.position_at(s.ply);
             let number = move_number(s.ply, a.first);
-            let better = s
-                .better
-                .map(|b| format!("; better was {number} {}", human(&pos, b)))
-                .unwrap_or_default();
-            format!(
-                "{number} {} lost {:.1} points{better}",
-                human(&pos, s.played),
-                s.loss
-            )
+            let last = s
+                .ply
+                .checked_sub(1)
+                .and_then(|i| game.moves().get(i))
+                .map(|m| m.to());
+            let write = |m| written(&pos, m, voice.notation, last);
+            let loss = format!("{:.1}", s.loss);
+            match s.better {
+                Some(b) => t!(
+                    lang,
+                    "computer-swing-better",
+                    number = number.as_str(),
+                    played = write(s.played),
+                    loss = loss,
+                    better = write(b)
+                ),
+                None => t!(
+                    lang,
+                    "computer-swing",
+                    number = number.as_str(),
+                    played = write(s.played),
+                    loss = loss
+                ),
+            }
         })
         .collect()
 }
@@ -647,7 +701,7 @@ pub fn default_analysis_budget() -> Budget {
 /// (shared by every request of the same game meanwhile), and the pool that bounds how many run
 /// at once.
 pub(crate) struct Analyses {
-    kept: Mutex<HashMap<(i64, i64), Reply>>,
+    kept: Mutex<HashMap<(i64, i64), Arc<Analysis>>>,
     running: Mutex<HashMap<(i64, i64), Arc<SharedAnalysis>>>,
     pool: Pool,
     budget: Mutex<Budget>,
@@ -669,12 +723,12 @@ impl Default for Analyses {
 /// The result of a running analysis, for the requests that wait for it.
 #[derive(Default)]
 struct SharedAnalysis {
-    result: Mutex<Option<Result<Reply, String>>>,
+    result: Mutex<Option<Result<Arc<Analysis>, String>>>,
     done: Condvar,
 }
 
 impl SharedAnalysis {
-    fn wait(&self) -> Result<Reply, String> {
+    fn wait(&self) -> Result<Arc<Analysis>, String> {
         let mut r = lock(&self.result);
         loop {
             if let Some(r) = r.as_ref() {
@@ -694,7 +748,7 @@ struct Leader<'a> {
 }
 
 impl Leader<'_> {
-    fn finish(&mut self, result: &Result<Reply, CoreError>) {
+    fn finish(&mut self, result: &Result<Arc<Analysis>, CoreError>) {
         let shared = match result {
             Ok(r) => Ok(r.clone()),
             Err(e) => Err(e.to_string()),

@@ -5,15 +5,18 @@ use crate::engine::notation::{code, fen};
 use crate::engine::{
     Color, Game, Move, Outcome, Piece, PieceKind, Position, Reason, Square, VariantId,
 };
+use crate::i18n::Msg;
+use crate::msg;
 
 /// The export of a game in `format`, or why it cannot be made. `outcome` is how the game ended
-/// (the stored result: resignation, time and agreement are not on the board), if it has.
+/// (the stored result: resignation, time and agreement are not on the board), if it has. The
+/// refusal is a message, put into words in its reader's language.
 pub fn export(
     game: &Game,
     format: &str,
     names: &[String; 2],
     outcome: Option<Outcome>,
-) -> Result<String, String> {
+) -> Result<String, Msg> {
     let v = game.variant();
     match format {
         "sfen" | "usi" => Ok(sfen(game)),
@@ -22,13 +25,9 @@ pub fn export(
         "fen" if matches!(v.id(), VariantId::Shogi | VariantId::Judkins) => {
             Ok(fsf_fen(game.position()))
         }
-        "kif" | "csa" => Err(format!("{format} export is for Shogi only; use sfen")),
-        "fen" => {
-            Err("fen export is for Shogi and Judkins Shogi (Fairy-Stockfish); use sfen".into())
-        }
-        other => Err(format!(
-            "unknown export format '{other}': sfen, kif, csa or fen"
-        )),
+        "kif" | "csa" => Err(msg!("export-shogi-only", format = format)),
+        "fen" => Err(msg!("export-fen-only")),
+        other => Err(msg!("export-unknown-format", format = other)),
     }
 }
 
@@ -505,6 +504,11 @@ mod tests {
         assert!(export(&game(VariantId::Judkins, ""), "fen", &NAMES, None).is_ok());
         assert!(export(&palace, "pgn", &NAMES, None)
             .unwrap_err()
+            .to_string()
             .contains("unknown export format"));
+        let ja = export(&palace, "kif", &NAMES, None)
+            .unwrap_err()
+            .render(crate::i18n::Lang::Ja);
+        assert!(ja.contains("将棋"), "{ja}");
     }
 }

@@ -33,7 +33,7 @@ pub use names::escape_markdown;
 pub use play::{MAX_COMPUTER_GAMES, MAX_DAILY_TO_ONE, MAX_OPEN_CHALLENGES, MAX_OPEN_TO_ONE};
 pub use speech::{default_notation, Voice};
 pub use suggest::Suggestion;
-pub use views::{find_kind, piece_diagram};
+pub use views::{find_kind, help_in, piece_diagram};
 
 pub(crate) use ids::new_notice_id;
 
@@ -699,7 +699,7 @@ impl Service {
                 channel.clone(),
                 language.as_deref(),
             ),
-            Command::Help { topic } => Ok(views::help(topic.as_deref())),
+            Command::Help { topic } => Ok(views::help_in(u.voice.lang, topic.as_deref())),
         }
     }
 

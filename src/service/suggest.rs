@@ -11,6 +11,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
 use super::*;
+use crate::engine::notation::Notation;
 
 /// One suggestion: what the list shows, and what is put in the option when it is picked.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -26,24 +27,24 @@ type Written = Arc<Vec<(String, String)>>;
 /// once, and only games being played are asked about).
 const CACHED_GAMES: usize = 4096;
 
-/// Written move lists per game, with the version they were written for.
+/// Written move lists per game and notation, with the version they were written for.
 #[derive(Default)]
-pub(crate) struct Cache(Mutex<HashMap<i64, (i64, Written)>>);
+pub(crate) struct Cache(Mutex<HashMap<(i64, Notation), (i64, Written)>>);
 
 impl Cache {
-    fn get(&self, game: i64, version: i64) -> Option<Written> {
+    fn get(&self, game: i64, notation: Notation, version: i64) -> Option<Written> {
         let map = self.0.lock().unwrap_or_else(|p| p.into_inner());
-        map.get(&game)
+        map.get(&(game, notation))
             .filter(|(v, _)| *v == version)
             .map(|(_, w)| w.clone())
     }
 
-    fn put(&self, game: i64, version: i64, written: Written) {
+    fn put(&self, game: i64, notation: Notation, version: i64, written: Written) {
         let mut map = self.0.lock().unwrap_or_else(|p| p.into_inner());
-        if map.len() >= CACHED_GAMES && !map.contains_key(&game) {
+        if map.len() >= CACHED_GAMES && !map.contains_key(&(game, notation)) {
             map.clear();
         }
-        map.insert(game, (version, written));
+        map.insert((game, notation), (version, written));
     }
 }
 
@@ -104,20 +105,25 @@ impl Service {
         if row.to_move.as_deref() != Some(user.id.as_str()) {
             return Ok(Vec::new());
         }
-        let written = match self.suggestions.get(row.id, row.version) {
+        // The labels in the player's notation.
+        let notation = user.voice.notation;
+        let written = match self.suggestions.get(row.id, notation, row.version) {
             Some(w) => w,
             None => {
                 let g = self.load(row.id)?;
                 let v = g.variant();
-                let mut list: Vec<(String, String)> = super::views::written_moves(&g.game)
-                    .into_iter()
+                let last = super::views::last_to(&g.game, g.game.moves().len());
+                let mut list: Vec<(String, String)> =
+                    super::views::written_moves_in(&g.game, notation, last)
+                        .into_iter()
                     .map(|(m, human)| (human, code::write(v, m)))
                     .collect();
                 list.sort();
                 let w = Arc::new(list);
                 // Cached under the version of the replayed game (which a move just made may
                 // have moved past the row's): the key says exactly which position it is of.
-                self.suggestions.put(g.row.id, g.row.version, w.clone());
+                self.suggestions
+                    .put(g.row.id, notation, g.row.version, w.clone());
                 w
             }
         };
@@ -143,7 +149,13 @@ impl Service {
                 } else {
                     format!("{human}  ({code})")
                 },
-                value: human.clone(),
+                // What is put in the option: the Western form as players type it, else the
+                // code, which every reader takes.
+                value: if notation == Notation::Western {
+                    human.clone()
+                } else {
+                    code.clone()
+                },
             })
             .collect())
     }

@@ -1,24 +1,25 @@
 //! Commands that look: the board, legal moves, lists of games, records, rules, settings, help.
 
 use super::*;
-use crate::engine::notation::{human, Notation};
-use crate::engine::PieceKind;
-use crate::i18n::Lang;
+use crate::engine::notation::{written, Notation};
+use crate::engine::{Outcome, PieceKind};
+use crate::i18n::{words, Lang};
 use crate::{msg, t};
 
 impl Service {
     /// The board picture of a game after `ply` moves, as `viewer` sees it (their side at the
-    /// bottom, their piece style), if pictures are on.
+    /// bottom, their piece style), if pictures are on. In English, with Western notation: see
+    /// [`Service::board_image_in`] for a picture in a reader's voice.
     pub(crate) fn board_image(
         &self,
         g: &Loaded,
         ply: usize,
         viewer: &str,
     ) -> Result<Option<Attachment>, CoreError> {
-        self.board_image_styled(g, ply, viewer, None)
+        self.board_image_styled_in(g, ply, viewer, None, Voice::default())
     }
 
-    /// `board_image`, in `style` rather than the viewer's setting.
+    /// `board_image`, in `style` rather than the viewer's setting (English, Western notation).
     pub(crate) fn board_image_styled(
         &self,
         g: &Loaded,
@@ -26,17 +27,39 @@ impl Service {
         viewer: &str,
         style: Option<&str>,
     ) -> Result<Option<Attachment>, CoreError> {
+        self.board_image_styled_in(g, ply, viewer, style, Voice::default())
+    }
+
+    /// `board_image` in `voice`: the strip's words in its language, the caption's move in its
+    /// notation. A reply passes its sender's voice (`user.voice`), a notice its recipient's
+    /// (`voice_of`), a public post its server's (`public_voice`).
+    pub(crate) fn board_image_in(
+        &self,
+        g: &Loaded,
+        ply: usize,
+        viewer: &str,
+        voice: Voice,
+    ) -> Result<Option<Attachment>, CoreError> {
+        self.board_image_styled_in(g, ply, viewer, None, voice)
+    }
+
+    /// `board_image_in`, in `style` rather than the viewer's setting.
+    pub(crate) fn board_image_styled_in(
+        &self,
+        g: &Loaded,
+        ply: usize,
+        viewer: &str,
+        style: Option<&str>,
+        voice: Voice,
+    ) -> Result<Option<Attachment>, CoreError> {
         if !self.config.images {
             return Ok(None);
         }
         let pos = g.game.position_at(ply);
         let side = g.side_of(viewer).unwrap_or(Color::Black);
         let style = match style {
-            Some(s) => crate::render::PieceStyle::parse(s).ok_or_else(|| {
-                CoreError::User(
-                    format!("unknown style '{s}': choose kanji or international").into(),
-                )
-            })?,
+            Some(s) => crate::render::PieceStyle::parse(s)
+                .ok_or_else(|| CoreError::User(msg!("views-bad-style", style = s)))?,
             None => match self.store.user(viewer)? {
                 Some(u) => crate::render::PieceStyle::parse(&u.style).unwrap_or_default(),
                 None => crate::render::PieceStyle::default(),
@@ -48,7 +71,7 @@ impl Service {
             format!(
                 "{} {}",
                 crate::engine::notation::move_number(ply - 1, g.game.start().side_to_move()),
-                human(&before, m)
+                written(&before, m, voice.notation, last_to(&g.game, ply - 1))
             )
         });
         let active = g.row.status == GameStatus::Active && ply == g.game.moves().len();
@@ -59,6 +82,7 @@ impl Service {
             names: self.picture_names(&g.row),
             show_turn: active,
             caption,
+            lang: voice.lang,
             ..Default::default()
         };
         let png = crate::render::render_png(&pos, &opts)
@@ -79,46 +103,49 @@ impl Service {
         ]
     }
 
-    fn status_line(&self, g: &Loaded) -> String {
+    /// The first lines of a game's views: who plays whom, whose move (or how it ended).
+    fn status_line(&self, g: &Loaded, lang: Lang) -> String {
         let v = g.variant();
         let guild = g.row.guild.as_deref();
-        let head = format!(
-            "Game #{} — {}: {} ({}) vs {} ({}), move {}.",
-            g.row.id,
-            v.spec.name,
-            self.shown_name(g.player(Color::Black), guild),
-            v.side_name(Color::Black),
-            self.shown_name(g.player(Color::White), guild),
-            v.side_name(Color::White),
-            g.row.ply + 1
+        let head = t!(
+            lang,
+            "views-status",
+            id = g.row.id,
+            variant = words::variant(lang, v.id()),
+            black = self.shown_name(g.player(Color::Black), guild),
+            black_side = side_word(lang, v, Color::Black),
+            white = self.shown_name(g.player(Color::White), guild),
+            white_side = side_word(lang, v, Color::White),
+            number = g.row.ply + 1
         );
         match (g.row.status, g.game.outcome()) {
             (GameStatus::Finished, _) => match stored_outcome(&g.row) {
-                Some(o) => format!(
-                    "{head} Over: {}.",
-                    capital(
-                        o,
-                        &crate::engine::notation::result_words(o, |c| {
-                            self.shown_name(g.player(c), guild)
-                        })
-                    )
+                Some(o) => t!(
+                    lang,
+                    "views-status-over",
+                    head = head,
+                    result = result_text(lang, o, |c| self.shown_name(g.player(c), guild))
                 ),
-                None => format!("{head} Over."),
+                None => t!(lang, "views-status-over-plain", head = head),
             },
             _ => {
                 let check = if g.game.position().in_check() {
-                    " (in check)"
+                    t!(lang, "views-in-check")
                 } else {
-                    ""
+                    String::new()
                 };
                 let deadline = g
                     .row
                     .deadline
-                    .map(|d| format!(", by {}", format_time(d)))
+                    .map(|d| t!(lang, "views-deadline", time = format_time(d)))
                     .unwrap_or_default();
-                format!(
-                    "{head} {} to move{check}{deadline}.",
-                    self.shown_name(g.to_move(), guild)
+                t!(
+                    lang,
+                    "views-status-to-move",
+                    head = head,
+                    name = self.shown_name(g.to_move(), guild),
+                    check = check,
+                    deadline = deadline
                 )
             }
         }
@@ -132,7 +159,8 @@ impl Service {
         style: Option<&str>,
     ) -> Result<Reply, CoreError> {
         let g = self.pick_game(user, place, game)?;
-        let text = format!("{}\n`{}`", self.status_line(&g), g.row.position);
+        let lang = user.voice.lang;
+        let text = format!("{}\n`{}`", self.status_line(&g, lang), g.row.position);
         let viewer = if g.side_of(&user.id).is_some() {
             user.id.to_string()
         } else if g.row.status == GameStatus::Active {
@@ -144,7 +172,7 @@ impl Service {
             game: Some(g.game_ref(false)),
             text,
             attachments: self
-                .board_image_styled(&g, g.game.moves().len(), &viewer, style)?
+                .board_image_styled_in(&g, g.game.moves().len(), &viewer, style, user.voice)?
                 .into_iter()
                 .collect(),
             buttons: if g.row.status == GameStatus::Active {
@@ -165,39 +193,52 @@ impl Service {
     ) -> Result<Reply, CoreError> {
         let g = self.pick_game(user, place, game)?;
         let v = g.variant();
+        let lang = user.voice.lang;
         let pos = g.game.position();
         let from = match square {
             None => None,
             Some(s) => Some(v.parse_square(s).ok_or_else(|| {
-                CoreError::User(format!("'{s}' is not a square of {}", v.spec.name).into())
+                CoreError::User(msg!(
+                    "views-bad-square",
+                    square = s,
+                    variant = msg!(variant_key(v.id()))
+                ))
             })?),
         };
-        let mut moves: Vec<String> = written_moves(&g.game)
+        let last = last_to(&g.game, g.game.moves().len());
+        let mut moves: Vec<String> = written_moves_in(&g.game, user.voice.notation, last)
             .into_iter()
             .filter(|(m, _)| from.is_none() || m.from() == from)
             .map(|(_, h)| h)
             .collect();
         moves.sort();
         moves.dedup();
-        let whose = format!(
-            "{} ({})",
-            self.shown_name(g.to_move(), g.row.guild.as_deref()),
-            v.side_name(pos.side_to_move())
+        let whose = t!(
+            lang,
+            "views-whose",
+            name = self.shown_name(g.to_move(), g.row.guild.as_deref()),
+            side = side_word(lang, v, pos.side_to_move())
         );
+        let id = g.row.id;
         let text = match (moves.is_empty(), square) {
-            (true, Some(s)) => format!("Game #{}: no legal move from {s}.", g.row.id),
-            (true, None) => format!("Game #{}: no legal move (the game is over).", g.row.id),
-            (false, Some(s)) => format!(
-                "Game #{}: {} legal moves from {s} for {whose}: {}",
-                g.row.id,
-                moves.len(),
-                moves.join(" ")
+            (true, Some(s)) => t!(lang, "views-moves-none-from", id = id, square = s),
+            (true, None) => t!(lang, "views-moves-none", id = id),
+            (false, Some(s)) => t!(
+                lang,
+                "views-moves-from",
+                id = id,
+                count = moves.len(),
+                square = s,
+                whose = whose,
+                moves = moves.join(" ")
             ),
-            (false, None) => format!(
-                "Game #{}: {} legal moves for {whose}: {}",
-                g.row.id,
-                moves.len(),
-                moves.join(" ")
+            (false, None) => t!(
+                lang,
+                "views-moves-all",
+                id = id,
+                count = moves.len(),
+                whose = whose,
+                moves = moves.join(" ")
             ),
         };
         Ok(Reply::text(text))
@@ -210,6 +251,7 @@ impl Service {
         who: Option<&UserRef>,
     ) -> Result<Reply, CoreError> {
         let id = self.subject(user, place, who, "games")?;
+        let lang = user.voice.lang;
         let me = id == user.id.as_str();
         let here = place.guild.as_deref();
         let rows = self
@@ -229,13 +271,29 @@ impl Service {
         for c in &challenges {
             let whom = if c.challenger == id {
                 match &c.challenged {
-                    Some(to) => format!("you challenged {}", self.shown_name(to, here)),
-                    None => "your open challenge".to_string(),
+                    Some(to) => t!(lang, "views-you-challenged", name = self.shown_name(to, here)),
+                    None => t!(lang, "views-your-open-challenge"),
                 }
             } else {
-                format!("from {}", self.shown_name(&c.challenger, here))
+                t!(
+                    lang,
+                    "views-challenge-from",
+                    name = self.shown_name(&c.challenger, here)
+                )
             };
-            challenge_lines.push_str(&format!("\nChallenge #{} ({}, {whom})", c.id, c.variant));
+            // English names the game by its id, as typed in `challenge`.
+            let variant = match (lang, VariantId::parse(&c.variant)) {
+                (Lang::En, _) | (_, None) => c.variant.clone(),
+                (_, Some(v)) => words::variant(lang, v),
+            };
+            challenge_lines.push('\n');
+            challenge_lines.push_str(&t!(
+                lang,
+                "views-challenge-line",
+                id = c.id,
+                variant = variant,
+                whom = whom
+            ));
         }
         let name = self.shown_name(id, here);
         // Notices that could not reach the player are theirs to know of.
@@ -248,9 +306,9 @@ impl Service {
         };
         if rows.is_empty() {
             let mut text = if me {
-                "You have no game in progress.".to_string()
+                t!(lang, "views-no-games-me")
             } else {
-                format!("{name} has no game in progress here.")
+                t!(lang, "views-no-games-other", name = name.as_str())
             };
             text.push_str(&challenge_lines);
             text.push_str(&undelivered);
@@ -263,31 +321,36 @@ impl Service {
             let mine = to_move == id;
             let deadline = row
                 .deadline
-                .map(|d| format!(", by {}", format_time(d)))
+                .map(|d| t!(lang, "views-deadline", time = format_time(d)))
                 .unwrap_or_default();
             let turn = if mine && me {
-                format!("your move{deadline}")
+                t!(lang, "views-your-move", deadline = deadline)
             } else {
-                format!("{}'s move{deadline}", self.shown_name(&to_move, here))
+                t!(
+                    lang,
+                    "views-their-move",
+                    name = self.shown_name(&to_move, here),
+                    deadline = deadline
+                )
             };
-            let variant = VariantId::parse(&row.variant).map_or(row.variant.clone(), |v| {
-                Variant::get(v).spec.name.to_string()
-            });
             lines.push((
                 !mine,
                 row.deadline.unwrap_or(i64::MAX),
-                format!(
-                    "#{} {variant} vs {} — {turn}",
-                    row.id,
-                    self.shown_name(&row.players[1 - side], here)
+                t!(
+                    lang,
+                    "views-game-line",
+                    id = row.id,
+                    variant = variant_words(lang, &row.variant),
+                    opponent = self.shown_name(&row.players[1 - side], here),
+                    turn = turn
                 ),
             ));
         }
         lines.sort();
         let head = if me {
-            "Your games (your move first):".to_string()
+            t!(lang, "views-games-head-me")
         } else {
-            format!("Games of {name} (their move first):")
+            t!(lang, "views-games-head-other", name = name.as_str())
         };
         let text = std::iter::once(head)
             .chain(lines.into_iter().map(|(_, _, l)| l))
@@ -305,38 +368,49 @@ impl Service {
         who: Option<&UserRef>,
     ) -> Result<Reply, CoreError> {
         let id = self.subject(user, place, who, "history")?;
+        let lang = user.voice.lang;
         let rows = self
             .store
             .games_of(id, GameStatus::Finished, place.guild.as_deref(), 25)?;
         let here = place.guild.as_deref();
         let name = self.shown_name(id, here);
         if rows.is_empty() {
-            return Ok(Reply::text(format!("{name} has no finished game yet.")));
+            return Ok(Reply::text(t!(
+                lang,
+                "views-history-none",
+                name = name.as_str()
+            )));
         }
-        let mut text = format!("Finished games of {name} (newest first):");
+        let mut text = t!(lang, "views-history-head", name = name.as_str());
         for r in rows {
             let me = if r.players[0] == id { 0 } else { 1 };
             let outcome = match r.result {
-                Some(crate::store::GameResult::Draw) => "draw".to_string(),
+                Some(crate::store::GameResult::Draw) => t!(lang, "views-result-draw"),
                 Some(res) if (res == crate::store::GameResult::First) == (me == 0) => {
-                    "won".to_string()
+                    t!(lang, "views-result-won")
                 }
-                Some(_) => "lost".to_string(),
+                Some(_) => t!(lang, "views-result-lost"),
                 None => "?".to_string(),
             };
-            let variant = VariantId::parse(&r.variant)
-                .map_or(r.variant.clone(), |v| Variant::get(v).spec.name.to_string());
-            text.push_str(&format!(
-                "\n#{} {} vs {} — {outcome} by {}, {} moves, {}",
-                r.id,
-                variant,
-                self.shown_name(&r.players[1 - me], here),
-                r.reason
-                    .as_deref()
-                    .and_then(crate::engine::Reason::parse)
-                    .map_or_else(|| r.reason.clone().unwrap_or_default(), |r| r.words()),
-                r.ply,
-                r.finished_at.map(format_time).unwrap_or_default()
+            let reason = r
+                .reason
+                .as_deref()
+                .and_then(crate::engine::Reason::parse)
+                .map_or_else(
+                    || r.reason.clone().unwrap_or_default(),
+                    |r| words::reason(lang, r),
+                );
+            text.push('\n');
+            text.push_str(&t!(
+                lang,
+                "views-history-line",
+                id = r.id,
+                variant = variant_words(lang, &r.variant),
+                opponent = self.shown_name(&r.players[1 - me], here),
+                outcome = outcome,
+                reason = reason,
+                moves = r.ply,
+                time = r.finished_at.map(format_time).unwrap_or_default()
             ));
         }
         Ok(Reply::text(text))
@@ -351,19 +425,24 @@ impl Service {
         style: Option<&str>,
     ) -> Result<Reply, CoreError> {
         let g = self.load_visible(user, place, id)?;
+        let lang = user.voice.lang;
         let n = g.game.moves().len();
         let ply = ply.map(|p| p as usize).unwrap_or(n);
         if ply > n {
-            return user_err(format!(
-                "game #{id} has {n} moves: choose a ply from 0 to {n}"
-            ));
+            return user_err(msg!("views-ply-range", id = id, moves = n));
         }
         let pos = g.game.position_at(ply);
-        let last = if ply > 0 {
+        let after = if ply > 0 {
             let before = g.game.position_at(ply - 1);
-            format!(" Last move: {}.", human(&before, g.game.moves()[ply - 1]))
+            let m = written(
+                &before,
+                g.game.moves()[ply - 1],
+                user.voice.notation,
+                last_to(&g.game, ply - 1),
+            );
+            t!(lang, "views-after-last", ply = ply, moves = n, last = m)
         } else {
-            String::new()
+            t!(lang, "views-after", ply = ply, moves = n)
         };
         let viewer = if g.side_of(&user.id).is_some() {
             user.id.to_string()
@@ -373,21 +452,21 @@ impl Service {
         Ok(Reply {
             game: Some(g.game_ref(false)),
             text: format!(
-                "{}\nAfter {ply} of {n} moves.{last}\n`{}`",
-                self.status_line(&g),
+                "{}\n{after}\n`{}`",
+                self.status_line(&g, lang),
                 fen::write(&pos)
             ),
             attachments: self
-                .board_image_styled(&g, ply, &viewer, style)?
+                .board_image_styled_in(&g, ply, &viewer, style, user.voice)?
                 .into_iter()
                 .collect(),
             buttons: [
                 (ply > 0).then(|| Button {
-                    label: "◀ Back".into(),
+                    label: t!(lang, "views-button-back"),
                     command: format!("game {id} {}", ply - 1),
                 }),
                 (ply < n).then(|| Button {
-                    label: "Next ▶".into(),
+                    label: t!(lang, "views-button-next"),
                     command: format!("game {id} {}", ply + 1),
                 }),
             ]
@@ -400,39 +479,48 @@ impl Service {
 
     pub(crate) fn record(&self, user: &User, place: &Place, id: i64) -> Result<Reply, CoreError> {
         let g = self.load_visible(user, place, id)?;
+        let lang = user.voice.lang;
         let rows = self.store.moves(id)?;
-        let mut text = self.status_line(&g);
+        // Western notation is stored with each move; the other notations are written again
+        // from the replayed game.
+        let notation = user.voice.notation;
+        let shown: Vec<String> = if notation == Notation::Western {
+            rows.iter().map(|m| m.notation.clone()).collect()
+        } else {
+            g.game
+                .moves()
+                .iter()
+                .enumerate()
+                .map(|(i, &m)| {
+                    written(&g.game.position_at(i), m, notation, last_to(&g.game, i))
+                })
+                .collect()
+        };
+        let mut text = self.status_line(&g, lang);
         let first = g.game.start().side_to_move();
         let mut line = String::new();
-        for (i, m) in rows.iter().enumerate() {
+        for (i, m) in shown.iter().enumerate() {
             let second = (i + usize::from(first == Color::White)) % 2 == 1;
             if !second {
                 if !line.is_empty() {
                     text.push('\n');
                     text.push_str(&line);
                 }
-                line = format!(
-                    "{} {}",
-                    crate::engine::notation::move_number(i, first),
-                    m.notation
-                );
+                line = format!("{} {}", crate::engine::notation::move_number(i, first), m);
             } else if line.is_empty() {
-                line = format!(
-                    "{} {}",
-                    crate::engine::notation::move_number(i, first),
-                    m.notation
-                );
+                line = format!("{} {}", crate::engine::notation::move_number(i, first), m);
             } else {
                 line.push(' ');
-                line.push_str(&m.notation);
+                line.push_str(m);
             }
         }
         if !line.is_empty() {
             text.push('\n');
             text.push_str(&line);
         }
-        if rows.is_empty() {
-            text.push_str("\nNo moves yet.");
+        if shown.is_empty() {
+            text.push('\n');
+            text.push_str(&t!(lang, "views-no-moves-yet"));
         }
         Ok(Reply::text(text))
     }
@@ -449,7 +537,7 @@ impl Service {
         let [black, white] = self.picture_names(&g.row);
         let names = [black.unwrap_or_default(), white.unwrap_or_default()];
         let out = super::export::export(&g.game, format, &names, stored_outcome(&g.row))
-            .map_err(|e| CoreError::User(e.into()))?;
+            .map_err(CoreError::User)?;
         // The record formats shogi software opens come as a file too.
         let file = match format {
             "kif" => Some(format!("game-{id}.kif")),
@@ -469,6 +557,7 @@ impl Service {
     /// The game as an animated GIF, one frame a move.
     pub(crate) fn replay(&self, user: &User, place: &Place, id: i64) -> Result<Reply, CoreError> {
         let g = self.load_visible(user, place, id)?;
+        let lang = user.voice.lang;
         let style = match self.store.user(&user.id)? {
             Some(u) => crate::render::PieceStyle::parse(&u.style).unwrap_or_default(),
             None => crate::render::PieceStyle::default(),
@@ -477,8 +566,10 @@ impl Service {
             board: crate::render::RenderOptions {
                 style,
                 names: self.picture_names(&g.row),
+                lang,
                 ..Default::default()
             },
+            notation: user.voice.notation,
             ..Default::default()
         };
         // The last frame says how the game ended, also when it ended off the board.
@@ -497,15 +588,22 @@ impl Service {
                 "no replay of the game fits the upload limit"
             );
             return Ok(Reply::text(format!(
-                "{}\nThis game is too long for a replay that Discord accepts (8 MiB at most): `record {id}` gives its moves, and `game {id} N` shows the position after N moves.",
-                self.status_line(&g)
+                "{}\n{}",
+                self.status_line(&g, lang),
+                t!(lang, "views-replay-too-long", id = id)
             )));
         };
-        let mut text = format!("{}\nReplay of {moves} moves.", self.status_line(&g));
+        let mut text = format!(
+            "{}\n{}",
+            self.status_line(&g, lang),
+            t!(lang, "views-replay", moves = moves)
+        );
         if !gif.every_position() {
-            text.push_str(&format!(
-                " It is long: the replay shows {} of its {} positions, evenly spread, the last one among them.",
-                gif.frames, gif.positions
+            text.push_str(&t!(
+                lang,
+                "views-replay-sampled",
+                frames = gif.frames,
+                positions = gif.positions
             ));
         }
         Ok(Reply {
@@ -521,31 +619,28 @@ impl Service {
         variant: &str,
         piece: Option<&str>,
     ) -> Result<Reply, CoreError> {
+        let lang = user.voice.lang;
         let id = VariantId::parse(variant).ok_or_else(|| {
             let known: Vec<&str> = VariantId::ALL.iter().map(|v| v.as_str()).collect();
-            CoreError::User(
-                format!(
-                    "unknown game '{variant}': choose one of {}",
-                    known.join(", ")
-                )
-                .into(),
-            )
+            CoreError::User(msg!(
+                "views-unknown-game",
+                name = variant,
+                known = known.join(", ")
+            ))
         })?;
         let v = Variant::get(id);
         let Some(p) = piece else {
-            return Ok(Reply::text(crate::engine::variants::describe(v)));
+            return Ok(Reply::text(describe(lang, v)));
         };
         let kind = find_kind(v, p).ok_or_else(|| {
-            CoreError::User(
-                format!(
-                    "'{p}' is not a piece of {}: `rules {}` lists them",
-                    v.spec.name,
-                    v.id()
-                )
-                .into(),
-            )
+            CoreError::User(msg!(
+                "views-not-a-piece",
+                piece = p,
+                variant = msg!(variant_key(v.id())),
+                id = v.id().as_str()
+            ))
         })?;
-        let mut reply = Reply::text(crate::engine::variants::describe_piece(v, kind));
+        let mut reply = Reply::text(describe_piece(lang, v, kind));
         if self.config.images {
             let style = match self.store.user(&user.id)? {
                 Some(u) => crate::render::PieceStyle::parse(&u.style).unwrap_or_default(),
@@ -806,52 +901,300 @@ pub fn find_kind(v: &Variant, s: &str) -> Option<PieceKind> {
                 .map(|l| l.kind)
                 .find(|&k| v.piece_name(k).to_ascii_lowercase() == s || k.name() == s)
         })
+        .or_else(|| {
+            // Japanese: the name (`銀将`, `獅子`) or the piece's character (`銀`).
+            let s = s.trim();
+            v.spec
+                .pieces
+                .letters
+                .iter()
+                .map(|l| l.kind)
+                .find(|&k| words::piece(Lang::Ja, k) == s || k.kanji() == s)
+        })
 }
 
+/// The commands `help` lists, in order, each with the id of its line in `help.ftl`.
 const HELP: &[(&str, &str)] = &[
-    ("challenge", "challenge @USER|open VARIANT [black|white|random] [days=N] [handicap=NAME] [setup=NAME] [rated|casual] — invite someone to a game (variants: shogi, judkins, cannon, palace, shanghai)"),
-    ("accept", "accept [CHALLENGE_ID] — accept a challenge"),
-    ("decline", "decline [CHALLENGE_ID] — decline a challenge"),
-    ("cancel", "cancel [CHALLENGE_ID] — withdraw your challenge"),
-    ("move", "move [GAME_ID] MOVE — play a move: 7g7f, P-7f, S*5e, Nf4 …"),
-    ("board", "board [GAME_ID] — show the board"),
-    ("moves", "moves [GAME_ID] [SQUARE] — list the legal moves (of the piece on SQUARE)"),
-    ("resign", "resign [GAME_ID] — resign the game"),
-    ("declare", "declare [GAME_ID] — Shogi: declare the entering king on your turn (27-point rule: king and 10 other pieces in the zone, not in check, 28 points for black, 27 for white; rook and bishop 5, others 1, in the zone and in hand)"),
-    ("draw", "draw [GAME_ID] [offer|accept|decline] — offer or answer a draw"),
-    ("takeback", "takeback [GAME_ID] [request|accept|decline] — ask to take back your last move, or answer"),
-    ("impasse", "impasse [GAME_ID] [propose|accept|decline] — jishogi by agreement, once both kings are in their zones (shogi, judkins, cannon)"),
-    ("games", "games — your games in progress, your move first"),
-    ("history", "history [@USER] — finished games"),
-    ("game", "game GAME_ID [PLY] — the board of a game at any move"),
-    ("record", "record GAME_ID — the move list"),
-    ("export", "export GAME_ID [sfen|kif|csa|fen] — the game for other software (kif, csa: shogi; fen: shogi, judkins)"),
-    ("rules", "rules VARIANT [PIECE] — a game's pieces and notation, or how one piece moves"),
-    ("settings", "settings [style=kanji|international] [notify=mention|dm|digest] [remind=HOURS] — your preferences (digest: one daily message instead of a ping per move; remind: hours before a deadline to be reminded, 24 unless you choose, 0 for never; a reminder waits at least half the time per move)"),
-    ("moretime", "moretime [GAME_ID] — give your opponent one more day on their move"),
-    ("vacation", "vacation [DAYS|end] — pause your deadlines (up to 14 days a month), or come back early"),
-    ("stats", "stats [@USER] — ratings and results on this server"),
-    ("leaderboard", "leaderboard VARIANT — the best rated players of a game on this server"),
-    ("server", "server [days=N] [rated|casual] [channel=CHANNEL] — server defaults (managers only)"),
-    ("help", "help [COMMAND] — this list"),
+    ("challenge", "help-challenge"),
+    ("accept", "help-accept"),
+    ("decline", "help-decline"),
+    ("cancel", "help-cancel"),
+    ("move", "help-move"),
+    ("board", "help-board"),
+    ("moves", "help-moves"),
+    ("resign", "help-resign"),
+    ("declare", "help-declare"),
+    ("draw", "help-draw"),
+    ("takeback", "help-takeback"),
+    ("impasse", "help-impasse"),
+    ("games", "help-games"),
+    ("history", "help-history"),
+    ("game", "help-game"),
+    ("record", "help-record"),
+    ("export", "help-export"),
+    ("rules", "help-rules"),
+    ("settings", "help-settings"),
+    ("moretime", "help-moretime"),
+    ("vacation", "help-vacation"),
+    ("stats", "help-stats"),
+    ("leaderboard", "help-leaderboard"),
+    ("server", "help-server"),
+    ("help", "help-help"),
 ];
 
-/// The help text, of all commands or one.
+/// The help text, of all commands or one, in English.
 pub(crate) fn help(topic: Option<&str>) -> Reply {
+    help_in(Lang::En, topic)
+}
+
+/// The help text, of all commands or one, in `lang`.
+pub fn help_in(lang: Lang, topic: Option<&str>) -> Reply {
     match topic {
-        Some(t) => match HELP.iter().find(|(name, _)| *name == t) {
-            Some((_, line)) => Reply::text(line.to_string()),
-            None => Reply::error(format!("no command '{t}': type help for the list")),
+        Some(topic) => match HELP.iter().find(|(name, _)| *name == topic) {
+            Some((_, id)) => Reply::text(t!(lang, id)),
+            None => Reply::error(t!(lang, "help-no-command", topic = topic)),
         },
         None => {
-            let mut text = String::from(
-                "Commands (a game or challenge id can be left out when you have only one):",
-            );
-            for (_, line) in HELP {
+            let mut text = t!(lang, "help-head");
+            for (_, id) in HELP {
                 text.push_str("\n  ");
-                text.push_str(line);
+                text.push_str(&t!(lang, id));
             }
             Reply::text(text)
         }
+    }
+}
+
+/// A side's word in a sentence: the engine's own in English (`black`, as the status line has
+/// always written it), `先手`, `紅` in Japanese.
+fn side_word(lang: Lang, v: &Variant, c: Color) -> String {
+    match lang {
+        Lang::En => v.side_name(c).to_string(),
+        _ => words::side(lang, v, c),
+    }
+}
+
+/// A result at the start of a sentence: `Draw by repetition`, `alice wins by checkmate`,
+/// `先手の勝ち（詰み）`.
+fn result_text(lang: Lang, o: Outcome, name: impl Fn(Color) -> String) -> String {
+    match lang {
+        Lang::En => capital(o, &crate::engine::notation::result_words(o, name)),
+        _ => words::result(lang, o, name),
+    }
+}
+
+/// The message id of a game's name (in `engine.ftl`), for a refusal rendered later.
+fn variant_key(id: VariantId) -> &'static str {
+    match id {
+        VariantId::Shogi => "variant-shogi",
+        VariantId::Judkins => "variant-judkins",
+        VariantId::Cannon => "variant-cannon",
+        VariantId::Palace => "variant-palace",
+        VariantId::Shanghai => "variant-shanghai",
+    }
+}
+
+/// A stored game's name (its variant id in the row) in words, or the id if unknown.
+fn variant_words(lang: Lang, raw: &str) -> String {
+    VariantId::parse(raw).map_or(raw.to_string(), |v| words::variant(lang, v))
+}
+
+/// The square the move before move `ply` (0-based) went to: Japanese notation writes a move
+/// back onto it as `同`.
+pub(crate) fn last_to(game: &Game, ply: usize) -> Option<crate::engine::Square> {
+    ply.checked_sub(1)
+        .and_then(|i| game.moves().get(i))
+        .map(|m| m.to())
+}
+
+/// [`written_moves`] in `notation`, `last` being the square the last move went to.
+pub(crate) fn written_moves_in(
+    game: &Game,
+    notation: Notation,
+    last: Option<crate::engine::Square>,
+) -> Vec<(Move, String)> {
+    if notation == Notation::Western {
+        return written_moves(game);
+    }
+    let pos = game.position();
+    let legal = game.legal_moves();
+    let all = pos.legal_moves();
+    let list = if all.len() == legal.len() { &legal } else { &all };
+    list.iter()
+        .copied()
+        .zip(crate::engine::notation::written_all(pos, list, notation, last))
+        .filter(|(m, _)| legal.contains(m))
+        .collect()
+}
+
+/// A game's description (`rules VARIANT`) in `lang`: its board, pieces with their letters,
+/// promotion zone, how moves are written, handicaps and impasse. The English is the engine's
+/// own [`crate::engine::variants::describe`] (the command line prints that one).
+pub fn describe(lang: Lang, v: &Variant) -> String {
+    let s = &v.spec;
+    let mut out = t!(
+        lang,
+        "rules-head",
+        name = words::variant(lang, v.id()),
+        files = s.board.files,
+        ranks = s.board.ranks,
+        id = s.id.as_str(),
+        first = words::side(lang, v, Color::Black)
+    );
+    out.push_str("\n\n");
+    out.push_str(&t!(lang, "rules-pieces"));
+    out.push('\n');
+    for l in s.pieces.letters {
+        out.push_str(&format!(
+            "  {:<4} {:<4} {}\n",
+            l.code,
+            l.human,
+            words::piece(lang, l.kind)
+        ));
+    }
+    out.push('\n');
+    out.push_str(&t!(lang, "rules-zone", depth = s.promotion.zone_depth));
+    out.push_str("\n\n");
+    out.push_str(&t!(lang, "rules-moves"));
+    out.push('\n');
+    if !s.handicaps.is_empty() {
+        out.push('\n');
+        out.push_str(&t!(lang, "rules-handicaps"));
+        out.push('\n');
+        for h in s.handicaps {
+            let key = format!("rules-handicap-{}", h.name);
+            let description = if crate::i18n::has(lang, &key) {
+                crate::i18n::tr(lang, &key, None)
+            } else {
+                h.description.to_string()
+            };
+            out.push_str(&format!("  {:<11} {}\n", h.name, description));
+        }
+    }
+    if let Some(i) = s.end.impasse {
+        out.push('\n');
+        out.push_str(&t!(lang, "rules-impasse", points = i.threshold));
+        out.push('\n');
+    }
+    out
+}
+
+/// How one piece of a game moves (`rules VARIANT PIECE`) in `lang`. The English is the
+/// engine's own [`crate::engine::variants::describe_piece`].
+pub fn describe_piece(lang: Lang, v: &Variant, k: PieceKind) -> String {
+    use PieceKind::*;
+    let palace = v.id() == VariantId::Palace;
+    let shanghai = v.id() == VariantId::Shanghai;
+    let moves = match k {
+        King if palace => "rules-move-king-palace",
+        King => "rules-move-king",
+        Gold | Tokin | PromotedLance | PromotedKnight | PromotedSilver => "rules-move-gold",
+        Silver => "rules-move-silver",
+        Knight if palace => "rules-move-knight-palace",
+        Knight => "rules-move-knight",
+        Lance if palace => "rules-move-lance-palace",
+        Lance => "rules-move-lance",
+        Bishop => "rules-move-bishop",
+        Rook => "rules-move-rook",
+        Horse => "rules-move-horse",
+        Dragon => "rules-move-dragon",
+        Pawn => "rules-move-pawn",
+        SidePawn => "rules-move-side-pawn",
+        GoldCannon => "rules-move-gold-cannon",
+        CopperCannon => "rules-move-copper-cannon",
+        SilverCannon => "rules-move-silver-cannon",
+        IronCannon => "rules-move-iron-cannon",
+        PromotedGoldCannon | PromotedCopperCannon | PromotedSilverCannon | PromotedIronCannon => {
+            "rules-move-promoted-cannon"
+        }
+        Footsoldier => "rules-move-footsoldier",
+        PalacePawn => "rules-move-palace-pawn",
+        PalaceCannon => "rules-move-palace-cannon",
+        ChessKnight => "rules-move-chess-knight",
+        Elephant => "rules-move-elephant",
+        PalaceDragon => "rules-move-palace-dragon",
+        Queen if palace => "rules-move-queen-palace",
+        Queen => "rules-move-queen",
+        Lion => "rules-move-lion",
+        XiangqiKing => "rules-move-xiangqi-king",
+        Guard => "rules-move-guard",
+        XiangqiElephant => "rules-move-xiangqi-elephant",
+        XiangqiCannon => "rules-move-xiangqi-cannon",
+        XiangqiPawn => "rules-move-xiangqi-pawn",
+        WesternRook => "rules-move-western-rook",
+        WesternBishop => "rules-move-western-bishop",
+        WesternPawn => "rules-move-western-pawn",
+    };
+    let extra = if shanghai && matches!(k, Pawn | Lance | Knight | Silver | Bishop | Rook) {
+        t!(lang, "rules-shanghai-shogi-piece")
+    } else {
+        String::new()
+    };
+    let name = match lang {
+        Lang::En => crate::render::capitalised(v.piece_name(k)),
+        _ => words::piece(lang, k),
+    };
+    let letter = v.letter(k).map_or("?", |l| l.human);
+    let mut out = t!(
+        lang,
+        "rules-piece",
+        name = name,
+        letter = letter,
+        variant = words::variant(lang, v.id()),
+        moves = t!(lang, moves),
+        extra = extra
+    );
+    out.push('\n');
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn english_rules_are_the_engine_s_own() {
+        for &id in VariantId::ALL {
+            let v = Variant::get(id);
+            assert_eq!(words::variant(Lang::En, id), v.spec.name);
+            assert_eq!(
+                describe(Lang::En, v),
+                crate::engine::variants::describe(v),
+                "{id:?}"
+            );
+            for l in v.spec.pieces.letters {
+                assert_eq!(
+                    describe_piece(Lang::En, v, l.kind),
+                    crate::engine::variants::describe_piece(v, l.kind),
+                    "{id:?} {:?}",
+                    l.kind
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn japanese_rules_have_every_piece_and_handicap() {
+        for &id in VariantId::ALL {
+            let v = Variant::get(id);
+            let text = describe(Lang::Ja, v);
+            assert!(!text.contains("White's"), "{text}");
+            for l in v.spec.pieces.letters {
+                let p = describe_piece(Lang::Ja, v, l.kind);
+                assert!(!p.contains("rules-"), "{p}");
+            }
+        }
+    }
+
+    #[test]
+    fn help_has_a_line_for_every_command_in_both_languages() {
+        for lang in Lang::ALL {
+            let all = help_in(lang, None).text;
+            for (name, id) in HELP {
+                assert!(all.contains(&t!(lang, id)), "{name}");
+                assert!(crate::i18n::has(lang, id), "{id}");
+            }
+        }
+        assert!(help_in(Lang::Ja, Some("nope")).error);
     }
 }
