@@ -7,7 +7,7 @@ use std::time::Instant;
 
 use clap::{Args, Parser, Subcommand};
 
-use tegami::engine::notation::{code, fen, input};
+use tegami::engine::notation::{self, code, fen, input, Notation};
 use tegami::engine::{Game, Position, Variant, VariantId};
 
 #[derive(Parser)]
@@ -23,8 +23,15 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Every legal move code after the moves, one per line, sorted bytewise.
-    Legal(GameArgs),
+    /// Every legal move code after the moves, one per line, sorted bytewise (with --notation:
+    /// `CODE<TAB>WRITTEN FORM`).
+    Legal {
+        #[command(flatten)]
+        game: GameArgs,
+        /// Also write each move in this notation: japanese, western or usi.
+        #[arg(long)]
+        notation: Option<String>,
+    },
     /// The perft node count (the last line is the bare number).
     Perft {
         #[command(flatten)]
@@ -151,8 +158,9 @@ struct GameArgs {
     /// Variant id: shogi, judkins, cannon, palace, shanghai.
     #[arg(long)]
     variant: String,
-    /// Moves played from the start (or from --position), separated by spaces: move codes or
-    /// human notation; `declare` (Shogi) declares the entering king.
+    /// Moves played from the start (or from --position), separated by spaces: move codes,
+    /// human notation or Japanese notation (`76歩`, `同　歩`); `declare` (Shogi) declares the
+    /// entering king.
     #[arg(long, default_value = "")]
     moves: String,
     /// Start from this position string instead of the start position.
@@ -250,8 +258,30 @@ fn build_game(a: &GameArgs) -> Result<Game, UserError> {
     play_moves(v, Game::new(start), &a.moves)
 }
 
+/// The moves of `--moves`, split at spaces, except that a Japanese `同` (or a bare `▲`/`△`)
+/// keeps the piece written after its space: `同　歩` is one move.
+fn move_texts(moves: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut open = false;
+    for t in moves.split_whitespace() {
+        if open {
+            if let Some(prev) = out.last_mut() {
+                prev.push_str(t);
+            }
+        } else {
+            out.push(t.to_string());
+        }
+        let bare = out
+            .last()
+            .map_or("", |s| s.trim_start_matches(['▲', '△', '☗', '☖']));
+        open = bare.is_empty() || bare == "同";
+    }
+    out
+}
+
 fn play_moves(v: &'static Variant, mut game: Game, moves: &str) -> Result<Game, UserError> {
-    for (i, text) in moves.split_whitespace().enumerate() {
+    for (i, text) in move_texts(moves).iter().enumerate() {
+        let text = text.as_str();
         if let Some(o) = game.outcome() {
             return Err(UserError(format!(
                 "move {} '{text}': the game is already over ({})",
@@ -265,7 +295,8 @@ fn play_moves(v: &'static Variant, mut game: Game, moves: &str) -> Result<Game, 
                 .map_err(|e| UserError(format!("move {} '{text}' is refused: {e}", i + 1)))?;
             continue;
         }
-        let m = input::parse_move(game.position(), text)
+        let last = game.moves().last().map(|m| m.to());
+        let m = input::parse_move_after(game.position(), text, last)
             .map_err(|e| UserError(format!("move {} '{text}' is illegal: {e}", i + 1)))?;
         game.play(m).map_err(|e| {
             UserError(format!(
@@ -280,17 +311,32 @@ fn play_moves(v: &'static Variant, mut game: Game, moves: &str) -> Result<Game, 
 
 fn run(cli: Cli) -> Result<(), UserError> {
     match cli.command {
-        Command::Legal(a) => {
-            let g = build_game(&a)?;
+        Command::Legal { game, notation } => {
+            let g = build_game(&game)?;
             let v = g.variant();
-            let mut codes: Vec<String> = g
-                .legal_moves()
-                .into_iter()
-                .map(|m| code::write(v, m))
-                .collect();
-            codes.sort();
-            for c in codes {
-                outln!("{c}");
+            let legal = g.legal_moves();
+            let mut codes: Vec<String> = legal.iter().map(|&m| code::write(v, m)).collect();
+            match notation {
+                None => {
+                    codes.sort();
+                    for c in codes {
+                        outln!("{c}");
+                    }
+                }
+                Some(word) => {
+                    let n = Notation::parse(&word).ok_or_else(|| {
+                        UserError(format!(
+                            "unknown notation '{word}': give japanese, western or usi"
+                        ))
+                    })?;
+                    let last = g.moves().last().map(|m| m.to());
+                    let forms = notation::written_all(g.position(), &legal, n, last);
+                    let mut lines: Vec<(String, String)> = codes.into_iter().zip(forms).collect();
+                    lines.sort();
+                    for (c, w) in lines {
+                        outln!("{c}\t{w}");
+                    }
+                }
             }
         }
         Command::Perft {

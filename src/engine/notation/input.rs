@@ -9,12 +9,16 @@
 //!   `c9=Q` (or `c9Q`), `S*e5`, `Fh5+`; piece letters are upper case there (lower-case `a`..`i`
 //!   are files), except letters that are no file (`nf4` is read as `Nf4`).
 //!
+//! - in the four shogi games, Japanese notation (`japanese`): `７六歩`, `76歩`, `▲７六歩`,
+//!   `7六歩`, `同歩` (with the previous move's square: `parse_move_after`), `55角打`, `22角成`,
+//!   `22角不成`, `58金右`, `58金寄`.
+//!
 //! The answer is the one legal move meant, or why none is: what was understood and the rule
 //! that forbids it, or the moves to choose between.
 
 use thiserror::Error;
 
-use crate::engine::notation::{code, human};
+use crate::engine::notation::{code, human, japanese};
 use crate::engine::variant::SquareNames;
 use crate::engine::{IllegalMove, Move, PieceKind, Position, Square};
 
@@ -54,26 +58,73 @@ pub enum MoveInputError {
         understood: String,
         options: Vec<String>,
     },
+    /// A Japanese move that fits several legal moves: `written` is what was understood
+    /// (`５八金`), `candidates` the written forms of the moves it fits (`▲５八金右`, `▲５八金左`).
+    #[error("{written}: {}?", distinctions(written, candidates).join(" or "))]
+    AmbiguousJapanese {
+        written: String,
+        candidates: Vec<String>,
+    },
+    /// A Japanese move whose marks (右, 上, the start square…) fit none of the pieces that can
+    /// go there: `candidates` are the written forms of the moves there are.
+    #[error("{written}: no such move here; the moves there are {}", candidates.join(", "))]
+    NoneFits {
+        written: String,
+        candidates: Vec<String>,
+    },
+    /// `同` (the square of the previous move) with no previous move.
+    #[error("同 means the square of the previous move, and there is none")]
+    NoPreviousMove,
+    /// A Japanese move marked ▲ when White is to move, or △ when Black is.
+    #[error("'{written}': it is the other side's turn")]
+    WrongSide { written: String },
+}
+
+/// What tells the candidates of an ambiguous Japanese move apart: each candidate without its
+/// side mark and without the part already written (`右`, `左`; `成`, `不成`), or whole when it
+/// does not begin with it.
+pub fn distinctions(written: &str, candidates: &[String]) -> Vec<String> {
+    candidates
+        .iter()
+        .map(|c| {
+            let bare = c.trim_start_matches(['▲', '△']);
+            match bare.strip_prefix(written) {
+                Some(rest) if !rest.is_empty() => rest.to_string(),
+                _ => bare.to_string(),
+            }
+        })
+        .collect()
 }
 
 /// What the reader made of the text.
 #[derive(Debug, Clone, Default)]
-struct Pattern {
-    kind: Option<PieceKind>,
-    from: Option<Square>,
+pub(crate) struct Pattern {
+    pub(crate) kind: Option<PieceKind>,
+    pub(crate) from: Option<Square>,
     /// The captured square of a lion double move (three squares given).
-    via: Option<Square>,
-    to: Option<Square>,
-    drop: Option<bool>,
-    promote: Option<bool>,
+    pub(crate) via: Option<Square>,
+    pub(crate) to: Option<Square>,
+    pub(crate) drop: Option<bool>,
+    pub(crate) promote: Option<bool>,
     /// The file a Western pawn captures from (`dxe5`).
-    from_file: Option<u8>,
+    pub(crate) from_file: Option<u8>,
     /// The piece a Western pawn becomes (`c9=Q`).
-    choice: Option<PieceKind>,
+    pub(crate) choice: Option<PieceKind>,
 }
 
-/// Reads a move typed by a player and resolves it against the legal moves of `pos`.
+/// Reads a move typed by a player and resolves it against the legal moves of `pos`. A
+/// Japanese `同` (the previous move's square) needs `parse_move_after`.
 pub fn parse_move(pos: &Position, input: &str) -> Result<Move, MoveInputError> {
+    parse_move_after(pos, input, None)
+}
+
+/// `parse_move`, knowing where the previous move of the game went (`last`), which a Japanese
+/// `同歩` names.
+pub fn parse_move_after(
+    pos: &Position,
+    input: &str,
+    last: Option<Square>,
+) -> Result<Move, MoveInputError> {
     let v = pos.variant();
     let text: String = input
         .trim()
@@ -83,6 +134,9 @@ pub fn parse_move(pos: &Position, input: &str) -> Result<Move, MoveInputError> {
         .collect();
     if text.is_empty() {
         return Err(MoveInputError::Empty);
+    }
+    if v.spec.squares == SquareNames::Shogi && japanese::looks_japanese(&text) {
+        return japanese::read(pos, &text, last);
     }
     if let Some(m) = code::parse(pos, &text) {
         return match pos.check_move(m) {
@@ -338,7 +392,7 @@ fn read_algebraic(pos: &Position, text: &str) -> Result<Pattern, MoveInputError>
     Ok(pat)
 }
 
-fn no_such_square(pos: &Position, token: &str) -> MoveInputError {
+pub(crate) fn no_such_square(pos: &Position, token: &str) -> MoveInputError {
     let v = pos.variant();
     let (f, r) = (v.files(), v.ranks());
     let range = match v.spec.squares {
@@ -350,6 +404,11 @@ fn no_such_square(pos: &Position, token: &str) -> MoveInputError {
         game: v.spec.name,
         range,
     }
+}
+
+/// Examples of Japanese notation, for error messages.
+pub fn hint_japanese() -> &'static str {
+    "７六歩, 76歩, 同歩, 55角打, 22角成 or 58金右"
 }
 
 /// Examples of the notation of a game, for error messages.
@@ -421,7 +480,7 @@ fn matches(pos: &Position, pat: &Pattern, m: Move) -> bool {
         && pat.promote.is_none_or(|p| p == m.promotes())
 }
 
-fn resolve(pos: &Position, pat: &Pattern, text: &str) -> Result<Move, MoveInputError> {
+pub(crate) fn resolve(pos: &Position, pat: &Pattern, text: &str) -> Result<Move, MoveInputError> {
     let v = pos.variant();
     let legal = pos.legal_moves();
     let mut cands: Vec<Move> = legal

@@ -1,11 +1,12 @@
 //! Text forms of positions and moves: position strings (`fen`), move codes (`code`), human
-//! notation (`hodges`) and the forgiving parser of what players type (`input`).
+//! notation (`hodges`, `algebraic`, and `japanese`: the JSA's `▲７六歩`) and the forgiving parser of what players type (`input`).
 
 pub mod algebraic;
 pub mod code;
 pub mod fen;
 pub mod hodges;
 pub mod input;
+pub mod japanese;
 
 use std::collections::{HashMap, HashSet};
 
@@ -48,16 +49,14 @@ impl Notation {
 }
 
 /// A move, legal in `pos`, in `notation`. `last` is the square the previous move of the game
-/// went to (Japanese notation writes a move there as `同`).
+/// went to (Japanese notation writes a move there as `同　`). Shanghai Palace Chess has no
+/// Japanese notation: `Notation::Japanese` gives its algebraic form there.
 pub fn written(pos: &Position, m: Move, notation: Notation, last: Option<Square>) -> String {
     match notation {
         Notation::Usi => code::write(pos.variant(), m),
         Notation::Western => human(pos, m),
-        // Until the Japanese writer lands: the Western form.
-        Notation::Japanese => {
-            let _ = last;
-            human(pos, m)
-        }
+        // Shanghai Palace Chess has no Japanese notation: the writer gives its algebraic form.
+        Notation::Japanese => japanese::write(pos, m, last),
     }
 }
 
@@ -75,8 +74,11 @@ pub fn written_all(
             .collect(),
         Notation::Western => human_all(pos, legal),
         Notation::Japanese => {
-            let _ = last;
-            human_all(pos, legal)
+            let index = Legal::new(pos, legal);
+            legal
+                .iter()
+                .map(|&m| japanese::write_in(pos, m, &index, last))
+                .collect()
         }
     }
 }
