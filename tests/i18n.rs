@@ -37,10 +37,7 @@ fn inline_args(e: &InlineExpression<&str>, out: &mut BTreeSet<String>) {
 fn expression_args(e: &Expression<&str>, out: &mut BTreeSet<String>) {
     match e {
         Expression::Inline(i) => inline_args(i, out),
-        Expression::Select {
-            selector,
-            variants,
-        } => {
+        Expression::Select { selector, variants } => {
             inline_args(selector, out);
             for v in variants {
                 pattern_args(&v.value, out);
@@ -65,8 +62,8 @@ fn messages(lang: Lang) -> BTreeMap<String, (String, Shape)> {
             .join("locales")
             .join(lang.tag())
             .join(format!("{file}.ftl"));
-        let text = std::fs::read_to_string(&path)
-            .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let text =
+            std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         let res = fluent_syntax::parser::parse(text.as_str())
             .unwrap_or_else(|(_, errors)| panic!("{}: {errors:?}", path.display()));
         for entry in &res.body {
@@ -185,7 +182,11 @@ fn every_message_the_code_names_exists() {
         .filter(|(id, _)| !en.contains_key(*id) && !ALLOWED_NON_IDS.contains(&id.as_str()))
         .map(|(id, file)| format!("{id} (in {file})"))
         .collect();
-    assert!(missing.is_empty(), "no such message: {}", missing.join(", "));
+    assert!(
+        missing.is_empty(),
+        "no such message: {}",
+        missing.join(", ")
+    );
 }
 
 /// Kebab-case strings of the code that share a first word with message ids but are not ids

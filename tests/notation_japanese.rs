@@ -232,7 +232,16 @@ fn the_square_of_the_previous_move_is_dou() {
 fn the_forms_players_type_are_read() {
     let p = Position::start(VariantId::Shogi);
     let m = mv(&p, "7g7f");
-    for text in ["76歩", "７六歩", "▲７六歩", "7六歩", "▲76歩", "☗７六歩", "７六歩(77)", "76歩（７７）"] {
+    for text in [
+        "76歩",
+        "７六歩",
+        "▲７六歩",
+        "7六歩",
+        "▲76歩",
+        "☗７六歩",
+        "７六歩(77)",
+        "76歩（７７）",
+    ] {
         assert_eq!(read(&p, text, None), m, "{text}");
     }
     // parse_move keeps working for the old callers (no previous move).
@@ -281,7 +290,10 @@ fn an_ambiguous_move_is_refused_with_its_candidates() {
     // Promotion or not.
     let (p, last) = after(VariantId::Shogi, "7g7f 3c3d");
     let e = parse_move_after(&p, "22角", last).unwrap_err();
-    assert!(matches!(e, MoveInputError::AmbiguousJapanese { .. }), "{e:?}");
+    assert!(
+        matches!(e, MoveInputError::AmbiguousJapanese { .. }),
+        "{e:?}"
+    );
     let text = e.to_string();
     assert!(text.contains('成') && text.contains("不成"), "{text}");
     for c in match &e {
@@ -359,10 +371,7 @@ fn cannon_shogi_cannons_use_their_kanji() {
 #[test]
 fn palace_shogi_lion_and_castling_forms() {
     // Black lion on ５五, White footsoldiers on ５四 and ５三.
-    let p = position(
-        VariantId::Palace,
-        "4k4/9/4p4/4p4/4+Q4/9/9/9/4K4 b - 1 - -",
-    );
+    let p = position(VariantId::Palace, "4k4/9/4p4/4p4/4+Q4/9/9/9/4K4 b - 1 - -");
     let double = mv(&p, "5e5d5c");
     assert_eq!(japanese::write(&p, double, None), "▲５四獅・５三");
     let feeding = mv(&p, "5e5d5e");
@@ -410,7 +419,10 @@ fn pieces_the_jsa_marks_cannot_tell_apart_name_their_start_square() {
     assert_eq!(read(&p, "55騎(76)", None), mv(&p, "7f5e"));
     assert_eq!(read(&p, "５五騎（６七）", None), mv(&p, "6g5e"));
     let e = parse_move(&p, "55騎左").unwrap_err();
-    assert!(matches!(e, MoveInputError::AmbiguousJapanese { .. }), "{e:?}");
+    assert!(
+        matches!(e, MoveInputError::AmbiguousJapanese { .. }),
+        "{e:?}"
+    );
 }
 
 #[test]

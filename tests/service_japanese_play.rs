@@ -13,15 +13,16 @@ use tegami::service::{parse_command, Command, Place, Reply, Request, User, Via};
 /// player types, and the bot's name.
 const ALLOWED: &[&str] = &[
     "alice", "bob", "carol", "accept", "decline", "cancel", "move", "draw", "offer", "resign",
-    "moretime", "vacation", "end", "help", "settings", "Tegami", "open", "rated", "casual",
+    "moretime", "vacation", "end", "help", "settings", "Tegami", "UTC", "takeback", "draw",
+    "impasse", "accept", "decline", "offer", "open", "rated", "casual",
 ];
 
 /// Whether `text` reads as Japanese: it has kana or kanji, and no Latin word of two letters or
 /// more besides the allowed ones (a move code's letters are single: `7g7f`, `P*5e`).
 fn japanese(text: &str) -> bool {
-    let has_japanese = text.chars().any(|c| {
-        matches!(c as u32, 0x3040..=0x30FF | 0x4E00..=0x9FFF)
-    });
+    let has_japanese = text
+        .chars()
+        .any(|c| matches!(c as u32, 0x3040..=0x30FF | 0x4E00..=0x9FFF));
     let mut word = String::new();
     let mut stray = Vec::new();
     for c in text.chars().chain([' ']) {
@@ -97,7 +98,11 @@ fn two_japanese_players_play_a_whole_game_in_japanese() {
     // Accepted: the game begins.
     let r = env.ok("bob", &format!("accept {challenge}"));
     assert_japanese(&r.text);
-    assert!(r.text.contains("先手") && r.text.contains("後手"), "{}", r.text);
+    assert!(
+        r.text.contains("先手") && r.text.contains("後手"),
+        "{}",
+        r.text
+    );
     for b in &r.buttons {
         assert_japanese(&b.label);
     }
@@ -121,9 +126,14 @@ fn two_japanese_players_play_a_whole_game_in_japanese() {
     assert!(refusal.contains("手番"), "{refusal}");
 
     // An illegal move, and a drop of a piece bob does not hold.
+    // (the king cannot go two squares, and its own pawn stands there: the first rule broken is
+    // the one said)
     let refusal = env.refused("bob", &format!("move {game} 5a5c"));
     assert_japanese(&refusal);
-    assert!(refusal.contains("動けません"), "{refusal}");
+    assert!(
+        refusal.contains("動けません") || refusal.contains("自分の駒"),
+        "{refusal}"
+    );
     let refusal = env.refused("bob", &format!("move {game} P*5e"));
     assert_japanese(&refusal);
     assert!(refusal.contains("持ち駒"), "{refusal}");
@@ -190,14 +200,22 @@ fn each_player_reads_their_own_language_and_the_server_its_own() {
             panic!("one notice to carol: {:?}", r.notify)
         };
         assert_english(notice);
-        assert!(notice.starts_with("alice accepted your challenge"), "{notice}");
+        assert!(
+            notice.starts_with("alice accepted your challenge"),
+            "{notice}"
+        );
         number_after(&r.text, "対局 #").expect("game number")
     };
 
     // Carol moves in English; Alice is told in Japanese. The server has no language: its
     // announcement is English.
     let r = env.ok("carol", &format!("move {game} 7g7f"));
-    assert!(r.text.starts_with(&format!("Game #{game}: carol plays 1. P-7f.")), "{}", r.text);
+    assert!(
+        r.text
+            .starts_with(&format!("Game #{game}: carol plays 1. P-7f.")),
+        "{}",
+        r.text
+    );
     let [notice] = notices_to(&r, "alice")[..] else {
         panic!("one notice to alice: {:?}", r.notify)
     };
@@ -212,7 +230,10 @@ fn each_player_reads_their_own_language_and_the_server_its_own() {
         panic!("one notice to carol: {:?}", r.notify)
     };
     assert_english(notice);
-    assert!(notice.starts_with(&format!("your move in game #{game}")), "{notice}");
+    assert!(
+        notice.starts_with(&format!("your move in game #{game}")),
+        "{notice}"
+    );
 
     // The server speaks Japanese from now on: Carol's reply stays English, the post does not.
     let r = as_manager(&env, "carol", "server language=ja");

@@ -159,12 +159,9 @@ pub fn illegal(lang: Lang, e: &IllegalMove, v: &Variant) -> String {
         IllegalMove::DropOnOccupied { to } => {
             t!(lang, "illegal-drop-on-occupied", square = sq(to))
         }
-        IllegalMove::DeadDrop { kind, to } => t!(
-            lang,
-            "illegal-dead-drop",
-            piece = p(kind),
-            square = sq(to)
-        ),
+        IllegalMove::DeadDrop { kind, to } => {
+            t!(lang, "illegal-dead-drop", piece = p(kind), square = sq(to))
+        }
         IllegalMove::DropOutsideZone { kind, to } => {
             // The zone's type is the engine's own (not exported): read by its debug form,
             // `Nearest(3)` or `NotEnemyPalace`.
@@ -320,7 +317,12 @@ fn hint(lang: Lang, v: &Variant) -> String {
 
 /// The legal moves of `pos` written in `notation`, for the moves the engine wrote in Western
 /// notation in `forms` (the candidates of an ambiguous input), in the same order.
-fn rewritten(pos: &Position, forms: &[String], notation: Notation, last: Option<Square>) -> Vec<String> {
+fn rewritten(
+    pos: &Position,
+    forms: &[String],
+    notation: Notation,
+    last: Option<Square>,
+) -> Vec<String> {
     if notation == Notation::Western {
         return forms.to_vec();
     }
@@ -409,7 +411,12 @@ pub fn input(
                 Lang::En => why.clone(),
                 Lang::Ja => illegal_why(lang, v, why, reason.as_ref(), typed),
             };
-            t!(lang, "input-illegal", understood = what(understood), why = why)
+            t!(
+                lang,
+                "input-illegal",
+                understood = what(understood),
+                why = why
+            )
         }
         MoveInputError::Ambiguous {
             understood,
@@ -529,8 +536,22 @@ mod tests {
     fn english_refusals_are_the_engine_s_own() {
         for id in VariantId::ALL {
             let v = Variant::get(*id);
-            let a = sq(v, if v.spec.squares == SquareNames::Shogi { "5e" } else { "e5" });
-            let b = sq(v, if v.spec.squares == SquareNames::Shogi { "3c" } else { "c3" });
+            let a = sq(
+                v,
+                if v.spec.squares == SquareNames::Shogi {
+                    "5e"
+                } else {
+                    "e5"
+                },
+            );
+            let b = sq(
+                v,
+                if v.spec.squares == SquareNames::Shogi {
+                    "3c"
+                } else {
+                    "c3"
+                },
+            );
             let mut cases = vec![
                 IllegalMove::GameOver,
                 IllegalMove::OffBoard,
@@ -556,7 +577,11 @@ mod tests {
             ];
             for &kind in PieceKind::ALL {
                 cases.extend([
-                    IllegalMove::CannotReach { kind, from: a, to: b },
+                    IllegalMove::CannotReach {
+                        kind,
+                        from: a,
+                        to: b,
+                    },
                     IllegalMove::CannotPromote { kind },
                     IllegalMove::NotInZone { kind },
                     IllegalMove::MustPromote { kind, to: b },

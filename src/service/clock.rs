@@ -239,15 +239,16 @@ impl Service {
                 if self.is_computer(&user) {
                     continue;
                 }
-                let n = self.outbox_notice(&user, row.channel.as_ref(), |voice| {
-                    t!(
-                        voice.lang,
-                        "clock-reminder",
-                        id = row.id,
-                        time = format_time(deadline)
-                    )
-                })?
-                .about(row.id);
+                let n = self
+                    .outbox_notice(&user, row.channel.as_ref(), |voice| {
+                        t!(
+                            voice.lang,
+                            "clock-reminder",
+                            id = row.id,
+                            time = format_time(deadline)
+                        )
+                    })?
+                    .about(row.id);
                 if self.store.remind(row.id, deadline, &n, now)? {
                     out.reminders.push(row.id);
                 }
@@ -268,7 +269,12 @@ impl Service {
                         (Lang::Ja, Some(v)) => words::variant(Lang::Ja, v),
                         _ => c.variant.clone(),
                     };
-                    t!(voice.lang, "clock-challenge-expired", id = c.id, game = game)
+                    t!(
+                        voice.lang,
+                        "clock-challenge-expired",
+                        id = c.id,
+                        game = game
+                    )
                 })?;
                 if self.store.expire_challenge(c.id, &[n], now)? {
                     out.expired.push(c.id);
@@ -524,10 +530,7 @@ impl Service {
             }));
         };
         if let Some(until) = on {
-            return user_err(msg!(
-                "clock-already-on-vacation",
-                time = format_time(until)
-            ));
+            return user_err(msg!("clock-already-on-vacation", time = format_time(until)));
         }
         if days == 0 || days as i64 > left_days {
             return user_err(msg!("clock-vacation-limit", left = left_days));
@@ -583,8 +586,8 @@ impl Service {
             text.push_str(&t!(lang, "clock-stats-none"));
         }
         for r in ratings {
-            let name = VariantId::parse(&r.variant)
-                .map_or(r.variant.clone(), |v| words::variant(lang, v));
+            let name =
+                VariantId::parse(&r.variant).map_or(r.variant.clone(), |v| words::variant(lang, v));
             text.push('\n');
             text.push_str(&t!(
                 lang,

@@ -28,7 +28,13 @@ use crate::store::GameStatus;
 use crate::t;
 
 /// The title of a game's thread: `Game #12: alice vs bob (Shogi)`, in `lang`.
-pub(crate) fn thread_title(lang: Lang, game: i64, variant: &str, first: &str, second: &str) -> String {
+pub(crate) fn thread_title(
+    lang: Lang,
+    game: i64,
+    variant: &str,
+    first: &str,
+    second: &str,
+) -> String {
     let variant = VariantId::parse(variant)
         .map_or_else(|| t!(lang, "core-thread-game"), |v| words::variant(lang, v));
     t!(

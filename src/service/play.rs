@@ -8,10 +8,10 @@ use super::*;
 use crate::engine::notation::{human, input, written};
 use crate::engine::{impasse, Outcome, Position};
 use crate::i18n::{refusal, words, Lang, Msg};
-use crate::{msg, t};
 use crate::store::{
     ChallengeStatus, Ending, GameResult, MoveRow, NewChallenge, NewGame, OfferKind, OfferRow,
 };
+use crate::{msg, t};
 
 /// Open challenges one user may have made at once (in every server together): the next one is
 /// refused, saying how to withdraw one (`cancel`).
@@ -210,7 +210,11 @@ impl Service {
             ColorChoice::Random => None,
         }
         .map_or_else(String::new, |c| {
-            t!(lang, "play-challenge-side", side = refusal::side(lang, v, c))
+            t!(
+                lang,
+                "play-challenge-side",
+                side = refusal::side(lang, v, c)
+            )
         });
         let extra = match (&a.handicap, &a.setup) {
             (Some(h), _) => t!(
@@ -383,10 +387,11 @@ impl Service {
             None => c.challenger == user.id || c.challenged.as_deref() == Some(user.id.as_str()),
         };
         if let Some(id) = id {
-            let c =
-                self.store.challenge(id)?.filter(here).ok_or_else(|| {
-                    CoreError::User(msg!("play-no-challenge", id = id))
-                })?;
+            let c = self
+                .store
+                .challenge(id)?
+                .filter(here)
+                .ok_or_else(|| CoreError::User(msg!("play-no-challenge", id = id)))?;
             if c.status != ChallengeStatus::Open || c.expires_at <= now {
                 let state = match c.status {
                     ChallengeStatus::Open | ChallengeStatus::Expired => "play-challenge-expired",
@@ -394,7 +399,11 @@ impl Service {
                     ChallengeStatus::Declined => "play-challenge-declined",
                     ChallengeStatus::Cancelled => "play-challenge-cancelled",
                 };
-                return user_err(msg!("play-challenge-closed", id = id, state = Msg::new(state)));
+                return user_err(msg!(
+                    "play-challenge-closed",
+                    id = id,
+                    state = Msg::new(state)
+                ));
             }
             return Ok(c);
         }
@@ -484,14 +493,12 @@ impl Service {
             .into_iter()
             .collect();
         if first_mover != user.id && first_mover != c.challenger {
-            notify.extend(
-                self.notice(
-                    &first_mover,
-                    channel.as_ref(),
-                    guild.as_deref(),
-                    |_, voice| t!(voice.lang, "play-notice-your-move", game = "{game}"),
-                ),
-            );
+            notify.extend(self.notice(
+                &first_mover,
+                channel.as_ref(),
+                guild.as_deref(),
+                |_, voice| t!(voice.lang, "play-notice-your-move", game = "{game}"),
+            ));
         }
         let row = match self.store.accept_challenge(
             c.id,
@@ -512,9 +519,7 @@ impl Service {
             now,
         ) {
             Ok(row) => row,
-            Err(StoreError::Conflict) => {
-                return user_err(msg!("play-challenge-taken", id = c.id))
-            }
+            Err(StoreError::Conflict) => return user_err(msg!("play-challenge-taken", id = c.id)),
             Err(e) => return Err(e.into()),
         };
         info!(game = row.id, challenge = c.id, "challenge accepted");
@@ -614,7 +619,11 @@ impl Service {
         }
         self.store
             .close_challenge(c.id, ChallengeStatus::Cancelled, &[], self.now())?;
-        Ok(Reply::text(t!(user.voice.lang, "play-cancelled", id = c.id)))
+        Ok(Reply::text(t!(
+            user.voice.lang,
+            "play-cancelled",
+            id = c.id
+        )))
     }
 
     /// Checks that `user` plays in the game and it is going on.
@@ -813,13 +822,8 @@ impl Service {
         };
         // Stored: from here on nothing may fail.
         g.row = row;
-        let attachments = self.picture_after_commit_in(
-            &g,
-            g.game.moves().len(),
-            &viewer,
-            &mut text,
-            voice.lang,
-        );
+        let attachments =
+            self.picture_after_commit_in(&g, g.game.moves().len(), &viewer, &mut text, voice.lang);
         Ok(Reply {
             game: Some(g.game_ref(false)),
             text,
@@ -1359,13 +1363,8 @@ impl Service {
                     count = n as i64,
                     mover = self.shown_name(&mover, guild)
                 );
-                let attachments = self.picture_after_commit_in(
-                    &g,
-                    g.game.moves().len(),
-                    &mover,
-                    &mut text,
-                    lang,
-                );
+                let attachments =
+                    self.picture_after_commit_in(&g, g.game.moves().len(), &mover, &mut text, lang);
                 Ok(Reply {
                     game: Some(g.game_ref(false)),
                     text,

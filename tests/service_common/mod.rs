@@ -150,7 +150,8 @@ impl Env {
         let shown = format!("{command:?}");
         match self.try_cmd(user_id, command) {
             Err(CoreError::User(msg)) | Err(CoreError::Ended(msg, ..)) => {
-                let msg = msg.to_string();
+                // In the sender's language, as the reply would say it.
+                let msg = msg.render(self.service.voice_of(user_id).lang);
                 assert!(!msg.trim().is_empty(), "@{user_id} {shown}: empty refusal");
                 msg
             }

@@ -394,14 +394,10 @@ fn read_square(v: &Variant, chars: &[char]) -> Option<Result<Square, String>> {
         k => KANJI_DIGITS.iter().position(|&x| x == k)? as u32 + 1,
     };
     let token: String = chars[..2].iter().collect();
-    if !(1..=u32::from(v.files())).contains(&file) || !(1..=u32::from(v.ranks())).contains(&rank)
-    {
+    if !(1..=u32::from(v.files())).contains(&file) || !(1..=u32::from(v.ranks())).contains(&rank) {
         return Some(Err(token));
     }
-    Some(Ok(Square::new(
-        v.files() - file as u8,
-        (rank - 1) as u8,
-    )))
+    Some(Ok(Square::new(v.files() - file as u8, (rank - 1) as u8)))
 }
 
 /// Reads a Japanese move (whitespace already removed) and resolves it in `pos`.
@@ -455,7 +451,10 @@ pub(crate) fn read(
         .filter(|(n, _)| rest.starts_with(n))
         .max_by_key(|(n, _)| n.chars().count());
     let Some((name, kind)) = found else {
-        let name: String = rest.chars().take_while(|c| !"右左直上寄引成不生打(（".contains(*c)).collect();
+        let name: String = rest
+            .chars()
+            .take_while(|c| !"右左直上寄引成不生打(（".contains(*c))
+            .collect();
         if name.is_empty() {
             return Err(unreadable());
         }
@@ -476,7 +475,11 @@ pub(crate) fn read(
         } else if let Some(t) = s.strip_prefix("直").filter(|_| r.place.is_none()) {
             r.place = Some(Place::Straight);
             s = t;
-        } else if let Some(t) = s.strip_prefix("上").or_else(|| s.strip_prefix("行")).filter(|_| r.motion.is_none()) {
+        } else if let Some(t) = s
+            .strip_prefix("上")
+            .or_else(|| s.strip_prefix("行"))
+            .filter(|_| r.motion.is_none())
+        {
             r.motion = Some(Motion::Up);
             s = t;
         } else if let Some(t) = s.strip_prefix("寄").filter(|_| r.motion.is_none()) {
@@ -485,7 +488,10 @@ pub(crate) fn read(
         } else if let Some(t) = s.strip_prefix("引").filter(|_| r.motion.is_none()) {
             r.motion = Some(Motion::Down);
             s = t;
-        } else if let Some(t) = s.strip_prefix("不成").or_else(|| s.strip_prefix("生")).filter(|_| r.promote.is_none())
+        } else if let Some(t) = s
+            .strip_prefix("不成")
+            .or_else(|| s.strip_prefix("生"))
+            .filter(|_| r.promote.is_none())
         {
             r.promote = Some(false);
             s = t;
@@ -507,7 +513,10 @@ pub(crate) fn read(
         } else if let Some(t) = s.strip_prefix("キャスリング") {
             r.castling = true;
             s = t;
-        } else if let Some(t) = ["・", "→", "-", "－", "、"].iter().find_map(|p| s.strip_prefix(*p)) {
+        } else if let Some(t) = ["・", "→", "-", "－", "、"]
+            .iter()
+            .find_map(|p| s.strip_prefix(*p))
+        {
             let cs: Vec<char> = t.chars().collect();
             match read_square(v, &cs) {
                 Some(Ok(q)) if r.second.is_none() => {
@@ -598,8 +607,7 @@ fn resolve(
             || r.place.is_some()
             || r.motion.is_some()
             || r.castling
-            || usize::from(r.second.is_some()) + usize::from(r.feeding) + usize::from(r.staring)
-                > 1
+            || usize::from(r.second.is_some()) + usize::from(r.feeding) + usize::from(r.staring) > 1
         {
             return Err(MoveInputError::Unreadable {
                 input: text.to_string(),
@@ -643,9 +651,8 @@ fn resolve(
         .filter(|&m| {
             m.to() == to
                 && !matches!(m, Move::Lion { .. } | Move::Drop { .. })
-                && m.from().is_some_and(|f| {
-                    f != to && pos.piece_at(f).is_some_and(|p| p.kind == kind)
-                })
+                && m.from()
+                    .is_some_and(|f| f != to && pos.piece_at(f).is_some_and(|p| p.kind == kind))
         })
         .collect();
     let drops: Vec<Move> = legal
@@ -683,9 +690,7 @@ fn resolve(
         board.clone()
     };
     let forms = |ms: &[Move]| -> Vec<String> {
-        ms.iter()
-            .map(|&m| write_in(pos, m, &index, last))
-            .collect()
+        ms.iter().map(|&m| write_in(pos, m, &index, last)).collect()
     };
     if cands.is_empty() && !all.is_empty() {
         return Err(MoveInputError::NoneFits {
