@@ -91,7 +91,11 @@ impl Console {
             Err(e) => writeln!(
                 output,
                 "✗ {}",
-                t!(self.lang, "console-computer-games-failed", error = e.to_string())
+                t!(
+                    self.lang,
+                    "console-computer-games-failed",
+                    error = e.to_string()
+                )
             )?,
         }
         if interactive {
@@ -269,7 +273,12 @@ impl Console {
                 Ok(path) => out.push_str(&format!("\n  [{what}: {}]", path.display())),
                 Err(e) => out.push_str(&format!(
                     "\n  [{}]",
-                    t!(lang, "console-not-saved", what = what, error = e.to_string())
+                    t!(
+                        lang,
+                        "console-not-saved",
+                        what = what,
+                        error = e.to_string()
+                    )
                 )),
             }
         }

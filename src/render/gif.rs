@@ -15,8 +15,8 @@ use std::collections::HashMap;
 use image::RgbImage;
 
 use crate::engine::notation;
-use crate::engine::{Game, Move, Outcome, Position, Variant};
 use crate::engine::notation::Notation;
+use crate::engine::{Game, Move, Outcome, Position, Variant};
 use crate::i18n::{words, Lang};
 use crate::render::strip::capitalised;
 use crate::render::{render_image, theme, RenderError, RenderOptions};
@@ -506,7 +506,7 @@ mod tests {
             winner: crate::engine::Color::Black,
             reason: crate::engine::Reason::Declaration,
         };
-        let c = captions(g.start(), g.moves(), Some(o));
+        let c = captions(g.start(), g.moves(), Some(o), &GifOptions::default());
         assert_eq!(c[0], None);
         assert_eq!(c[1].as_deref(), Some("1. P-7f"));
         assert_eq!(c[2].as_deref(), Some("1… P-3d"));

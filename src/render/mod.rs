@@ -31,8 +31,8 @@ use crate::i18n::Lang;
 pub use board::BoardStyle;
 pub use diagram::{render_diagram, render_diagram_image, Diagram};
 pub use gif::{
-    describe_outcome, describe_outcome_in, render_gif, render_gif_moves, render_gif_within, FittedGif, GifOptions,
-    MAX_FRAMES,
+    describe_outcome, describe_outcome_in, render_gif, render_gif_moves, render_gif_within,
+    FittedGif, GifOptions, MAX_FRAMES,
 };
 pub use layout::{default_square, HandSlot, Layout, Rect};
 pub use pieces::{label, look, Look};

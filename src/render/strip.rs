@@ -6,9 +6,9 @@ use image::RgbImage;
 
 use crate::engine::{Color, Piece, Position, Variant};
 use crate::i18n::words;
-use crate::t;
 use crate::render::layout::{Layout, Rect};
 use crate::render::{hand_of, pieces, raster, text, theme, RenderOptions};
+use crate::t;
 
 /// `black` → `Black`.
 pub fn capitalised(s: &str) -> String {

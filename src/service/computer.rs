@@ -25,9 +25,9 @@ use crate::engine::notation::{code, fen, move_number, written};
 use crate::engine::search::{self, Analysis, Budget, Limits, DEFAULT_TT_MB};
 use crate::engine::{Color, Game, Variant};
 use crate::i18n::{words, Lang};
-use crate::{msg, t};
 use crate::render::chart::{eval_chart_png, ChartOptions};
 use crate::store::{GameStatus, NewGame};
+use crate::{msg, t};
 
 use super::{
     play::{ChallengeArgs, MAX_COMPUTER_GAMES},

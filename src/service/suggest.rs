@@ -116,8 +116,8 @@ impl Service {
                 let mut list: Vec<(String, String)> =
                     super::views::written_moves_in(&g.game, notation, last)
                         .into_iter()
-                    .map(|(m, human)| (human, code::write(v, m)))
-                    .collect();
+                        .map(|(m, human)| (human, code::write(v, m)))
+                        .collect();
                 list.sort();
                 let w = Arc::new(list);
                 // Cached under the version of the replayed game (which a move just made may

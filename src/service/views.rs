@@ -20,6 +20,7 @@ impl Service {
     }
 
     /// `board_image`, in `style` rather than the viewer's setting (English, Western notation).
+    #[allow(dead_code)] // Kept for callers not yet speaking in voices.
     pub(crate) fn board_image_styled(
         &self,
         g: &Loaded,
@@ -33,6 +34,7 @@ impl Service {
     /// `board_image` in `voice`: the strip's words in its language, the caption's move in its
     /// notation. A reply passes its sender's voice (`user.voice`), a notice its recipient's
     /// (`voice_of`), a public post its server's (`public_voice`).
+    #[allow(dead_code)] // For `play.rs`'s announcements and notices.
     pub(crate) fn board_image_in(
         &self,
         g: &Loaded,
@@ -271,7 +273,11 @@ impl Service {
         for c in &challenges {
             let whom = if c.challenger == id {
                 match &c.challenged {
-                    Some(to) => t!(lang, "views-you-challenged", name = self.shown_name(to, here)),
+                    Some(to) => t!(
+                        lang,
+                        "views-you-challenged",
+                        name = self.shown_name(to, here)
+                    ),
                     None => t!(lang, "views-your-open-challenge"),
                 }
             } else {
@@ -491,9 +497,7 @@ impl Service {
                 .moves()
                 .iter()
                 .enumerate()
-                .map(|(i, &m)| {
-                    written(&g.game.position_at(i), m, notation, last_to(&g.game, i))
-                })
+                .map(|(i, &m)| written(&g.game.position_at(i), m, notation, last_to(&g.game, i)))
                 .collect()
         };
         let mut text = self.status_line(&g, lang);
@@ -1019,10 +1023,16 @@ pub(crate) fn written_moves_in(
     let pos = game.position();
     let legal = game.legal_moves();
     let all = pos.legal_moves();
-    let list = if all.len() == legal.len() { &legal } else { &all };
+    let list = if all.len() == legal.len() {
+        &legal
+    } else {
+        &all
+    };
     list.iter()
         .copied()
-        .zip(crate::engine::notation::written_all(pos, list, notation, last))
+        .zip(crate::engine::notation::written_all(
+            pos, list, notation, last,
+        ))
         .filter(|(m, _)| legal.contains(m))
         .collect()
 }
