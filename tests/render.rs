@@ -925,3 +925,40 @@ fn a_replay_too_big_is_made_smaller_or_refused() {
     // Far too small for any replay: refused, never a file over the limit.
     assert!(render_gif_within(&g, &opts, 20_000).unwrap().is_none());
 }
+
+/// A Japanese picture: the strip's side labels and "to move" chip in Japanese, and in the
+/// kanji style the ranks in kanji numerals (written to `/tmp` to be looked at); the English
+/// one of the same position is unchanged by the language field's default.
+#[test]
+fn japanese_strip_and_kanji_ranks() {
+    use tegami::i18n::Lang;
+    let pos = Position::start(VariantId::Shogi);
+    let ja = RenderOptions {
+        names: [Some("taro".into()), Some("花子".into())],
+        lang: Lang::Ja,
+        ..RenderOptions::default()
+    };
+    let en = RenderOptions {
+        lang: Lang::En,
+        ..ja.clone()
+    };
+    let ja_png = tegami::render::render_png(&pos, &ja).unwrap();
+    let en_png = tegami::render::render_png(&pos, &en).unwrap();
+    assert_ne!(ja_png, en_png, "the language changes the strip");
+    assert_eq!(
+        en_png,
+        tegami::render::render_png(
+            &pos,
+            &RenderOptions {
+                names: ja.names.clone(),
+                ..RenderOptions::default()
+            }
+        )
+        .unwrap(),
+        "English is the default"
+    );
+    std::fs::write(std::env::temp_dir().join("tegami-ja-shogi.png"), &ja_png).unwrap();
+    let judkins = Position::start(VariantId::Judkins);
+    let png = tegami::render::render_png(&judkins, &ja).unwrap();
+    std::fs::write(std::env::temp_dir().join("tegami-ja-judkins.png"), &png).unwrap();
+}

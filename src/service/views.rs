@@ -20,7 +20,7 @@ impl Service {
     }
 
     /// `board_image`, in `style` rather than the viewer's setting (English, Western notation).
-    #[allow(dead_code)] // TRANSITIONAL: the views branch (issue 21) takes these over.
+    #[allow(dead_code)] // Kept for callers not yet speaking in voices.
     pub(crate) fn board_image_styled(
         &self,
         g: &Loaded,
@@ -34,7 +34,7 @@ impl Service {
     /// `board_image` in `voice`: the strip's words in its language, the caption's move in its
     /// notation. A reply passes its sender's voice (`user.voice`), a notice its recipient's
     /// (`voice_of`), a public post its server's (`public_voice`).
-    #[allow(dead_code)] // TRANSITIONAL: see above.
+    #[allow(dead_code)] // For `play.rs`'s announcements and notices.
     pub(crate) fn board_image_in(
         &self,
         g: &Loaded,
@@ -1072,12 +1072,18 @@ pub fn describe(lang: Lang, v: &Variant) -> String {
         out.push_str(&t!(lang, "rules-handicaps"));
         out.push('\n');
         for h in s.handicaps {
-            let key = format!("rules-handicap-{}", h.name);
-            let description = if crate::i18n::has(lang, &key) {
-                crate::i18n::tr(lang, &key, None)
-            } else {
-                h.description.to_string()
+            let key = match h.name {
+                "lance" => Some("rules-handicap-lance"),
+                "bishop" => Some("rules-handicap-bishop"),
+                "rook" => Some("rules-handicap-rook"),
+                "rook-lance" => Some("rules-handicap-rook-lance"),
+                "two" => Some("rules-handicap-two"),
+                "four" => Some("rules-handicap-four"),
+                "six" => Some("rules-handicap-six"),
+                _ => None,
             };
+            // A handicap without a message (a new one) keeps the engine's English words.
+            let description = key.map_or_else(|| h.description.to_string(), |k| t!(lang, k));
             out.push_str(&format!("  {:<11} {}\n", h.name, description));
         }
     }

@@ -170,9 +170,12 @@ impl Env {
     /// first side, and `second` accepts. Returns the game id.
     pub fn start_game(&self, first: &str, second: &str, args: &str) -> i64 {
         let r = self.ok(first, &format!("challenge @{second} {args} black"));
-        let challenge = number_after(&r.text, "Challenge #").expect("challenge number");
+        // (in any language: the first number after a `#` is the challenge's)
+        let challenge = number_after(&r.text, "Challenge #")
+            .or_else(|| number_after(&r.text, "#"))
+            .expect("challenge number");
         let r = self.ok(second, &format!("accept {challenge}"));
-        let game = number_after(&r.text, "Game #").expect("game number");
+        let game = r.game.as_ref().map(|g| g.id).expect("game number");
         let row = self.game(game);
         assert_eq!(row.players, [first.to_string(), second.to_string()]);
         game
