@@ -196,21 +196,9 @@ pub async fn sender_lang(data: &Data, origin: &Origin) -> Lang {
         origin.user.to_string(),
         origin.locale.clone(),
     );
-    tokio::task::spawn_blocking(move || {
-        let row = service.store.user(&id).ok().flatten();
-        row.as_ref()
-            .and_then(|r| r.language.as_deref())
-            .and_then(Lang::parse)
-            .or_else(|| locale.as_deref().map(Lang::from_locale))
-            .or_else(|| {
-                row.as_ref()
-                    .and_then(|r| r.locale.as_deref())
-                    .map(Lang::from_locale)
-            })
-            .unwrap_or_default()
-    })
-    .await
-    .unwrap_or_default()
+    tokio::task::spawn_blocking(move || service.voice_of_sender(&id, locale.as_deref()).lang)
+        .await
+        .unwrap_or_default()
 }
 
 /// The parent of an interaction's channel, when that channel is a thread.

@@ -75,6 +75,12 @@ impl Service {
         }
     }
 
+    /// How a reply to `user` speaks when their client says `locale`, without recording
+    /// anything (the transport's own answers: a refused option, a confirmation).
+    pub fn voice_of_sender(&self, user: &str, locale: Option<&str>) -> Voice {
+        voice_for(self.store.user(user).ok().flatten().as_ref(), locale)
+    }
+
     /// How a server's public posts speak (English outside servers, and for a server the store
     /// cannot be asked about).
     pub(crate) fn public_voice(&self, guild: Option<&str>) -> Voice {
