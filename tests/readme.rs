@@ -103,11 +103,20 @@ fn every_command_line_example_prints_what_the_readme_says() {
 }
 
 #[test]
-fn the_console_session_of_the_readme_replays_as_shown() {
-    let block = blocks(&readme())
+fn the_console_sessions_of_the_readme_replay_as_shown() {
+    let sessions: Vec<Vec<String>> = blocks(&readme())
         .into_iter()
-        .find(|b| b.first().is_some_and(|l| l.ends_with("-- console")))
-        .expect("the README's console session");
+        .filter(|b| b.first().is_some_and(|l| l.ends_with("-- console")))
+        .collect();
+    // The English session of *Try it*, and the Japanese one of *Language and notation*.
+    assert!(sessions.len() >= 2, "the README's console sessions");
+    for block in sessions {
+        replay(&block);
+    }
+}
+
+/// Feeds a README console session to the real `tegami console` and checks its lines, in order.
+fn replay(block: &[String]) {
     let inputs: Vec<&str> = block.iter().filter_map(|l| l.strip_prefix("> ")).collect();
     let expected: Vec<&str> = block[1..]
         .iter()
@@ -297,4 +306,99 @@ fn the_prefix_command_examples_of_the_readme_are_commands() {
         seen += 1;
     }
     assert!(seen >= 4, "the README's prefix examples ({seen})");
+}
+
+/// Every Japanese move of the README's *Language and notation*, in a position where it can be
+/// played: (game, position, moves played before, as written, the move code it must be read as).
+/// A form that begins with ▲ or △ is also how Tegami writes that move.
+const JAPANESE_EXAMPLES: &[(&str, &str, &str, &str, &str)] = &[
+    ("shogi", START, "", "▲７六歩", "7g7f"),
+    ("shogi", START, "", "76歩", "7g7f"),
+    ("shogi", START, "", "７六歩", "7g7f"),
+    ("shogi", START, "", "7六歩", "7g7f"),
+    ("shogi", START, "", "▲５八金右", "4i5h"),
+    ("shogi", START, "", "58金右", "4i5h"),
+    (
+        "shogi",
+        START,
+        "2g2f 8c8d 2f2e 8d8e 2e2d",
+        "△同　歩",
+        "2c2d",
+    ),
+    ("shogi", START, "2g2f 8c8d 2f2e 8d8e 2e2d", "同歩", "2c2d"),
+    (
+        "shogi",
+        "4k4/9/9/9/9/9/9/1B7/4K4 b B 1",
+        "",
+        "▲５五角打",
+        "B*5e",
+    ),
+    (
+        "shogi",
+        "4k4/9/9/9/9/9/9/1B7/4K4 b B 1",
+        "",
+        "55角打",
+        "B*5e",
+    ),
+    ("shogi", START, "7g7f 3c3d", "22角成", "8h2b+"),
+    ("shogi", START, "7g7f 3c3d", "22角不成", "8h2b"),
+    ("palace", LION, "", "▲５四獅・５三", "5e5d5c"),
+    ("palace", LION, "", "▲５四獅居喰い", "5e5d5e"),
+    ("palace", LION, "", "▲５五獅じっと", "5e5e"),
+    ("palace", CASTLE, "", "▲７九玉キャスリング", "5i7i"),
+];
+
+/// Examples of the section that are not moves: piece names, refusals, settings.
+const JAPANESE_NOT_MOVES: &[&str] = &[
+    "金砲",
+    "獅",
+    "后",
+    "５八金: 左か右か",
+    "５八金: 左か右か、書き分けてください",
+];
+
+#[test]
+fn every_japanese_move_example_of_the_readme_is_read_and_written_as_said() {
+    use tegami::engine::notation::{code, fen, input, written, Notation};
+    let text = readme();
+    let section = text
+        .split("## Language and notation")
+        .nth(1)
+        .and_then(|s| s.split("\n## ").next())
+        .expect("the README's Language and notation section");
+    let mut seen = 0;
+    for example in section.split('`').skip(1).step_by(2) {
+        if example.is_ascii() || example.contains('\n') {
+            continue;
+        }
+        assert!(
+            JAPANESE_NOT_MOVES.contains(&example)
+                || JAPANESE_EXAMPLES.iter().any(|e| e.3 == example),
+            "README example `{example}` is not checked"
+        );
+        seen += 1;
+    }
+    assert!(seen >= 15, "the section's Japanese examples ({seen})");
+    for &(game, position, before, typed, expected) in JAPANESE_EXAMPLES {
+        let id = tegami::engine::VariantId::parse(game).expect("a game");
+        let v = tegami::engine::Variant::get(id);
+        let start = fen::parse(v, position).unwrap_or_else(|e| panic!("{position}: {e}"));
+        let mut game_so_far = tegami::engine::Game::new(start);
+        for c in before.split_whitespace() {
+            let m = input::parse_move(game_so_far.position(), c).expect("a move before");
+            game_so_far.play(m).expect("legal");
+        }
+        let last = game_so_far.moves().last().map(|m| m.to());
+        let pos = game_so_far.position();
+        let m = input::parse_move_after(pos, typed, last)
+            .unwrap_or_else(|e| panic!("{game} `{typed}` refused: {e}"));
+        assert_eq!(code::write(v, m), expected, "{game} `{typed}`");
+        if typed.starts_with(['▲', '△']) {
+            assert_eq!(
+                written(pos, m, Notation::Japanese, last),
+                typed,
+                "{game} {expected}"
+            );
+        }
+    }
 }

@@ -146,3 +146,9 @@ input-drop-promotes = a dropped piece never promotes on the drop: drop it, and p
 input-no-piece-anywhere = you have no { $piece } on the board or in hand
 input-no-piece-on-board = you have no { $piece } on the board
 input-not-a-move = '{ $text }' is not a move in this position
+# Japanese moves the reader could not settle: `written` is what was understood (５八金).
+input-ambiguous-japanese = { $written }: { $options }?
+input-or = {" or "}
+input-none-fits = { $written }: no such move here; the moves there are { $candidates }
+input-no-previous = 同 means the square of the previous move, and there is none
+input-wrong-side = '{ $written }': it is the other side's turn

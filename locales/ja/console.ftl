@@ -9,7 +9,7 @@ console-banner =
 console-computer-games-failed = コンピューターの対局を読み込めません: { $error }
 console-says-nothing = @{ $user } の後にコマンドがありません: 名前の後にコマンドを書いてください。例: @{ $user } games
 console-help-extra =
-    {"  "}tick [TIME] — （コンソール）時計を RFC 3339 形式の時刻に合わせる。例: tick 2026-12-01T12:00:00Z
+    {"  "}tick [時刻] — （コンソール）時計を RFC 3339 形式の時刻に合わせる。例: tick 2026-12-01T12:00:00Z
       quit — 終了する
     コマンドは話すユーザーの後に書きます: @alice games
 console-no-user = 行の先頭に話すユーザーを書いてください。例: `@alice challenge @bob shogi`（help でコマンド一覧）

@@ -145,3 +145,9 @@ input-drop-promotes = 打った駒はその手では成れません。打って�
 input-no-piece-anywhere = 盤上にも持ち駒にも{ $piece }がありません
 input-no-piece-on-board = 盤上に{ $piece }がありません
 input-not-a-move = 「{ $text }」はこの局面で指せる手ではありません
+# 読み取れたが決まらない日本式の指し手: written は読み取れた部分（５八金）。
+input-ambiguous-japanese = { $written }: { $options }か、書き分けてください
+input-or = か
+input-none-fits = { $written }という手はありません。そこへ行ける手は{ $candidates }です
+input-no-previous = 「同」は直前の手のマスのことですが、まだ一手も指されていません
+input-wrong-side = 「{ $written }」: ▲△が手番と合いません

@@ -2,33 +2,33 @@
 
 help-head = コマンド一覧（対局や挑戦がひとつだけなら番号は省略できます）:
 help-no-command = 「{ $topic }」というコマンドはありません。help で一覧を表示します
-help-challenge = challenge @USER|open VARIANT [black|white|random] [days=N] [handicap=NAME] [setup=NAME] [rated|casual] — 対局を申し込む（種類: shogi 将棋、judkins ジャドキンス将棋、cannon 大砲将棋、palace 宮殿将棋、shanghai 上海宮殿チェス）
-help-accept = accept [CHALLENGE_ID] — 挑戦を受ける
-help-decline = decline [CHALLENGE_ID] — 挑戦を断る
-help-cancel = cancel [CHALLENGE_ID] — 自分の挑戦を取り消す
-help-move = move [GAME_ID] MOVE — 指す: ７六歩、76歩、同歩、7g7f、P-7f、S*5e など
-help-board = board [GAME_ID] — 盤面を表示する
-help-moves = moves [GAME_ID] [SQUARE] — 合法手の一覧（SQUARE の駒の手だけも可）
-help-resign = resign [GAME_ID] — 投了する
-help-declare = declare [GAME_ID] — 将棋: 自分の手番に入玉宣言をする（27点法: 玉と他の駒10枚以上が敵陣にあり、王手がかかっていないこと。先手28点、後手27点以上。敵陣と持駒の飛車・角は5点、その他は1点）
-help-draw = draw [GAME_ID] [offer|accept|decline] — 引き分けを申し出る、または返答する
-help-takeback = takeback [GAME_ID] [request|accept|decline] — 待ったを申し出る、または返答する
-help-impasse = impasse [GAME_ID] [propose|accept|decline] — 双方の玉が敵陣に入ったあと、合意による持将棋（shogi、judkins、cannon）
+help-challenge = challenge @相手|open 種類 [black|white|random] [days=N] [handicap=名前] [setup=名前] [rated|casual] — 対局を申し込む（種類: shogi 将棋、judkins ジャドキンス将棋、cannon 大砲将棋、palace 宮殿将棋、shanghai 上海宮殿チェス）
+help-accept = accept [挑戦番号] — 挑戦を受ける
+help-decline = decline [挑戦番号] — 挑戦を断る
+help-cancel = cancel [挑戦番号] — 自分の挑戦を取り消す
+help-move = move [対局番号] 指し手 — 指す: ７六歩、76歩、同歩、7g7f、P-7f、S*5e など
+help-board = board [対局番号] — 盤面を表示する
+help-moves = moves [対局番号] [マス] — 合法手の一覧（そのマスの駒の手だけも可）
+help-resign = resign [対局番号] — 投了する
+help-declare = declare [対局番号] — 将棋: 自分の手番に入玉宣言をする（27点法: 玉と他の駒10枚以上が敵陣にあり、王手がかかっていないこと。先手28点、後手27点以上。敵陣と持駒の飛車・角は5点、その他は1点）
+help-draw = draw [対局番号] [offer|accept|decline] — 引き分けを申し出る、または返答する
+help-takeback = takeback [対局番号] [request|accept|decline] — 待ったを申し出る、または返答する
+help-impasse = impasse [対局番号] [propose|accept|decline] — 双方の玉が敵陣に入ったあと、合意による持将棋（shogi、judkins、cannon）
 help-games = games — 進行中の対局（自分の手番のものから）
-help-history = history [@USER] — 終局した対局
-help-game = game GAME_ID [PLY] — 対局の任意の手数の盤面
-help-record = record GAME_ID — 棋譜
-help-export = export GAME_ID [sfen|kif|csa|fen] — 他のソフト向けの棋譜（kif、csa: 将棋。fen: 将棋、ジャドキンス将棋）
-help-rules = rules VARIANT [PIECE] — 駒と表記法、または駒ひとつの動き
-help-settings = settings [style=kanji|international] [notify=mention|dm|digest] [remind=HOURS] [language=en|ja] [notation=western|japanese|usi] — 個人設定（digest: 一手ごとの通知の代わりに一日一通のまとめ。remind: 期限の何時間前に知らせるか。既定は24、0 で知らせない。リマインドは持ち時間の半分が過ぎるまで待ちます。language: 言語。notation: 棋譜の表記）
-help-moretime = moretime [GAME_ID] — 相手の持ち時間を一日延ばす
-help-vacation = vacation [DAYS|end] — 期限を止める（月に14日まで）、または早めに戻る
-help-stats = stats [@USER] — このサーバーでのレーティングと成績
-help-leaderboard = leaderboard VARIANT — このサーバーでのレーティング上位
-help-server = server [days=N] [rated|casual] [channel=CHANNEL] [language=en|ja] — サーバーの既定値（管理者のみ）
-help-help = help [COMMAND] — この一覧
+help-history = history [@ユーザー] — 終局した対局
+help-game = game 対局番号 [手数] — 対局の任意の手数の盤面
+help-record = record 対局番号 — 棋譜
+help-export = export 対局番号 [sfen|kif|csa|fen] — 他のソフト向けの棋譜（kif、csa: 将棋。fen: 将棋、ジャドキンス将棋）
+help-rules = rules 種類 [駒] — 駒と表記法、または駒ひとつの動き
+help-settings = settings [style=kanji|international] [notify=mention|dm|digest] [remind=時間数] [language=en|ja] [notation=western|japanese|usi] — 個人設定（digest: 一手ごとの通知の代わりに一日一通のまとめ。remind: 期限の何時間前に知らせるか。既定は24、0 で知らせない。リマインドは持ち時間の半分が過ぎるまで待ちます。language: 言語。notation: 棋譜の表記）
+help-moretime = moretime [対局番号] — 相手の持ち時間を一日延ばす
+help-vacation = vacation [日数|end] — 期限を止める（月に14日まで）、または早めに戻る
+help-stats = stats [@ユーザー] — このサーバーでのレーティングと成績
+help-leaderboard = leaderboard 種類 — このサーバーでのレーティング上位
+help-server = server [days=N] [rated|casual] [channel=チャンネル] [language=en|ja] — サーバーの既定値（管理者のみ）
+help-help = help [コマンド] — この一覧
 
-## 将棋の種類の説明（rules VARIANT）
+## 将棋の種類の説明（rules 種類）
 
 rules-head = { $name }（{ $files }×{ $ranks }）、識別子 '{ $id }'。{ $first }から指します。
 rules-pieces = 駒（局面文字列の記号 / 西洋式表記の記号）:
@@ -47,7 +47,7 @@ rules-handicap-two = 二枚落ち（上手の飛車と角行）
 rules-handicap-four = 四枚落ち（上手の飛車、角行、両方の香車）
 rules-handicap-six = 六枚落ち（上手の飛車、角行、両方の香車と桂馬）
 
-## 駒の動き（rules VARIANT PIECE）
+## 駒の動き（rules 種類 駒）
 
 rules-piece = { $variant }の{ $name }（{ $letter }）: { $moves }{ $extra }
 rules-shanghai-shogi-piece = 成れる区域は自陣から数えて5段目から9段目。取られると取った側の持駒になります。

@@ -20,9 +20,9 @@ settings-bad-notation = notation「{ $value }」は western、japanese、usi の
 
 views-bad-style = 「{ $style }」という駒の表記はありません: kanji か international を選んでください
 views-status = 対局 #{ $id } — { $variant }: { $black }（{ $black_side }）対 { $white }（{ $white_side }）、{ $number }手目。
-views-status-over = { $head } 終局: { $result }。
-views-status-over-plain = { $head } 終局しました。
-views-status-to-move = { $head } { $name }の手番です{ $check }{ $deadline }。
+views-status-over = { $head }終局: { $result }。
+views-status-over-plain = { $head }終局しました。
+views-status-to-move = { $head }{ $name }さんの手番です{ $check }{ $deadline }。
 views-in-check = （王手）
 views-deadline = 、期限 { $time }
 views-bad-square = 「{ $square }」は{ $variant }の升目ではありません

@@ -235,11 +235,6 @@ impl Msg {
 
     /// The message in words, in `lang`.
     pub fn render(&self, lang: Lang) -> String {
-        if self.id == UNTRANSLATED {
-            if let Some((_, Arg::Text(s))) = self.args.first() {
-                return s.clone();
-            }
-        }
         if self.args.is_empty() {
             return tr(lang, self.id, None);
         }
@@ -252,22 +247,6 @@ impl Msg {
             }
         }
         tr(lang, self.id, Some(&args))
-    }
-}
-
-/// TRANSITIONAL (issue 21, while the core's sentences move into the message files): a text
-/// not yet translated, shown as it is. Removed once nothing uses it.
-const UNTRANSLATED: &str = "";
-
-impl From<String> for Msg {
-    fn from(s: String) -> Msg {
-        Msg::new(UNTRANSLATED).arg("text", s)
-    }
-}
-
-impl From<&str> for Msg {
-    fn from(s: &str) -> Msg {
-        Msg::new(UNTRANSLATED).arg("text", s)
     }
 }
 

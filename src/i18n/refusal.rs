@@ -8,7 +8,7 @@
 //! `locales/*/engine.ftl`.
 
 use crate::engine::declaration::{Refusal, PIECES_NEEDED};
-use crate::engine::notation::input::MoveInputError;
+use crate::engine::notation::input::{distinctions, MoveInputError};
 use crate::engine::notation::{human_all, written_all, Notation};
 use crate::engine::{Color, IllegalMove, PieceKind, Position, Region, Square, Variant};
 use crate::engine::{SquareNames, VariantId};
@@ -359,7 +359,6 @@ pub fn input(
         Lang::En => understood.to_string(),
         Lang::Ja => t!(lang, "input-typed", text = typed.trim()),
     };
-    #[allow(unreachable_patterns)]
     match e {
         MoveInputError::Empty => t!(lang, "input-empty"),
         MoveInputError::Unreadable { input, hint: h } => t!(
@@ -456,11 +455,33 @@ pub fn input(
             understood = what(understood),
             options = rewritten(pos, options, notation, last).join(&sep)
         ),
-        // A refusal the reader learns later (a new kind of input): said without detail.
-        _ => match lang {
-            Lang::En => e.to_string(),
-            Lang::Ja => t!(lang, "input-not-a-move", text = typed.trim()),
-        },
+        MoveInputError::AmbiguousJapanese {
+            written,
+            candidates,
+        } => t!(
+            lang,
+            "input-ambiguous-japanese",
+            written = written.as_str(),
+            options = {
+                // 成 before 不成, as a player asks it; the rest in the engine's order.
+                let mut marks = distinctions(written, candidates);
+                marks.sort_by_key(|d| d.starts_with('不'));
+                marks.join(&t!(lang, "input-or"))
+            }
+        ),
+        MoveInputError::NoneFits {
+            written,
+            candidates,
+        } => t!(
+            lang,
+            "input-none-fits",
+            written = written.as_str(),
+            candidates = candidates.join(&sep)
+        ),
+        MoveInputError::NoPreviousMove => t!(lang, "input-no-previous"),
+        MoveInputError::WrongSide { written } => {
+            t!(lang, "input-wrong-side", written = written.as_str())
+        }
     }
 }
 

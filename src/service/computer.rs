@@ -173,12 +173,12 @@ impl Service {
             player = self.shown_name(&user.id, place.guild.as_deref()),
             first = self.shown_name(&first_mover, place.guild.as_deref())
         );
-        let attachments = self.picture_after_commit(&loaded, 0, &user.id, &mut text);
+        let attachments = self.picture_after_commit(&loaded, 0, &user.id, &mut text, user.voice);
         Ok(Reply {
             game: Some(loaded.game_ref(true)),
             text,
             attachments,
-            buttons: super::play::game_buttons(loaded.row.id),
+            buttons: super::play::game_buttons(loaded.row.id, lang),
             think: (first_mover == computer.id).then_some(loaded.row.id),
             ..Reply::default()
         })

@@ -116,13 +116,8 @@ impl Service {
     }
 
     /// The line `games` adds for a player whose notices of the last week could not be
-    /// delivered, if any, in the player's own voice (they are the one who reads it).
-    pub(crate) fn undelivered_note(&self, user: &str) -> Result<Option<String>, CoreError> {
-        self.undelivered_note_in(user, self.voice_of(user).lang)
-    }
-
-    /// `undelivered_note`, in `lang` (the voice of the reply it goes in).
-    pub(crate) fn undelivered_note_in(
+    /// delivered, if any, in `lang` (the voice of the reply it goes in: the player's own).
+    pub(crate) fn undelivered_note(
         &self,
         user: &str,
         lang: Lang,
@@ -222,7 +217,7 @@ impl Service {
     ) -> Result<Option<Attachment>, CoreError> {
         let g = self.load(game)?;
         let ply = (ply as usize).min(g.game.moves().len());
-        self.board_image(&g, ply, viewer)
+        self.board_image(&g, ply, viewer, self.voice_of(viewer))
     }
 
     /// The active game played in `thread` where `user` is to move, if any: a bare move typed

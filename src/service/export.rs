@@ -205,7 +205,8 @@ fn kif_diagram(start: &Position, sides: [&str; 2]) -> String {
 /// (`投了`, `詰み`, `切れ負け`, `千日手`, `持将棋`, `入玉勝ち`, `反則勝ち`/`反則負け`) and the
 /// closing line (`まで64手で先手の勝ち`), which shogi software reads the result from.
 pub fn kif(game: &Game, names: &[String; 2], outcome: Option<Outcome>) -> String {
-    let mut out = String::from("# KIF exported by Tegami\n");
+    // The header comment, in Japanese as KIF files write it (Kifu for Windows: `# ---- … 棋譜ファイル ----`).
+    let mut out = String::from("# ---- Tegami 棋譜ファイル ----\n");
     let start = game.start();
     let teai = kif_start(start);
     let handicap = teai.is_some_and(|t| t != "平手");

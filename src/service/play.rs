@@ -322,35 +322,23 @@ impl Service {
         Ok(())
     }
 
-    /// The board picture of a change already stored: drawing it may fail (logged), and the
-    /// change is announced without it all the same, with a word in `text` (in the viewer's
-    /// voice: callers that know the reader's use `picture_after_commit_in`).
+    /// The board picture of a change already stored, seen by `viewer`, in `voice` (the
+    /// reply's): drawing it may fail (logged), and the change is announced without it all the
+    /// same, with a word in `text`.
     pub(crate) fn picture_after_commit(
         &self,
         g: &Loaded,
         ply: usize,
         viewer: &str,
         text: &mut String,
-    ) -> Vec<Attachment> {
-        let lang = self.voice_of(viewer).lang;
-        self.picture_after_commit_in(g, ply, viewer, text, lang)
-    }
-
-    /// `picture_after_commit`, with the word about a failed picture in `lang` (the reply's).
-    pub(crate) fn picture_after_commit_in(
-        &self,
-        g: &Loaded,
-        ply: usize,
-        viewer: &str,
-        text: &mut String,
-        lang: Lang,
+        voice: Voice,
     ) -> Vec<Attachment> {
         let drawn = if self.render_fault.load(std::sync::atomic::Ordering::SeqCst) {
             Err(CoreError::Internal(
                 "the render fault switch is on (a test)".into(),
             ))
         } else {
-            self.board_image(g, ply, viewer)
+            self.board_image(g, ply, viewer, voice)
         };
         match drawn {
             Ok(a) => a.into_iter().collect(),
@@ -359,7 +347,7 @@ impl Service {
                     game = g.row.id,
                     "the board could not be drawn after the change was stored: {e}"
                 );
-                text.push_str(&t!(lang, "play-no-picture"));
+                text.push_str(&t!(voice.lang, "play-no-picture"));
                 Vec::new()
             }
         }
@@ -549,12 +537,12 @@ impl Service {
             days = c.days_per_move,
             mover = self.shown_name(&mover, guild.as_deref())
         );
-        let attachments = self.picture_after_commit_in(&loaded, 0, &mover, &mut text, lang);
+        let attachments = self.picture_after_commit(&loaded, 0, &mover, &mut text, user.voice);
         Ok(Reply {
             game: Some(loaded.game_ref(true)),
             text,
             attachments,
-            buttons: game_buttons_in(loaded.row.id, lang),
+            buttons: game_buttons(loaded.row.id, lang),
             notify,
             ..Reply::default()
         })
@@ -670,7 +658,7 @@ impl Service {
         }
         // Where the previous move went: Japanese notation writes a move there as `同`.
         let last_to = g.game.moves().last().map(|m| m.to());
-        let m = input::parse_move(&pos, text).map_err(|e| {
+        let m = input::parse_move_after(&pos, text, last_to).map_err(|e| {
             said(refusal::input(
                 voice.lang,
                 &e,
@@ -823,13 +811,13 @@ impl Service {
         // Stored: from here on nothing may fail.
         g.row = row;
         let attachments =
-            self.picture_after_commit_in(&g, g.game.moves().len(), &viewer, &mut text, voice.lang);
+            self.picture_after_commit(&g, g.game.moves().len(), &viewer, &mut text, voice);
         Ok(Reply {
             game: Some(g.game_ref(false)),
             text,
             attachments,
             buttons: if outcome.is_none() {
-                game_buttons_in(g.row.id, voice.lang)
+                game_buttons(g.row.id, voice.lang)
             } else {
                 Vec::new()
             },
@@ -975,7 +963,7 @@ impl Service {
             outcome = sentence
         );
         let attachments =
-            self.picture_after_commit_in(&g, g.game.moves().len(), &opponent, &mut text, lang);
+            self.picture_after_commit(&g, g.game.moves().len(), &opponent, &mut text, user.voice);
         Ok(Reply {
             game: Some(g.game_ref(false)),
             text,
@@ -1030,7 +1018,7 @@ impl Service {
             outcome = sentence
         );
         let attachments =
-            self.picture_after_commit_in(&g, g.game.moves().len(), &opponent, &mut text, lang);
+            self.picture_after_commit(&g, g.game.moves().len(), &opponent, &mut text, user.voice);
         Ok(Reply {
             game: Some(g.game_ref(false)),
             text,
@@ -1305,12 +1293,12 @@ impl Service {
                     name = self.shown_name(&user.id, guild),
                     outcome = sentence
                 );
-                let attachments = self.picture_after_commit_in(
+                let attachments = self.picture_after_commit(
                     &g,
                     g.game.moves().len(),
                     &user.id,
                     &mut text,
-                    lang,
+                    user.voice,
                 );
                 Ok(Reply {
                     game: Some(g.game_ref(false)),
@@ -1363,13 +1351,18 @@ impl Service {
                     count = n as i64,
                     mover = self.shown_name(&mover, guild)
                 );
-                let attachments =
-                    self.picture_after_commit_in(&g, g.game.moves().len(), &mover, &mut text, lang);
+                let attachments = self.picture_after_commit(
+                    &g,
+                    g.game.moves().len(),
+                    &mover,
+                    &mut text,
+                    user.voice,
+                );
                 Ok(Reply {
                     game: Some(g.game_ref(false)),
                     text,
                     attachments,
-                    buttons: game_buttons_in(id, lang),
+                    buttons: game_buttons(id, lang),
                     notify,
                     ..Reply::default()
                 })
@@ -1394,14 +1387,8 @@ fn said(text: String) -> CoreError {
     CoreError::User(msg!("play-said", text = text))
 }
 
-/// The buttons under a board, in English (callers that know the reader's language use
-/// `game_buttons_in`).
-pub(crate) fn game_buttons(id: i64) -> Vec<Button> {
-    game_buttons_in(id, Lang::En)
-}
-
 /// The buttons under a board: what a player most often does next, labelled in `lang`.
-pub(crate) fn game_buttons_in(id: i64, lang: Lang) -> Vec<Button> {
+pub(crate) fn game_buttons(id: i64, lang: Lang) -> Vec<Button> {
     vec![
         Button {
             label: t!(lang, "play-button-moves"),

@@ -1,6 +1,7 @@
 //! Commands that look: the board, legal moves, lists of games, records, rules, settings, help.
 
 use super::*;
+use crate::engine::notation::japanese::parse_square as japanese_square;
 use crate::engine::notation::{written, Notation};
 use crate::engine::{Outcome, PieceKind};
 use crate::i18n::{words, Lang};
@@ -8,45 +9,22 @@ use crate::{msg, t};
 
 impl Service {
     /// The board picture of a game after `ply` moves, as `viewer` sees it (their side at the
-    /// bottom, their piece style), if pictures are on. In English, with Western notation: see
-    /// [`Service::board_image_in`] for a picture in a reader's voice.
+    /// bottom, their piece style), if pictures are on, in `voice`: the strip's words in its
+    /// language, the caption's move in its notation. A reply passes its sender's voice
+    /// (`user.voice`), a notice its recipient's (`voice_of`), a public post its server's
+    /// (`public_voice`).
     pub(crate) fn board_image(
-        &self,
-        g: &Loaded,
-        ply: usize,
-        viewer: &str,
-    ) -> Result<Option<Attachment>, CoreError> {
-        self.board_image_styled_in(g, ply, viewer, None, Voice::default())
-    }
-
-    /// `board_image`, in `style` rather than the viewer's setting (English, Western notation).
-    #[allow(dead_code)] // Kept for callers not yet speaking in voices.
-    pub(crate) fn board_image_styled(
-        &self,
-        g: &Loaded,
-        ply: usize,
-        viewer: &str,
-        style: Option<&str>,
-    ) -> Result<Option<Attachment>, CoreError> {
-        self.board_image_styled_in(g, ply, viewer, style, Voice::default())
-    }
-
-    /// `board_image` in `voice`: the strip's words in its language, the caption's move in its
-    /// notation. A reply passes its sender's voice (`user.voice`), a notice its recipient's
-    /// (`voice_of`), a public post its server's (`public_voice`).
-    #[allow(dead_code)] // For `play.rs`'s announcements and notices.
-    pub(crate) fn board_image_in(
         &self,
         g: &Loaded,
         ply: usize,
         viewer: &str,
         voice: Voice,
     ) -> Result<Option<Attachment>, CoreError> {
-        self.board_image_styled_in(g, ply, viewer, None, voice)
+        self.board_image_styled(g, ply, viewer, None, voice)
     }
 
-    /// `board_image_in`, in `style` rather than the viewer's setting.
-    pub(crate) fn board_image_styled_in(
+    /// `board_image`, in `style` rather than the viewer's setting.
+    pub(crate) fn board_image_styled(
         &self,
         g: &Loaded,
         ply: usize,
@@ -70,9 +48,15 @@ impl Service {
         let last = (ply > 0).then(|| g.game.moves()[ply - 1]);
         let caption = last.map(|m| {
             let before = g.game.position_at(ply - 1);
+            // The move's number as the reader counts: `3.` in English, `5手目` in Japanese.
+            let number = match voice.lang {
+                Lang::En => {
+                    crate::engine::notation::move_number(ply - 1, g.game.start().side_to_move())
+                }
+                Lang::Ja => t!(voice.lang, "play-ply", ply = ply as i64),
+            };
             format!(
-                "{} {}",
-                crate::engine::notation::move_number(ply - 1, g.game.start().side_to_move()),
+                "{number} {}",
                 written(&before, m, voice.notation, last_to(&g.game, ply - 1))
             )
         });
@@ -174,11 +158,11 @@ impl Service {
             game: Some(g.game_ref(false)),
             text,
             attachments: self
-                .board_image_styled_in(&g, g.game.moves().len(), &viewer, style, user.voice)?
+                .board_image_styled(&g, g.game.moves().len(), &viewer, style, user.voice)?
                 .into_iter()
                 .collect(),
             buttons: if g.row.status == GameStatus::Active {
-                super::play::game_buttons(g.row.id)
+                super::play::game_buttons(g.row.id, user.voice.lang)
             } else {
                 Vec::new()
             },
@@ -199,13 +183,18 @@ impl Service {
         let pos = g.game.position();
         let from = match square {
             None => None,
-            Some(s) => Some(v.parse_square(s).ok_or_else(|| {
-                CoreError::User(msg!(
-                    "views-bad-square",
-                    square = s,
-                    variant = msg!(variant_key(v.id()))
-                ))
-            })?),
+            // A square as the game names it (`7g`), or as Japanese players write it (`７六`).
+            Some(s) => Some(
+                v.parse_square(s)
+                    .or_else(|| japanese_square(v, s))
+                    .ok_or_else(|| {
+                        CoreError::User(msg!(
+                            "views-bad-square",
+                            square = s,
+                            variant = msg!(variant_key(v.id()))
+                        ))
+                    })?,
+            ),
         };
         let last = last_to(&g.game, g.game.moves().len());
         let mut moves: Vec<String> = written_moves_in(&g.game, user.voice.notation, last)
@@ -222,6 +211,9 @@ impl Service {
             side = side_word(lang, v, pos.side_to_move())
         );
         let id = g.row.id;
+        // The square in the reader's words (`２二` for a Japanese reader).
+        let square = from.map(|sq| crate::i18n::refusal::square(lang, v, sq));
+        let square = square.as_deref();
         let text = match (moves.is_empty(), square) {
             (true, Some(s)) => t!(lang, "views-moves-none-from", id = id, square = s),
             (true, None) => t!(lang, "views-moves-none", id = id),
@@ -304,7 +296,7 @@ impl Service {
         let name = self.shown_name(id, here);
         // Notices that could not reach the player are theirs to know of.
         let undelivered = if me {
-            self.undelivered_note(id)?
+            self.undelivered_note(id, user.voice.lang)?
                 .map(|n| format!("\n{n}"))
                 .unwrap_or_default()
         } else {
@@ -463,7 +455,7 @@ impl Service {
                 fen::write(&pos)
             ),
             attachments: self
-                .board_image_styled_in(&g, ply, &viewer, style, user.voice)?
+                .board_image_styled(&g, ply, &viewer, style, user.voice)?
                 .into_iter()
                 .collect(),
             buttons: [

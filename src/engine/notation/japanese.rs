@@ -400,6 +400,19 @@ fn read_square(v: &Variant, chars: &[char]) -> Option<Result<Square, String>> {
     Some(Ok(Square::new(v.files() - file as u8, (rank - 1) as u8)))
 }
 
+/// A square written alone as Japanese players write it (`７六`, `76`, `7六`), in a game with
+/// shogi squares; `None` when the text is not one square of the board.
+pub fn parse_square(v: &Variant, text: &str) -> Option<Square> {
+    if v.spec.squares != crate::engine::variant::SquareNames::Shogi {
+        return None;
+    }
+    let chars: Vec<char> = text.trim().chars().collect();
+    if chars.len() != 2 {
+        return None;
+    }
+    read_square(v, &chars)?.ok()
+}
+
 /// Reads a Japanese move (whitespace already removed) and resolves it in `pos`.
 pub(crate) fn read(
     pos: &Position,
