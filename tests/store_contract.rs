@@ -14,8 +14,8 @@ use std::sync::Arc;
 use tegami::service::{parse_command, Config, ManualClock, Place, Request, Service, User};
 use tegami::store::{
     BatchEnd, DeadlineShift, Ending, Finish, GameResult, GameStatus, GameStore, MoveRow,
-    NewChallenge, NewGame, NewNotice, OutboxRow, PgStore, RatingRow, RatingUpdate, SqliteStore,
-    Store, StoreError, OUTBOX_LEASE,
+    NewChallenge, NewGame, NewNotice, OutboxRow, PgStore, RatingRow, RatingUpdate, ServerRow,
+    SqliteStore, Store, StoreError, OUTBOX_LEASE,
 };
 
 /// 2026-01-01T00:00:00Z.
@@ -529,6 +529,67 @@ fn the_command_core_plays_alike_on_every_backend() {
 
 /// Names per server: a user's global name in `users`, their nickname in a server kept for that
 /// server only, changed and forgotten as the transport says, read one at a time and in bulk.
+/// What a player chose to read (language, notation), the locale their client last had, and a
+/// server's language and locale: kept alike on every backend, and unset again.
+#[test]
+fn languages_and_locales_are_kept() {
+    for b in backends() {
+        let (name, s) = (b.name, b.store());
+        s.touch_user("u1", "Aki", T0).expect("touch");
+        let user = |id: &str| s.user(id).expect("user").expect("known");
+        let fresh = user("u1");
+        assert_eq!(
+            (fresh.language, fresh.notation, fresh.locale),
+            (None, None, None),
+            "{name}: a new player chose nothing"
+        );
+        s.set_user_speech("u1", Some("ja"), Some("western"))
+            .expect("speech");
+        s.set_user_locale("u1", "en-GB").expect("locale");
+        let u = user("u1");
+        assert_eq!(u.language.as_deref(), Some("ja"), "{name}");
+        assert_eq!(u.notation.as_deref(), Some("western"), "{name}");
+        assert_eq!(u.locale.as_deref(), Some("en-GB"), "{name}");
+        // Back to the defaults; the client's locale stays what it was.
+        s.set_user_speech("u1", None, None).expect("speech");
+        let u = user("u1");
+        assert_eq!((u.language, u.notation), (None, None), "{name}");
+        assert_eq!(u.locale.as_deref(), Some("en-GB"), "{name}");
+        assert!(
+            s.set_user_speech("nobody", Some("ja"), None).is_err(),
+            "{name}: an unknown user"
+        );
+        assert!(s.set_user_locale("nobody", "ja").is_err(), "{name}");
+
+        // A server: its Discord locale, updated; its chosen language.
+        assert_eq!(s.server_locale("g1").expect("locale"), None, "{name}");
+        s.set_server_locale("g1", "ja").expect("locale");
+        s.set_server_locale("g1", "en-US").expect("locale");
+        assert_eq!(
+            s.server_locale("g1").expect("locale").as_deref(),
+            Some("en-US"),
+            "{name}"
+        );
+        let server = ServerRow {
+            guild: "g1".into(),
+            default_days: 5,
+            rated_default: false,
+            games_channel: None,
+            language: Some("ja".into()),
+        };
+        s.set_server(&server).expect("set server");
+        let kept = s.server("g1").expect("server").expect("known");
+        assert_eq!(kept.language.as_deref(), Some("ja"), "{name}");
+        s.set_server(&ServerRow {
+            language: None,
+            ..server
+        })
+        .expect("set server");
+        let kept = s.server("g1").expect("server").expect("known");
+        assert_eq!(kept.language, None, "{name}");
+    }
+}
+
 #[test]
 fn nicknames_are_kept_per_server() {
     for b in backends() {
