@@ -1346,6 +1346,87 @@ impl ClockStore for CrashingStore {
     }
 }
 
+impl tegami::store::LeagueStore for CrashingStore {
+    fn create_league(
+        &self,
+        l: &tegami::store::NewLeague,
+        notices: &[NewNotice],
+        now: i64,
+    ) -> Result<tegami::store::LeagueRow, StoreError> {
+        self.inner.create_league(l, notices, now)
+    }
+    fn league(&self, id: i64) -> Result<Option<tegami::store::LeagueRow>, StoreError> {
+        self.inner.league(id)
+    }
+    fn leagues_in(
+        &self,
+        guild: &str,
+        limit: usize,
+    ) -> Result<Vec<tegami::store::LeagueRow>, StoreError> {
+        self.inner.leagues_in(guild, limit)
+    }
+    fn running_leagues(&self, limit: usize) -> Result<Vec<tegami::store::LeagueRow>, StoreError> {
+        self.inner.running_leagues(limit)
+    }
+    fn league_players(
+        &self,
+        league: i64,
+    ) -> Result<Vec<tegami::store::LeaguePlayerRow>, StoreError> {
+        self.inner.league_players(league)
+    }
+    fn join_league(
+        &self,
+        league: i64,
+        user: &str,
+        notices: &[NewNotice],
+        now: i64,
+    ) -> Result<tegami::store::Joined, StoreError> {
+        self.inner.join_league(league, user, notices, now)
+    }
+    fn leave_league(
+        &self,
+        league: i64,
+        user: &str,
+        notices: &[NewNotice],
+        now: i64,
+    ) -> Result<bool, StoreError> {
+        self.inner.leave_league(league, user, notices, now)
+    }
+    fn pairings(&self, league: i64) -> Result<Vec<tegami::store::PairingRow>, StoreError> {
+        self.inner.pairings(league)
+    }
+    fn pairing_of_game(&self, game: i64) -> Result<Option<tegami::store::PairingRow>, StoreError> {
+        self.inner.pairing_of_game(game)
+    }
+    fn start_round(
+        &self,
+        r: &tegami::store::RoundStart,
+        now: i64,
+    ) -> Result<Vec<tegami::store::PairingRow>, StoreError> {
+        self.inner.start_round(r, now)
+    }
+    fn settle_league(
+        &self,
+        s: &tegami::store::Settle,
+        now: i64,
+    ) -> Result<tegami::store::LeagueRow, StoreError> {
+        self.inner.settle_league(s, now)
+    }
+    fn end_league(
+        &self,
+        league: i64,
+        version: i64,
+        status: tegami::store::LeagueStatus,
+        notices: &[NewNotice],
+        now: i64,
+    ) -> Result<tegami::store::LeagueRow, StoreError> {
+        self.inner.end_league(league, version, status, notices, now)
+    }
+    fn set_league_thread(&self, league: i64, thread: &str) -> Result<(), StoreError> {
+        self.inner.set_league_thread(league, thread)
+    }
+}
+
 impl RatingStore for CrashingStore {
     fn rating(
         &self,

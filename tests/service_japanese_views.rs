@@ -102,6 +102,24 @@ const ALLOWED: &[&str] = &[
     "two",
     "four",
     "six",
+    // The league command and the words typed with it.
+    "league",
+    "create",
+    "join",
+    "leave",
+    "start",
+    "pairings",
+    "kick",
+    "list",
+    "show",
+    "round",
+    "robin",
+    "double",
+    "swiss",
+    "all",
+    "rounds",
+    "format",
+    "name",
 ];
 
 /// The English words of `text` outside code spans (`...`): runs of three or more Latin

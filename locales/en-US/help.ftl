@@ -28,6 +28,7 @@ help-vacation = vacation [DAYS|end] — pause your deadlines (up to 14 days a mo
 help-stats = stats [@USER] — ratings and results on this server
 help-leaderboard = leaderboard VARIANT — the best rated players of a game on this server
 help-server = server [days=N] [rated|casual] [channel=CHANNEL] — server defaults (managers only)
+help-league = league create name=NAME game=VARIANT format=round-robin|double-round-robin|swiss [rounds=N] [days=N] [start=all|rounds] · league join|leave|start|cancel|show|pairings|kick league=N · league list — server leagues (round robin and Swiss)
 help-help = help [COMMAND] — this list
 
 ## A game's description (`rules VARIANT`)

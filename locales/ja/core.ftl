@@ -58,3 +58,8 @@ core-undelivered = ⚠ 今週、あなたへの通知{ $count }件を届けら�
 core-undelivered-about = （対局 { $games }）
 core-thread-title = 対局 #{ $id }: { $first } 対 { $second }（{ $variant }）
 core-thread-game = 対局
+usage-league = league create|join|leave|start|cancel|list|show|pairings|kick [league=番号] …
+usage-league-id = league join|leave|start|cancel|show|pairings|kick league=番号
+usage-league-create = league create name=名前 game=種類 format=round-robin|double-round-robin|swiss [rounds=回戦数] [days=日数] [rated|casual] [start=all|rounds] [round_days=日数] [max_players=人数] [rating_min=下限] [rating_max=上限]
+usage-league-kick = league kick league=番号 user=@相手
+cmd-league-number = { $key }={ $value }: 数字を指定してください

@@ -26,6 +26,7 @@ help-vacation = vacation [日数|end] — 期限を止める（月に14日まで
 help-stats = stats [@ユーザー] — このサーバーでのレーティングと成績
 help-leaderboard = leaderboard 種類 — このサーバーでのレーティング上位
 help-server = server [days=N] [rated|casual] [channel=チャンネル] [language=en|ja] — サーバーの既定値（管理者のみ）
+help-league = league create name=名前 game=種類 format=round-robin|double-round-robin|swiss [rounds=回戦数] [days=日数] [start=all|rounds] · league join|leave|start|cancel|show|pairings|kick league=番号 · league list — サーバーのリーグ戦（総当たり、スイス式）
 help-help = help [コマンド] — この一覧
 
 ## 将棋の種類の説明（rules 種類）

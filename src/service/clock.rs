@@ -312,6 +312,18 @@ impl Service {
                 out.digests.push(user.id);
             }
         }
+        // Leagues: a game lost on time may close a round; a round past its deadline is
+        // adjudicated. Their notices are delivered with the rest (let go here, claimed below).
+        let mut league_notices = Vec::new();
+        for &game in &out.timeouts {
+            league_notices.extend(self.after_league_game(game));
+        }
+        match self.sweep_leagues() {
+            Ok(n) => league_notices.extend(n),
+            Err(e) => tracing::warn!("leagues not swept: {e}"),
+        }
+        let ids: Vec<i64> = league_notices.iter().filter_map(|n| n.id).collect();
+        self.release_notices(&ids);
         out.notices = self
             .claim_unsent(10_000)?
             .into_iter()

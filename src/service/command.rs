@@ -154,6 +154,43 @@ pub enum Command {
     Help {
         topic: Option<String>,
     },
+    /// A server league (see `service::league`).
+    League(LeagueCommand),
+}
+
+/// What `league create` is given.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct LeagueArgs {
+    pub name: String,
+    /// The game (`shogi`, …).
+    pub variant: String,
+    pub days: Option<u32>,
+    /// `round-robin`, `double-round-robin` or `swiss`.
+    pub format: String,
+    /// Swiss: the rounds to play.
+    pub rounds: Option<u32>,
+    pub rated: Option<bool>,
+    /// Round robins: `all` (every game at once) or `rounds` (round by round, the default).
+    pub start: Option<String>,
+    /// Days a round may last before its unfinished games are adjudicated.
+    pub round_days: Option<u32>,
+    pub max_players: Option<u32>,
+    pub rating_min: Option<i64>,
+    pub rating_max: Option<i64>,
+}
+
+/// The sub-commands of `league`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LeagueCommand {
+    Create(LeagueArgs),
+    Join { league: i64 },
+    Leave { league: i64 },
+    Start { league: i64 },
+    Cancel { league: i64 },
+    List,
+    Show { league: i64 },
+    Pairings { league: i64, round: Option<u32> },
+    Kick { league: i64, user: UserRef },
 }
 
 /// Why a command line could not be read.
@@ -494,11 +531,136 @@ pub fn parse(line: &str) -> Result<Command, CommandError> {
                 language,
             }
         }
+        "league" | "leagues" => parse_league(line)?,
         "help" | "?" => Command::Help {
             topic: args.first().map(|s| s.to_ascii_lowercase()),
         },
         other => return Err(CommandError::Unknown(other.to_string())),
     })
+}
+
+/// Splits a line into words, a double-quoted part being one word (`name="Spring Cup"`).
+fn quoted_words(line: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut word = String::new();
+    let mut quoted = false;
+    for c in line.chars() {
+        match c {
+            '"' | '“' | '”' => quoted = !quoted,
+            c if c.is_whitespace() && !quoted => {
+                if !word.is_empty() {
+                    out.push(std::mem::take(&mut word));
+                }
+            }
+            c => word.push(c),
+        }
+    }
+    if !word.is_empty() {
+        out.push(word);
+    }
+    out
+}
+
+/// `league SUB key=value …`: the sub-command and its options, as the slash command has them
+/// (`league create name=Spring game=shogi days=3 format=swiss rounds=3`, `league join league=1`).
+/// A bare number is the league (`league join 1`), a bare `rated`/`casual` the kind.
+fn parse_league(line: &str) -> Result<Command, CommandError> {
+    let words = quoted_words(line);
+    let u = || usage("usage-league");
+    let sub = words.get(1).map(|w| w.to_ascii_lowercase()).ok_or_else(u)?;
+    let mut args = LeagueArgs::default();
+    let mut league = None;
+    let mut round = None;
+    let mut user = None;
+    let number = |k: &str, v: &str| -> Result<u32, CommandError> {
+        v.trim_start_matches('#').parse().map_err(|_| {
+            CommandError::Usage(msg!(
+                "cmd-league-number",
+                key = k.to_string(),
+                value = v.to_string()
+            ))
+        })
+    };
+    let signed = |k: &str, v: &str| -> Result<i64, CommandError> {
+        v.parse().map_err(|_| {
+            CommandError::Usage(msg!(
+                "cmd-league-number",
+                key = k.to_string(),
+                value = v.to_string()
+            ))
+        })
+    };
+    for w in &words[2..] {
+        match w.split_once('=') {
+            Some((k, v)) => match k.to_ascii_lowercase().as_str() {
+                "name" => args.name = v.to_string(),
+                "game" | "variant" => args.variant = v.to_ascii_lowercase(),
+                "days" => args.days = Some(number(k, v)?),
+                "format" => args.format = v.to_ascii_lowercase(),
+                "rounds" => args.rounds = Some(number(k, v)?),
+                "rated" => {
+                    args.rated = Some(match v.to_ascii_lowercase().as_str() {
+                        "true" | "yes" | "on" | "1" | "rated" => true,
+                        "false" | "no" | "off" | "0" | "casual" => false,
+                        _ => return Err(u()),
+                    })
+                }
+                "start" => args.start = Some(v.to_ascii_lowercase()),
+                "round_days" | "round-days" => args.round_days = Some(number(k, v)?),
+                "max_players" | "max-players" | "max" => args.max_players = Some(number(k, v)?),
+                "rating_min" | "rating-min" | "min_rating" => args.rating_min = Some(signed(k, v)?),
+                "rating_max" | "rating-max" | "max_rating" => args.rating_max = Some(signed(k, v)?),
+                "league" | "id" => league = Some(i64::from(number(k, v)?)),
+                "round" => round = Some(number(k, v)?),
+                "user" | "player" => user = Some(user_arg(v)),
+                _ => return Err(u()),
+            },
+            None => {
+                let low = w.to_ascii_lowercase();
+                match low.as_str() {
+                    "rated" => args.rated = Some(true),
+                    "casual" | "unrated" => args.rated = Some(false),
+                    _ if parse_id(w).is_some() && league.is_none() => league = parse_id(w),
+                    _ if parse_mention(w).is_some() && user.is_none() => user = Some(user_arg(w)),
+                    _ => return Err(u()),
+                }
+            }
+        }
+    }
+    let league_id = || league.ok_or_else(|| usage("usage-league-id"));
+    Ok(Command::League(match sub.as_str() {
+        "create" | "new" => {
+            if args.name.is_empty() || args.variant.is_empty() || args.format.is_empty() {
+                return Err(usage("usage-league-create"));
+            }
+            LeagueCommand::Create(args)
+        }
+        "join" => LeagueCommand::Join {
+            league: league_id()?,
+        },
+        "leave" | "withdraw" => LeagueCommand::Leave {
+            league: league_id()?,
+        },
+        "start" => LeagueCommand::Start {
+            league: league_id()?,
+        },
+        "cancel" => LeagueCommand::Cancel {
+            league: league_id()?,
+        },
+        "list" => LeagueCommand::List,
+        "show" | "standings" => LeagueCommand::Show {
+            league: league_id()?,
+        },
+        "pairings" => LeagueCommand::Pairings {
+            league: league_id()?,
+            round,
+        },
+        "kick" | "remove" => LeagueCommand::Kick {
+            league: league_id()?,
+            user: user.ok_or_else(|| usage("usage-league-kick"))?,
+        },
+        _ => return Err(u()),
+    }))
 }
 
 /// A user named in a command line: a mention, or a bare name.
@@ -572,6 +734,51 @@ fn parse_challenge(args: &[&str]) -> Result<Command, CommandError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn league_commands_are_read_with_their_options() {
+        let c = parse(
+            r#"league create name="Spring Cup" game=shogi days=3 format=swiss rounds=3 rated"#,
+        )
+        .unwrap();
+        let Command::League(LeagueCommand::Create(a)) = c else {
+            panic!("{c:?}");
+        };
+        assert_eq!(a.name, "Spring Cup");
+        assert_eq!(a.variant, "shogi");
+        assert_eq!((a.days, a.rounds, a.rated), (Some(3), Some(3), Some(true)));
+        assert_eq!(a.format, "swiss");
+        assert_eq!(
+            parse("league join league=1").unwrap(),
+            Command::League(LeagueCommand::Join { league: 1 })
+        );
+        assert_eq!(
+            parse("league join #4").unwrap(),
+            Command::League(LeagueCommand::Join { league: 4 })
+        );
+        assert_eq!(
+            parse("league pairings league=2 round=3").unwrap(),
+            Command::League(LeagueCommand::Pairings {
+                league: 2,
+                round: Some(3)
+            })
+        );
+        assert_eq!(
+            parse("league list").unwrap(),
+            Command::League(LeagueCommand::List)
+        );
+        let Command::League(LeagueCommand::Kick { league, user }) =
+            parse("league kick league=1 user=@bob").unwrap()
+        else {
+            panic!("kick");
+        };
+        assert_eq!((league, user.id.as_str()), (1, "bob"));
+        // Refused, saying how: no league, a missing option, a word that is no number.
+        assert!(parse("league join").is_err());
+        assert!(parse("league create name=X game=shogi").is_err());
+        assert!(parse("league create name=X game=shogi format=swiss rounds=many").is_err());
+        assert!(parse("league fly league=1").is_err());
+    }
 
     #[test]
     fn challenge_with_all_options_is_read() {

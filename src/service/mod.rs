@@ -13,6 +13,7 @@ mod computer;
 mod delivery;
 pub mod export;
 mod ids;
+pub mod league;
 mod names;
 mod play;
 pub mod ratings;
@@ -22,7 +23,8 @@ mod views;
 
 pub use clock::{Sweep, MAX_REMIND_HOURS};
 pub use command::{
-    parse as parse_command, parse_mention, ColorChoice, Command, CommandError, OfferAction,
+    parse as parse_command, parse_mention, ColorChoice, Command, CommandError, LeagueArgs,
+    LeagueCommand, OfferAction,
 };
 pub use computer::{
     default_analysis_budget, default_analysis_limit, swing_lines, AnalysisSlot, Worker,
@@ -600,7 +602,38 @@ impl Service {
         })
     }
 
+    /// Runs the command, then what a game it ended sets off in its league (the league's post,
+    /// the next round), whose notices go with the reply.
     fn dispatch(
+        &self,
+        u: &User,
+        req: &Request,
+        progress: &(dyn Fn(&str) + Sync),
+    ) -> Result<Reply, CoreError> {
+        let acts = matches!(
+            req.command,
+            Command::Move { .. }
+                | Command::Resign { .. }
+                | Command::Declare { .. }
+                | Command::Draw { .. }
+                | Command::Impasse { .. }
+        );
+        match self.run(u, req, progress) {
+            Ok(mut r) => {
+                if let Some(g) = r.game.as_ref().filter(|g| acts && g.over) {
+                    r.notify.extend(self.after_league_game(g.id));
+                }
+                Ok(r)
+            }
+            Err(CoreError::Ended(m, g, mut notify)) => {
+                notify.extend(self.after_league_game(g.id));
+                Err(CoreError::Ended(m, g, notify))
+            }
+            Err(e) => Err(e),
+        }
+    }
+
+    fn run(
         &self,
         u: &User,
         req: &Request,
@@ -700,6 +733,7 @@ impl Service {
                 language.as_deref(),
             ),
             Command::Help { topic } => Ok(views::help_in(u.voice.lang, topic.as_deref())),
+            Command::League(c) => self.league(u, place, c),
         }
     }
 

@@ -935,6 +935,7 @@ const HELP: &[(&str, &str)] = &[
     ("stats", "help-stats"),
     ("leaderboard", "help-leaderboard"),
     ("server", "help-server"),
+    ("league", "help-league"),
     ("help", "help-help"),
 ];
 

@@ -2,7 +2,7 @@
 //! another database (PostgreSQL, past one machine) is a new module, not a rewrite:
 //! [`GameStore`] (games and moves), [`ChallengeStore`] (challenges and offers), [`UserStore`]
 //! (users and server settings), [`ClockStore`] (the sweep's queries, vacations, the outbox and
-//! digests) and [`RatingStore`]; [`Store`] is all five, implemented for any type that has them,
+//! digests), [`RatingStore`] and [`LeagueStore`] (leagues, their players and pairings); [`Store`] is all six, implemented for any type that has them,
 //! so the core holds an `Arc<dyn Store>`. Two backends implement them: `sqlite` (the default,
 //! one process): rusqlite with the bundled SQLite, WAL, foreign keys, a busy timeout, and the
 //! schema in `migrations/*.sql` applied in order at start; and `postgres` (several processes
@@ -26,8 +26,14 @@
 //! runtime inside). Should an async backend ever be wanted, it can sit behind these traits with
 //! a `block_on` per call, without touching the core.
 
+mod league;
 mod postgres;
 mod sqlite;
+
+pub use league::{
+    Joined, LeaguePlayerRow, LeagueRow, LeagueStatus, LeagueStore, NewLeague, NewPairing,
+    PairingRow, RoundStart, Settle,
+};
 
 pub use postgres::{PgStore, PG_MAX_CONNECTIONS, PG_MIGRATIONS};
 pub use sqlite::{fill, Durability, SqliteStore, MAX_CONNECTIONS, MIGRATIONS};
@@ -706,10 +712,13 @@ pub trait RatingStore: Send + Sync {
 }
 
 /// The whole store: what the command core needs, each call one transaction. Implemented for
-/// every type that implements the five parts.
-pub trait Store: GameStore + ChallengeStore + UserStore + ClockStore + RatingStore {}
+/// every type that implements the six parts.
+pub trait Store:
+    GameStore + ChallengeStore + UserStore + ClockStore + RatingStore + LeagueStore
+{
+}
 
 impl<T> Store for T where
-    T: GameStore + ChallengeStore + UserStore + ClockStore + RatingStore + ?Sized
+    T: GameStore + ChallengeStore + UserStore + ClockStore + RatingStore + LeagueStore + ?Sized
 {
 }

@@ -19,6 +19,7 @@ use r2d2_postgres::PostgresConnectionManager;
 
 use super::*;
 
+mod league;
 mod tls;
 
 /// The migrations, in order.
@@ -46,6 +47,10 @@ pub const PG_MIGRATIONS: &[(&str, &str)] = &[
     (
         "0006_language.sql",
         include_str!("../../migrations/postgres/0006_language.sql"),
+    ),
+    (
+        "0007_leagues.sql",
+        include_str!("../../migrations/postgres/0007_leagues.sql"),
     ),
 ];
 

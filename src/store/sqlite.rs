@@ -12,6 +12,8 @@ use rusqlite_migration::{Migrations, M};
 
 use super::*;
 
+mod league;
+
 /// The migrations, in order. Each file of `migrations/` must be listed here (a test checks it).
 pub const MIGRATIONS: &[(&str, &str)] = &[
     (
@@ -53,6 +55,10 @@ pub const MIGRATIONS: &[(&str, &str)] = &[
     (
         "0010_language.sql",
         include_str!("../../migrations/0010_language.sql"),
+    ),
+    (
+        "0011_leagues.sql",
+        include_str!("../../migrations/0011_leagues.sql"),
     ),
 ];
 

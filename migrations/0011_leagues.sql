@@ -1,0 +1,53 @@
+-- Issue 22: server leagues. A league (round robin, double round robin or Swiss) of one game,
+-- its players, and its pairings, round by round: each pairing is a game of the `games` table
+-- (NULL while a later round of a round robin played round by round waits, and for a bye), or an
+-- outcome the league decided without the board (a forfeit, an annulled game, an adjudication).
+CREATE TABLE leagues (
+    id                INTEGER PRIMARY KEY,
+    guild             TEXT NOT NULL,
+    channel           TEXT,
+    thread            TEXT,
+    name              TEXT NOT NULL,
+    variant           TEXT NOT NULL,
+    days_per_move     INTEGER NOT NULL,
+    format            TEXT NOT NULL CHECK (format IN ('round-robin', 'double-round-robin', 'swiss')),
+    rounds            INTEGER,
+    rated             INTEGER NOT NULL DEFAULT 0,
+    schedule          TEXT NOT NULL DEFAULT 'rounds' CHECK (schedule IN ('all', 'rounds')),
+    round_days        INTEGER,
+    max_players       INTEGER,
+    rating_min        INTEGER,
+    rating_max        INTEGER,
+    creator           TEXT NOT NULL,
+    status            TEXT NOT NULL CHECK (status IN ('open', 'running', 'finished', 'cancelled')),
+    round             INTEGER NOT NULL DEFAULT 0,
+    round_started_at  INTEGER,
+    created_at        INTEGER NOT NULL,
+    started_at        INTEGER,
+    finished_at       INTEGER,
+    version           INTEGER NOT NULL DEFAULT 0
+);
+CREATE INDEX leagues_guild ON leagues (guild, id);
+CREATE INDEX leagues_running ON leagues (id) WHERE status = 'running';
+
+CREATE TABLE league_players (
+    league     INTEGER NOT NULL REFERENCES leagues(id),
+    user_id    TEXT NOT NULL,
+    joined_at  INTEGER NOT NULL,
+    status     TEXT NOT NULL DEFAULT 'active' CHECK (status IN ('active', 'withdrawn', 'removed')),
+    left_at    INTEGER,
+    seed       INTEGER,
+    PRIMARY KEY (league, user_id)
+);
+
+CREATE TABLE league_pairings (
+    league   INTEGER NOT NULL REFERENCES leagues(id),
+    round    INTEGER NOT NULL,
+    board    INTEGER NOT NULL,
+    first    TEXT NOT NULL,
+    second   TEXT,
+    game_id  INTEGER REFERENCES games(id),
+    outcome  TEXT,
+    PRIMARY KEY (league, round, board)
+);
+CREATE INDEX league_pairings_game ON league_pairings (game_id);

@@ -1,0 +1,206 @@
+//! Leagues played to the end at the console (the core's `league` commands, the real SQLite file,
+//! the correspondence sweep): a 4-player round robin played round by round, and a 6-player
+//! 3-round Swiss with a withdrawal and a loss on time. Results are chosen by a rule that does
+//! not depend on the pairings (the player earlier in the alphabet wins, one draw), so that the
+//! standings can be worked out by hand.
+
+mod service_common;
+
+use std::sync::Arc;
+
+use service_common::config;
+use tegami::console::{Console, ConsoleClock};
+use tegami::service::Service;
+use tegami::store::{GameStatus, GameStore, LeagueStatus, LeagueStore, SqliteStore};
+
+struct Session {
+    console: Console,
+    store: Arc<SqliteStore>,
+    transcript: String,
+}
+
+impl Session {
+    fn new(dir: &std::path::Path) -> Session {
+        let store = Arc::new(SqliteStore::open(dir.join("league.db")).expect("open the database"));
+        let clock = Arc::new(ConsoleClock::new());
+        let service = Service::new(store.clone(), clock.clone(), config());
+        let mut s = Session {
+            console: Console::new(service, clock, dir.join("out")),
+            store,
+            transcript: String::new(),
+        };
+        s.say("tick 2026-12-01T12:00:00Z");
+        s
+    }
+
+    fn say(&mut self, line: &str) -> String {
+        let out = self.console.line(line);
+        self.transcript.push_str(&format!("> {line}\n{out}\n"));
+        out
+    }
+
+    /// A line that must not be refused.
+    fn ok(&mut self, line: &str) -> String {
+        let out = self.say(line);
+        assert!(!out.starts_with('✗'), "{line} refused:\n{out}");
+        out
+    }
+
+    /// A line that must be refused, with a reply containing `why`.
+    fn refused(&mut self, line: &str, why: &str) {
+        let out = self.say(line);
+        assert!(out.starts_with('✗'), "{line} was not refused:\n{out}");
+        assert!(out.contains(why), "{line}: expected {why:?} in:\n{out}");
+    }
+
+    /// The active games of league 1's current round: (game, first player, second player).
+    fn round_games(&self, league: i64) -> Vec<(i64, String, String)> {
+        let l = self
+            .store
+            .league(league)
+            .expect("read")
+            .expect("the league");
+        self.store
+            .pairings(league)
+            .expect("pairings")
+            .into_iter()
+            .filter(|p| p.round == l.round)
+            .filter_map(|p| {
+                let g = p.game?;
+                let row = self.store.game(g).expect("read")?;
+                (row.status == GameStatus::Active)
+                    .then(|| (g, p.first, p.second.unwrap_or_default()))
+            })
+            .collect()
+    }
+}
+
+#[test]
+fn a_round_robin_of_four_is_played_to_the_end() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut s = Session::new(dir.path());
+    s.ok("@alice league create name=Spring game=shogi days=3 format=round-robin");
+    for p in ["alice", "bob", "carol", "dave"] {
+        s.ok(&format!("@{p} league join league=1"));
+    }
+    // (At the console every user manages the server, so anyone may start it.)
+    let out = s.ok("@alice league start league=1");
+    assert!(out.contains("round 1 begins"), "{out}");
+    let mut rounds = 0;
+    while s.store.league(1).unwrap().unwrap().status == LeagueStatus::Running {
+        rounds += 1;
+        assert!(
+            rounds <= 3,
+            "a round robin of four has three rounds:\n{}",
+            s.transcript
+        );
+        let games = s.round_games(1);
+        assert_eq!(games.len(), 2, "two games a round:\n{}", s.transcript);
+        for (g, first, second) in games {
+            let pair = [first.as_str(), second.as_str()];
+            if pair.contains(&"bob") && pair.contains(&"carol") {
+                // The one draw.
+                s.ok(&format!("@bob draw {g} offer"));
+                s.ok(&format!("@carol draw {g} accept"));
+            } else {
+                // The later name in the alphabet resigns.
+                let loser = if first > second { &first } else { &second };
+                s.ok(&format!("@{loser} resign {g}"));
+            }
+        }
+    }
+    assert_eq!(rounds, 3);
+    // By hand: alice 3 (beat everyone); bob and carol 1½ (beat dave, drew each other);
+    // dave 0. Sonneborn-Berger: bob and carol each beat dave (0) and drew each other (½ of
+    // 1½): equal, so they share second place.
+    let out = s.ok("@dave league show league=1");
+    assert!(out.contains("1. alice — 3 (3 played: +3 =0 -0)"), "{out}");
+    assert!(out.contains("2. bob — 1½ (3 played: +1 =1 -1)"), "{out}");
+    assert!(out.contains("2. carol — 1½ (3 played: +1 =1 -1)"), "{out}");
+    assert!(out.contains("4. dave — 0 (3 played: +0 =0 -3)"), "{out}");
+    assert!(
+        s.transcript.contains("\"Spring\" is over. Winner: alice!"),
+        "{}",
+        s.transcript
+    );
+    // Finished: nobody joins or leaves any more.
+    s.refused("@erin league join league=1", "not taking players");
+}
+
+#[test]
+fn a_swiss_of_six_with_a_withdrawal_and_a_loss_on_time() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut s = Session::new(dir.path());
+    s.refused(
+        "@alice league create name=Cup game=judkins format=swiss",
+        "rounds",
+    );
+    s.ok("@alice league create name=Cup game=judkins days=1 format=swiss rounds=3");
+    for p in ["alice", "bob", "carol", "dave", "erin", "frank"] {
+        s.ok(&format!("@{p} league join 1"));
+    }
+    s.refused("@alice league join league=1", "already");
+    s.ok("@alice league start league=1");
+    // Round 1: every game decided by resignation (the later name resigns).
+    for (g, first, second) in s.round_games(1) {
+        let loser = if first > second { first } else { second };
+        s.ok(&format!("@{loser} resign {g}"));
+    }
+    assert_eq!(
+        s.store.league(1).unwrap().unwrap().round,
+        2,
+        "{}",
+        s.transcript
+    );
+    // Round 2: frank withdraws (his game is lost by forfeit); one game is lost on time (the
+    // player to move lets the day pass); the third by resignation.
+    s.ok("@frank league leave league=1");
+    let games = s.round_games(1);
+    assert_eq!(
+        games.len(),
+        2,
+        "frank's game ended by forfeit:\n{}",
+        s.transcript
+    );
+    let (timeout_game, ..) = games[0].clone();
+    let (g, first, second) = games[1].clone();
+    let loser = if first > second { first } else { second };
+    s.ok(&format!("@{loser} resign {g}"));
+    s.ok("tick 2026-12-03T12:00:00Z");
+    let row = s.store.game(timeout_game).unwrap().unwrap();
+    assert_eq!(row.status, GameStatus::Finished);
+    assert_eq!(row.reason.as_deref(), Some("timeout"));
+    let l = s.store.league(1).unwrap().unwrap();
+    assert_eq!(
+        l.round, 3,
+        "round 3 paired after the sweep:\n{}",
+        s.transcript
+    );
+    // Frank is not paired again; the five others: two games and a bye.
+    let pairings: Vec<_> = s
+        .store
+        .pairings(1)
+        .unwrap()
+        .into_iter()
+        .filter(|p| p.round == 3)
+        .collect();
+    assert_eq!(pairings.len(), 3, "{pairings:?}");
+    assert!(pairings
+        .iter()
+        .all(|p| p.first != "frank" && p.second.as_deref() != Some("frank")));
+    assert_eq!(pairings.iter().filter(|p| p.second.is_none()).count(), 1);
+    for (g, first, second) in s.round_games(1) {
+        let loser = if first > second { first } else { second };
+        s.ok(&format!("@{loser} resign {g}"));
+    }
+    assert_eq!(
+        s.store.league(1).unwrap().unwrap().status,
+        LeagueStatus::Finished,
+        "{}",
+        s.transcript
+    );
+    let out = s.ok("@alice league show league=1");
+    assert!(out.contains("frank"), "{out}");
+    assert!(out.contains("(left)"), "{out}");
+    assert!(out.contains("Buchholz"), "{out}");
+}
