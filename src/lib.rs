@@ -7,6 +7,7 @@ pub mod console;
 pub mod discord;
 pub mod engine;
 pub mod i18n;
+pub mod league;
 pub mod render;
 pub mod service;
 pub mod store;
