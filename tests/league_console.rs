@@ -114,8 +114,16 @@ fn a_round_robin_of_four_is_played_to_the_end() {
     // dave 0. Sonneborn-Berger: bob and carol each beat dave (0) and drew each other (½ of
     // 1½): equal, so they share second place.
     let out = s.ok("@dave league show league=1");
-    assert!(out.contains("1. alice — 3 (3 played: +3 =0 -0)"), "{out}");
-    assert!(out.contains("2. bob — 1½ (3 played: +1 =1 -1)"), "{out}");
+    // SB: alice beat bob (1½), carol (1½) and dave (0): 3; bob beat dave (0), drew carol (½ of
+    // 1½): ¾.
+    assert!(
+        out.contains("1. alice — 3 (3 played: +3 =0 -0); SB 3"),
+        "{out}"
+    );
+    assert!(
+        out.contains("2. bob — 1½ (3 played: +1 =1 -1); SB ¾"),
+        "{out}"
+    );
     assert!(out.contains("2. carol — 1½ (3 played: +1 =1 -1)"), "{out}");
     assert!(out.contains("4. dave — 0 (3 played: +0 =0 -3)"), "{out}");
     assert!(

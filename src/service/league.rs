@@ -801,7 +801,7 @@ impl Service {
             let tb: Vec<String> = r
                 .tiebreaks
                 .iter()
-                .map(|(k, v)| format!("{} {}", tiebreak_word(lang, *k), points(*v)))
+                .map(|(k, v)| format!("{} {}", tiebreak_word(lang, *k), tiebreak_value(*k, *v)))
                 .collect();
             out.push('\n');
             out.push_str(&t!(
@@ -1382,6 +1382,22 @@ struct RoundPlan {
     rounds: Option<u32>,
     seeds: Vec<(String, u32)>,
     pairings: Vec<(u32, u32, String, Option<String>)>,
+}
+
+/// A tie-break's value as players write it: Sonneborn-Berger counts quarter points (half of a
+/// drawn opponent's 1½ is ¾), the others half points.
+fn tiebreak_value(t: lg::Tiebreak, v: u32) -> String {
+    let per = t.per_point().max(1);
+    let frac = match (v % per) * 4 / per {
+        1 => "¼",
+        2 => "½",
+        3 => "¾",
+        _ => "",
+    };
+    match (v / per, frac) {
+        (0, f) if !f.is_empty() => f.to_string(),
+        (n, f) => format!("{n}{f}"),
+    }
 }
 
 fn tiebreak_word(lang: Lang, t: lg::Tiebreak) -> String {
