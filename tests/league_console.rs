@@ -212,3 +212,30 @@ fn a_swiss_of_six_with_a_withdrawal_and_a_loss_on_time() {
     assert!(out.contains("(left)"), "{out}");
     assert!(out.contains("Buchholz"), "{out}");
 }
+
+#[test]
+fn a_round_robin_started_whole_names_each_players_own_games() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut s = Session::new(dir.path());
+    s.ok("@alice league create name=All game=cannon format=round-robin start=all");
+    for p in ["alice", "bob", "carol", "dave"] {
+        s.ok(&format!("@{p} league join league=1"));
+    }
+    let out = s.ok("@alice league start league=1");
+    // Every game of the three rounds exists now, and each notice names the game of its
+    // pairing (not another game of the same player, nor another round's board).
+    let pairings = s.store.pairings(1).expect("pairings");
+    assert_eq!(pairings.len(), 6);
+    for p in &pairings {
+        let g = p.game.expect("every game made at the start");
+        let second = p.second.clone().expect("no byes with four players");
+        let line = format!("{}. {} – {}: game #{g}", p.board, p.first, second);
+        assert!(out.contains(&line), "{line} not in:\n{out}");
+        let notice = format!(
+            "→ @{} (mention): League \"All\", round {}: your game #{g} against {second}",
+            p.first, p.round
+        );
+        assert!(out.contains(&notice), "{notice} not in:\n{out}");
+    }
+    assert!(!out.contains("{game"), "a placeholder left:\n{out}");
+}

@@ -492,7 +492,7 @@ impl Service {
                 let (settle, annulled) = self.withdrawal(&s, &who, status);
                 let row = self.store.settle_league(&settle, self.now())?;
                 info!(league = id, user = %who, status, "league withdrawal");
-                let mut notify = self.advance_league_id(row.id)?;
+                let notify = self.advance_league_id(row.id)?;
                 let mut text = t!(
                     lang,
                     if annulled {
@@ -504,7 +504,7 @@ impl Service {
                     name = s.row.name.as_str(),
                     who = name.as_str()
                 );
-                text.push_str(&self.league_followups(lang, &mut notify));
+                text.push_str(&Self::league_followups(&notify));
                 Ok(Reply {
                     text,
                     notify,
@@ -674,7 +674,7 @@ impl Service {
         };
         let created = self.start_league_round(&s, start)?;
         info!(league = id, games = created.len(), "league started");
-        let mut notify = created;
+        let notify = created;
         let mut text = t!(
             lang,
             "league-started",
@@ -682,7 +682,7 @@ impl Service {
             name = s.row.name.as_str(),
             players = n as i64
         );
-        text.push_str(&self.league_followups(lang, &mut notify));
+        text.push_str(&Self::league_followups(&notify));
         Ok(Reply {
             text,
             notify,
@@ -764,12 +764,7 @@ impl Service {
             text.push('\n');
             text.push_str(&self.pairings_text(lang, &s, l.round));
         }
-        let attachments = self.standings_picture(lang, &s).into_iter().collect();
-        Ok(Reply {
-            text,
-            attachments,
-            ..Reply::default()
-        })
+        Ok(Reply::text(text))
     }
 
     fn league_pairings(
@@ -881,7 +876,7 @@ impl Service {
 
     /// The lines a reply adds for what its change set off (a round started, the league over):
     /// the public posts among `notify`, said here too.
-    fn league_followups(&self, _lang: Lang, notify: &mut [Notice]) -> String {
+    fn league_followups(notify: &[Notice]) -> String {
         let mut out = String::new();
         for n in notify
             .iter()
@@ -915,6 +910,9 @@ impl Service {
             .collect();
         let mut pairings = Vec::new();
         let mut lines = Vec::new();
+        // The notices to each pairing's players, kept to hand back once their game has its
+        // number.
+        let mut held: Vec<(u32, u32, Vec<Notice>)> = Vec::new();
         for (round, board, first, second) in plan.pairings {
             // A game now: this round's (or every round's, `start=all`), both players still in.
             let play_now = round <= plan.round
@@ -984,8 +982,10 @@ impl Service {
                 game,
                 notices: to_store(&notices),
             });
+            held.push((round, board, notices));
         }
-        // The league's post: the round's pairings, `{game@B}` the number of board B's game.
+        // The league's post: the round's pairings, `{game@R.B}` the number of the game on
+        // board B of round R.
         let post = self.league_post(l, |lang| {
             let mut text = t!(
                 lang,
@@ -1010,7 +1010,7 @@ impl Service {
                         first = self.shown_name(first, guild),
                         second = self.shown_name(second, guild),
                         game = if *game {
-                            format!("#{{game@{board}}}")
+                            format!("#{{game@{round}.{board}}}")
                         } else {
                             t!(lang, "league-game-later")
                         },
@@ -1024,20 +1024,6 @@ impl Service {
             }
             text
         });
-        let held: Vec<Notice> = pairings
-            .iter()
-            .flat_map(|p| p.notices.iter())
-            // The per-player notices go back to the caller as held notices.
-            .map(|n| Notice {
-                user: n.user.clone(),
-                via: Via::parse(&n.via),
-                channel: n.channel.clone(),
-                text: n.text.clone(),
-                id: Some(n.id),
-                game: None,
-                ply: None,
-            })
-            .collect();
         let stored = self.store.start_round(
             &RoundStart {
                 league: l.id,
@@ -1050,33 +1036,33 @@ impl Service {
             },
             self.now(),
         )?;
-        // The notices as stored: `{game}` and `{game@B}` filled with the games' numbers.
-        let games: HashMap<u32, i64> = stored
+        // The notices as stored: `{game}` and `{game@R.B}` filled with the games' numbers.
+        let game_of = |round: u32, board: u32| {
+            stored
+                .iter()
+                .find(|p| p.round == round && p.board == board)
+                .and_then(|p| p.game)
+        };
+        let subst: Vec<(String, i64)> = stored
             .iter()
-            .filter_map(|p| Some((p.board, p.game?)))
-            .collect();
-        let subst: Vec<(String, i64)> = games
-            .iter()
-            .map(|(b, g)| (format!("{{game@{b}}}"), *g))
+            .filter_map(|p| Some((format!("{{game@{}.{}}}", p.round, p.board), p.game?)))
             .collect();
         let subst: Vec<(&str, i64)> = subst.iter().map(|(k, v)| (k.as_str(), *v)).collect();
         let mut out = Vec::new();
-        for n in held.into_iter().chain(post) {
-            let game = stored.iter().find_map(|p| {
-                let g = p.game?;
-                let here = p.first == n.user || p.second.as_deref() == Some(n.user.as_str());
-                (here && n.text.contains("{game}")).then_some(g)
-            });
-            let mut text = crate::store::fill(&n.text, &subst);
-            if let Some(g) = game {
-                text = crate::store::fill(&text, &[("{game}", g)]);
-            }
-            out.push(Notice {
-                text,
-                game: None,
+        for (round, board, notices) in held {
+            let game: Vec<(&str, i64)> = game_of(round, board)
+                .map(|g| ("{game}", g))
+                .into_iter()
+                .collect();
+            out.extend(notices.into_iter().map(|n| Notice {
+                text: crate::store::fill(&n.text, &game),
                 ..n
-            });
+            }));
         }
+        out.extend(post.into_iter().map(|n| Notice {
+            text: crate::store::fill(&n.text, &subst),
+            ..n
+        }));
         Ok(out)
     }
 
@@ -1362,15 +1348,6 @@ impl Service {
             }
         }
         Ok(out)
-    }
-
-    /// The standings picture of a league, if pictures are on and it could be drawn.
-    fn standings_picture(&self, lang: Lang, s: &LeagueState) -> Option<Attachment> {
-        if !self.config.images || s.players.is_empty() {
-            return None;
-        }
-        let _ = lang;
-        None
     }
 }
 

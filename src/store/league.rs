@@ -143,7 +143,8 @@ pub struct NewPairing {
 
 /// A round to start, in one transaction: the league moves to `round` (and to running), the
 /// seeds are fixed (the first round), the pairings and their games are created, and the
-/// notices queued (`{game@B}` in their texts is the number of board B's game).
+/// notices queued (`{game@R.B}` in their texts is the number of the game on board B of round R:
+/// a round robin started whole has every round's games at once).
 #[derive(Clone, Debug)]
 pub struct RoundStart {
     pub league: i64,
@@ -213,7 +214,8 @@ pub trait LeagueStore: Send + Sync {
     fn pairings(&self, league: i64) -> Result<Vec<PairingRow>>;
     /// The pairing whose game this is, if the game belongs to a league.
     fn pairing_of_game(&self, game: i64) -> Result<Option<PairingRow>>;
-    /// Starts a round (see [`RoundStart`]): the pairings with their new games, by board.
+    /// Starts a round (see [`RoundStart`]): every pairing of the league afterwards, by round and
+    /// board.
     /// `Conflict` if the league moved on since it was read (another process started it).
     fn start_round(&self, r: &RoundStart, now: i64) -> Result<Vec<PairingRow>>;
     /// Settles pairings without the board (see [`Settle`]). `Conflict` if the league moved on.

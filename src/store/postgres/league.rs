@@ -299,7 +299,7 @@ impl LeagueStore for PgStore {
                     Some(g) => {
                         let id = insert_game(tx, g, now)?;
                         queue_about_game(tx, &self.holder, &p.notices, id, now)?;
-                        boards.push((format!("{{game@{}}}", p.board), id));
+                        boards.push((format!("{{game@{}.{}}}", p.round, p.board), id));
                         Some(id)
                     }
                     None => {
@@ -326,10 +326,10 @@ impl LeagueStore for PgStore {
             all(
                 tx,
                 &format!(
-                    "SELECT {PAIRING_COLUMNS} FROM league_pairings WHERE league = $1 AND round = $2
-                     ORDER BY board"
+                    "SELECT {PAIRING_COLUMNS} FROM league_pairings WHERE league = $1
+                     ORDER BY round, board"
                 ),
-                &[&r.league, &i64::from(r.round)],
+                &[&r.league],
                 pairing_row,
             )
         })

@@ -262,7 +262,7 @@ impl LeagueStore for SqliteStore {
                     Some(g) => {
                         let id = insert_game(tx, g, now)?;
                         queue_about_game(tx, &self.holder, &p.notices, id, now)?;
-                        boards.push((format!("{{game@{}}}", p.board), id));
+                        boards.push((format!("{{game@{}.{}}}", p.round, p.board), id));
                         Some(id)
                     }
                     None => {
@@ -280,10 +280,10 @@ impl LeagueStore for SqliteStore {
             let subst: Vec<(&str, i64)> = boards.iter().map(|(k, v)| (k.as_str(), *v)).collect();
             queue_with(tx, &self.holder, &r.notices, None, &subst, now)?;
             let mut st = tx.prepare(&format!(
-                "SELECT {PAIRING_COLUMNS} FROM league_pairings WHERE league = ?1 AND round = ?2
-                 ORDER BY board"
+                "SELECT {PAIRING_COLUMNS} FROM league_pairings WHERE league = ?1
+                 ORDER BY round, board"
             ))?;
-            let rows = st.query_map(params![r.league, r.round], pairing_row)?;
+            let rows = st.query_map([r.league], pairing_row)?;
             Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
         })
     }
