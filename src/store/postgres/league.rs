@@ -307,10 +307,14 @@ impl LeagueStore for PgStore {
                         None
                     }
                 };
-                tx.execute(
+                // A stored pairing (a later round's) gets its game once: one that has a game
+                // already (or a board given twice) is refused, never pointed at another game,
+                // which would leave the first a game of no pairing.
+                let n = tx.execute(
                     "INSERT INTO league_pairings (league, round, board, first, second, game_id)
                      VALUES ($1, $2, $3, $4, $5, $6)
-                     ON CONFLICT (league, round, board) DO UPDATE SET game_id = excluded.game_id",
+                     ON CONFLICT (league, round, board) DO UPDATE SET game_id = excluded.game_id
+                     WHERE league_pairings.game_id IS NULL",
                     &[
                         &r.league,
                         &i64::from(p.round),
@@ -320,6 +324,12 @@ impl LeagueStore for PgStore {
                         &game,
                     ],
                 )?;
+                if n != 1 {
+                    return Err(StoreError::Invalid(format!(
+                        "league {}: round {} board {} has its game already",
+                        r.league, p.round, p.board
+                    )));
+                }
             }
             let subst: Vec<(&str, i64)> = boards.iter().map(|(k, v)| (k.as_str(), *v)).collect();
             queue_with(tx, &self.holder, &r.notices, None, &subst, now)?;
