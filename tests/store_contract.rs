@@ -1738,3 +1738,7 @@ fn sslmode_require_encrypts_the_connections() {
         }
     }
 }
+
+/// The league tables (issue 22): `tests/store_contract/league.rs`.
+#[path = "store_contract/league.rs"]
+mod league;
