@@ -962,3 +962,418 @@ fn japanese_strip_and_kanji_ranks() {
     let png = tegami::render::render_png(&judkins, &ja).unwrap();
     std::fs::write(std::env::temp_dir().join("tegami-ja-judkins.png"), &png).unwrap();
 }
+
+// League pictures: the standings and the crosstable.
+
+use tegami::render::league::{
+    self, Crosstable, PictureError, StandingsRow, StandingsTable, TableLayout,
+    MAX_CROSSTABLE_PLAYERS, MAX_STANDINGS_ROWS, NAME_COLUMN,
+};
+
+/// Writes a league picture to `/tmp/league-pictures/` (and `TEGAMI_RENDER_SAMPLES`) for a look.
+fn save_league(name: &str, png: &[u8]) {
+    let dir = std::env::temp_dir().join("league-pictures");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join(name), png).unwrap();
+    save(name, png);
+}
+
+fn standing(place: &str, name: &str, points: &str, played: &str, tb: &[&str]) -> StandingsRow {
+    StandingsRow {
+        place: place.into(),
+        name: name.into(),
+        points: points.into(),
+        played: played.into(),
+        tiebreaks: tb.iter().map(|s| s.to_string()).collect(),
+        withdrawn: false,
+    }
+}
+
+/// A 6-player Swiss after four rounds: Japanese and Latin names, the fifth player withdrawn.
+fn swiss() -> StandingsTable {
+    let mut rows = vec![
+        standing("1", "藤井聡太", "3½", "4", &["10½", "8¾"]),
+        standing("2", "Alice Łukasiewicz", "3", "4", &["11", "7½"]),
+        standing("=3", "さくら", "2", "4", &["9", "4"]),
+        standing("=3", "Дмитрий", "2", "4", &["9", "4"]),
+        standing("–", "Bob Withdrawn", "1", "2", &["6½", "1"]),
+        standing("5", "김민준 🌸", "½", "4", &["8", "¼"]),
+    ];
+    rows[4].withdrawn = true;
+    StandingsTable {
+        title: "Spring league — Shogi".into(),
+        subtitle: "Round 4 of 5".into(),
+        place_header: "#".into(),
+        name_header: "Player".into(),
+        points_header: "Points".into(),
+        played_header: "Games".into(),
+        tiebreaks: vec!["Buchholz".into(), "SB".into()],
+        rows,
+    }
+}
+
+/// A round robin of `n` players with the first `played` rounds' results in (a deterministic
+/// mix of wins, draws, losses and a forfeit).
+fn round_robin(n: usize, played: usize) -> Crosstable {
+    let names = [
+        "羽生善治",
+        "Alice",
+        "Дмитрий",
+        "さくら",
+        "Zoë Łukasiewicz",
+        "김민준",
+        "Bob",
+        "王小明",
+        "Ελένη",
+        "Nguyễn Thị Ánh",
+    ];
+    let mut cells = vec![vec![String::new(); n]; n];
+    let mut points = vec![0u32; n];
+    for i in 0..n {
+        for j in i + 1..n {
+            if (i + j) % n >= played {
+                continue;
+            }
+            let (a, b) = match (i * 7 + j * 3) % 5 {
+                0 | 1 => ("1", "0"),
+                2 => ("½", "½"),
+                3 => ("0", "1"),
+                _ => ("+", "−"),
+            };
+            let score = |s: &str| match s {
+                "1" | "+" => 2,
+                "½" => 1,
+                _ => 0,
+            };
+            points[i] += score(a);
+            points[j] += score(b);
+            cells[i][j] = a.into();
+            cells[j][i] = b.into();
+        }
+    }
+    let shown = |p: u32| match (p / 2, p % 2) {
+        (0, 1) => "½".to_string(),
+        (w, 1) => format!("{w}½"),
+        (w, _) => w.to_string(),
+    };
+    Crosstable {
+        title: format!("Round robin — {n} players"),
+        subtitle: format!("After round {played}"),
+        name_header: "Player".into(),
+        points_header: "Pts".into(),
+        names: (0..n)
+            .map(|i| {
+                names
+                    .get(i)
+                    .map_or(format!("Player {}", i + 1), |s| s.to_string())
+            })
+            .collect(),
+        points: points.into_iter().map(shown).collect(),
+        cells,
+    }
+}
+
+/// Pixels of `r` that are not the colour at its top-left corner (the row's shade).
+fn ink_in(img: &RgbImage, r: Rect) -> usize {
+    let bg = pixel(img, (r.x as u32 + 1, r.y as u32 + 1));
+    count(img, r, |p| p != bg)
+}
+
+fn name_cell(l: &TableLayout, row: usize) -> Rect {
+    l.cell(row, NAME_COLUMN).unwrap()
+}
+
+#[test]
+fn standings_show_the_header_the_leader_and_a_withdrawn_player_where_the_layout_says() {
+    let t = swiss();
+    let png = league::standings_png(&t).unwrap();
+    save_league("standings-swiss.png", &png);
+    let img = decode(&png);
+    let l = league::standings_layout(&t).unwrap();
+    assert_eq!(img.dimensions(), (l.width, l.height));
+    assert!((league::MIN_WIDTH..=league::MAX_WIDTH).contains(&l.width));
+    // The header band, between its words (its left end, past the rounded corner).
+    let h = l.header;
+    assert_eq!(
+        pixel(&img, (h.x as u32 + 2, (h.y + h.h as i32 - 3) as u32)),
+        theme::TABLE_HEADER
+    );
+    assert!(count(&img, h, |p| near(p, theme::TABLE_HEADER_TEXT, 30)) > 100);
+    // The leader's row: tinted (its right end, past the numbers' padding) with the gold mark.
+    let lead = l.rows[0];
+    let right_end = ((lead.x + lead.w as i32 - 2) as u32, lead.y as u32 + 2);
+    assert_eq!(pixel(&img, right_end), theme::LEADER_ROW);
+    assert_eq!(
+        pixel(&img, (lead.x as u32 + 1, lead.center().1 as u32)),
+        theme::LEADER_MARK
+    );
+    // The others alternate: the second row shaded, the third on the background.
+    for (row, shade) in [(1, theme::ROW_SHADE), (2, theme::BACKGROUND)] {
+        let r = l.rows[row];
+        assert_eq!(
+            pixel(&img, ((r.x + r.w as i32 - 2) as u32, r.y as u32 + 2)),
+            shade
+        );
+    }
+    // The withdrawn player's row is written in grey (every cell, the name struck through); no
+    // other row uses that grey.
+    for row in 0..t.rows.len() {
+        let grey = count(&img, l.rows[row], |p| p == theme::WITHDRAWN);
+        if t.rows[row].withdrawn {
+            assert!(grey > 150, "{grey}");
+            let points = l.cell(row, 2).unwrap();
+            assert!(count(&img, points, |p| p == theme::WITHDRAWN) > 5);
+            assert_eq!(count(&img, l.rows[row], |p| p == theme::TEXT), 0);
+        } else {
+            assert_eq!(grey, 0, "row {row}");
+            assert!(count(&img, l.rows[row], |p| p == theme::TEXT) > 50);
+        }
+    }
+    // Numbers are right-aligned: the points column's ink hugs its right side.
+    let points = l.cell(1, 2).unwrap();
+    let (left, right) = (
+        Rect::new(points.x, points.y, points.w / 2, points.h),
+        Rect::new(
+            points.x + points.w as i32 / 2,
+            points.y,
+            points.w / 2,
+            points.h,
+        ),
+    );
+    assert_eq!(ink_in(&img, left), 0);
+    assert!(ink_in(&img, right) > 20);
+}
+
+#[test]
+fn standings_grow_with_their_rows() {
+    let mut t = swiss();
+    let mut heights = Vec::new();
+    for n in [0, 1, 6, 20] {
+        t.rows = (0..n)
+            .map(|i| standing(&(i + 1).to_string(), "Player", "1", "2", &["3", "4"]))
+            .collect();
+        let img = decode(&league::standings_png(&t).unwrap());
+        heights.push(img.height());
+    }
+    assert!(heights.windows(2).all(|w| w[0] < w[1]), "{heights:?}");
+    // By one row's height each.
+    assert_eq!((heights[3] - heights[2]) / 14, heights[1] - heights[0]);
+}
+
+#[test]
+fn japanese_and_latin_names_put_ink_in_their_cells_and_a_long_one_stays_inside() {
+    let t = swiss();
+    let img = league::standings_image(&t).unwrap();
+    let l = league::standings_layout(&t).unwrap();
+    for (row, name) in t.rows.iter().enumerate().map(|(i, r)| (i, &r.name)) {
+        let ink = ink_in(&img, name_cell(&l, row));
+        assert!(ink > 100, "{name}: {ink}");
+    }
+    // A name drawn from a font differs from the same number of missing signs.
+    let mut signs = t.clone();
+    signs.rows[0].name = "◇◇◇◇".into();
+    let other = league::standings_image(&signs).unwrap();
+    assert!(differing(&img, &other, name_cell(&l, 0)) > 100);
+
+    let mut long = swiss();
+    let jp = "ジョン・スミス・ウィリアムズ・ジュニア・ジョン・スミス・ウィリアムズ".repeat(3);
+    long.rows[1].name =
+        "An extremely long display name that goes on and on and on and on".repeat(3);
+    long.rows[2].name = jp;
+    long.title = "A title much longer than any picture is wide, ".repeat(6);
+    let png = league::standings_png(&long).unwrap();
+    save_league("standings-long-names.png", &png);
+    let img = decode(&png);
+    let l = league::standings_layout(&long).unwrap();
+    assert_eq!(l.width, league::MAX_WIDTH);
+    for row in [1, 2] {
+        let r = name_cell(&l, row);
+        // Ink reaches the last stretch before the cell's padding (the name was shortened to
+        // the column, not to some fixed length) and nothing passes its right edge.
+        let last = Rect::new(r.x + r.w as i32 - 40, r.y, 30, r.h);
+        assert!(ink_in(&img, last) > 10, "row {row}");
+        let edge = Rect::new(r.x + r.w as i32 - 6, r.y, 6, r.h);
+        assert_eq!(ink_in(&img, edge), 0, "row {row}");
+    }
+    // The title stays inside the margin.
+    let top = l.top();
+    let margin = Rect::new(top.w as i32 - 14, 0, 14, top.h);
+    assert_eq!(count(&img, margin, |p| p != theme::BACKGROUND), 0);
+}
+
+#[test]
+fn mismatched_or_oversized_league_tables_are_errors() {
+    let mut t = swiss();
+    t.rows[3].tiebreaks.pop();
+    assert!(matches!(
+        league::standings_png(&t),
+        Err(PictureError::Tiebreaks {
+            row: 3,
+            got: 1,
+            want: 2
+        })
+    ));
+    let mut t = swiss();
+    t.rows = vec![standing("1", "x", "0", "0", &["0", "0"]); MAX_STANDINGS_ROWS + 1];
+    assert!(matches!(
+        league::standings_png(&t),
+        Err(PictureError::TooManyRows { got: 65, .. })
+    ));
+    // More tie-break columns than any picture holds.
+    let mut t = swiss();
+    t.tiebreaks = vec!["A very long tie-break name".into(); 8];
+    for r in &mut t.rows {
+        r.tiebreaks = vec!["1".into(); 8];
+    }
+    assert!(matches!(
+        league::standings_image(&t),
+        Err(PictureError::TooWide { .. })
+    ));
+
+    let mut c = round_robin(4, 3);
+    c.points.pop();
+    assert!(matches!(
+        league::crosstable_png(&c),
+        Err(PictureError::CrosstableLengths { points: 3, .. })
+    ));
+    let mut c = round_robin(4, 3);
+    c.cells[2].push("1".into());
+    assert!(matches!(
+        league::crosstable_png(&c),
+        Err(PictureError::CrosstableRow {
+            row: 2,
+            got: 5,
+            want: 4
+        })
+    ));
+    let mut c = round_robin(4, 3);
+    c.cells.pop();
+    assert!(league::crosstable_image(&c).is_err());
+    assert!(matches!(
+        league::crosstable_png(&round_robin(MAX_CROSSTABLE_PLAYERS + 1, 1)),
+        Err(PictureError::TooManyRows { got: 31, .. })
+    ));
+}
+
+#[test]
+fn a_crosstable_numbers_its_rows_and_columns_and_fills_the_diagonal() {
+    for (n, played) in [(4, 3), (10, 6)] {
+        let c = round_robin(n, played);
+        let png = league::crosstable_png(&c).unwrap();
+        save_league(&format!("crosstable-{n}.png"), &png);
+        let img = decode(&png);
+        let l = league::crosstable_layout(&c).unwrap();
+        assert_eq!(img.dimensions(), (l.width, l.height));
+        assert!((league::MIN_WIDTH..=league::MAX_WIDTH).contains(&l.width));
+        // Number, name, one column per player, points.
+        assert_eq!(l.columns.len(), n + 3);
+        for i in 0..n {
+            for j in 0..n {
+                let r = l.cell(i, NAME_COLUMN + 1 + j).unwrap();
+                let (cx, cy) = r.center();
+                let mid = pixel(&img, (cx as u32, cy as u32));
+                if i == j {
+                    assert_eq!(mid, theme::DIAGONAL, "{n}: ({i}, {i})");
+                    continue;
+                }
+                assert_ne!(mid, theme::DIAGONAL);
+                // A result is ink in its cell; a game not played yet leaves it empty.
+                let inner = r.inset(2);
+                let ink = count(&img, inner, |p| near(p, theme::TEXT, 60));
+                assert_eq!(ink > 0, !c.cells[i][j].is_empty(), "{n}: ({i}, {j})");
+            }
+            // The row's number, its name and its points.
+            assert!(ink_in(&img, l.cell(i, 0).unwrap()) > 10);
+            assert!(ink_in(&img, name_cell(&l, i)) > 50);
+            assert!(ink_in(&img, l.cell(i, n + 2).unwrap()) > 10, "{n}: {i}");
+            // The column numbers in the header.
+            let h = l.header_cell(NAME_COLUMN + 1 + i).unwrap();
+            assert!(count(&img, h, |p| near(p, theme::TABLE_HEADER_TEXT, 30)) > 5);
+        }
+    }
+    // A forfeit loss's minus sign is drawn (as a dash), not as the sign for missing characters.
+    let mut c = round_robin(4, 3);
+    c.cells[1][0] = "\u{2212}".into();
+    let minus = league::crosstable_image(&c).unwrap();
+    c.cells[1][0] = "\u{2013}".into();
+    let dash = league::crosstable_image(&c).unwrap();
+    c.cells[1][0] = render::MISSING_SIGN.to_string();
+    let missing = league::crosstable_image(&c).unwrap();
+    let cell = league::crosstable_layout(&c)
+        .unwrap()
+        .cell(1, NAME_COLUMN + 1)
+        .unwrap();
+    assert!(ink_in(&minus, cell) > 5);
+    assert_eq!(differing(&minus, &dash, cell), 0);
+    assert!(differing(&minus, &missing, cell) > 5);
+}
+
+#[test]
+fn the_largest_league_tables_render() {
+    let c = round_robin(MAX_CROSSTABLE_PLAYERS, 20);
+    let png = league::crosstable_png(&c).unwrap();
+    save_league("crosstable-30.png", &png);
+    let img = decode(&png);
+    let l = league::crosstable_layout(&c).unwrap();
+    assert_eq!(img.dimensions(), (l.width, l.height));
+    assert!(l.width <= league::MAX_WIDTH, "{}", l.width);
+    let last = l.cell(29, NAME_COLUMN + 30).unwrap().center();
+    assert_eq!(pixel(&img, (last.0 as u32, last.1 as u32)), theme::DIAGONAL);
+
+    // A double round robin writes two results a cell.
+    let mut double = c.clone();
+    for (i, row) in double.cells.iter_mut().enumerate() {
+        for (j, s) in row.iter_mut().enumerate() {
+            if i != j {
+                *s = format!("{s} ½").trim().to_string();
+            }
+        }
+    }
+    let png = league::crosstable_png(&double).unwrap();
+    save_league("crosstable-30-double.png", &png);
+    let img = decode(&png);
+    let l = league::crosstable_layout(&double).unwrap();
+    assert_eq!(img.dimensions(), (l.width, l.height));
+    assert!(l.width <= league::MAX_WIDTH, "{}", l.width);
+    // Stacked to stay narrow: both halves of a cell with two results have ink.
+    assert_eq!(double.cells[0][2], "1 ½");
+    let r = l.cell(0, NAME_COLUMN + 1 + 2).unwrap().inset(1);
+    let (top, bottom) = (
+        Rect::new(r.x, r.y, r.w, r.h / 2),
+        Rect::new(r.x, r.y + r.h as i32 / 2, r.w, r.h / 2),
+    );
+    assert!(ink_in(&img, top) > 5 && ink_in(&img, bottom) > 5);
+    // A small double round robin writes its two results side by side.
+    let mut small = round_robin(4, 3);
+    small.cells[0][2] = "1 ½".into();
+    let img = league::crosstable_image(&small).unwrap();
+    let l = league::crosstable_layout(&small).unwrap();
+    let r = l.cell(0, NAME_COLUMN + 1 + 2).unwrap();
+    let (left, right) = (
+        Rect::new(r.x + 1, r.y, r.w / 2 - 1, r.h),
+        Rect::new(r.x + r.w as i32 / 2, r.y, r.w / 2 - 1, r.h),
+    );
+    assert!(ink_in(&img, left) > 5 && ink_in(&img, right) > 5);
+
+    let mut t = swiss();
+    t.rows = (0..MAX_STANDINGS_ROWS)
+        .map(|i| {
+            let mut r = standing(
+                &(i + 1).to_string(),
+                &format!("Player {} 名人", i + 1),
+                &format!("{}½", 9 - i / 8),
+                "9",
+                &["40½", "33¼"],
+            );
+            r.withdrawn = i % 13 == 12;
+            r
+        })
+        .collect();
+    let png = league::standings_png(&t).unwrap();
+    save_league("standings-64.png", &png);
+    let img = decode(&png);
+    let l = league::standings_layout(&t).unwrap();
+    assert_eq!(l.rows.len(), MAX_STANDINGS_ROWS);
+    assert_eq!(img.dimensions(), (l.width, l.height));
+    assert!(png.len() < 400 * 1024, "{} bytes", png.len());
+}

@@ -1,6 +1,7 @@
 //! The renderer: a position (with the last move, the viewer's side and a piece style) becomes a
 //! PNG image of the board; a game becomes an animated GIF; a piece and the squares it reaches
-//! become a piece-move diagram. It uses the engine's types and `assets/fonts/` only, and knows
+//! become a piece-move diagram; a league's standings and a round robin's crosstable become
+//! tables ([`league`]). It uses the engine's types and `assets/fonts/` only, and knows
 //! nothing of Discord, the store or the commands.
 //!
 //! The image, top to bottom: the player at the top (name, whose turn, pieces in hand, drawn
@@ -14,6 +15,7 @@ pub mod chart;
 mod diagram;
 mod gif;
 mod layout;
+pub mod league;
 mod pieces;
 mod raster;
 mod strip;
@@ -200,6 +202,11 @@ pub fn render_png(pos: &Position, opts: &RenderOptions) -> Result<Vec<u8>, Rende
 /// Encodes an image as PNG. Deflate level 1 with adaptive filters: the flat colours compress
 /// well (about 55 KB for a 9x9 board) in under 2 ms; higher levels save little and cost more.
 pub fn encode_png(img: &RgbImage) -> Result<Vec<u8>, RenderError> {
+    Ok(png_bytes(img)?)
+}
+
+/// [`encode_png`]'s encoding, for the pictures that have their own error type.
+pub(crate) fn png_bytes(img: &RgbImage) -> Result<Vec<u8>, image::ImageError> {
     let mut out = Vec::with_capacity(64 * 1024);
     PngEncoder::new_with_quality(
         Cursor::new(&mut out),

@@ -1,6 +1,7 @@
-//! The colours of the board images. Marks that players rely on (the last move, a king in check,
-//! a reachable square in a diagram) are flat fills of one exact colour, so tests can look for
-//! them in the decoded image.
+//! The colours of the board images, and of the league pictures in the same palette. Marks that
+//! players rely on (the last move, a king in check, a reachable square in a diagram, the
+//! leader's row) are flat fills of one exact colour, so tests can look for them in the decoded
+//! image.
 
 /// An RGB colour.
 pub type Rgb3 = [u8; 3];
@@ -70,3 +71,18 @@ pub const CHECK_CHIP: Rgb3 = [0xc6, 0x28, 0x28];
 /// The count badge on pieces in hand, and its text.
 pub const BADGE: Rgb3 = [0x2b, 0x24, 0x1d];
 pub const BADGE_TEXT: Rgb3 = [0xff, 0xff, 0xff];
+
+/// League pictures (standings and crosstable): the header row's band and its words.
+pub const TABLE_HEADER: Rgb3 = [0x4a, 0x36, 0x1f];
+pub const TABLE_HEADER_TEXT: Rgb3 = [0xfb, 0xf3, 0xe2];
+/// Every other row of a table (the others are [`BACKGROUND`]).
+pub const ROW_SHADE: Rgb3 = [0xea, 0xe2, 0xd2];
+/// The leader's row (place 1), and the mark at its left end.
+pub const LEADER_ROW: Rgb3 = [0xf5, 0xe6, 0xb4];
+pub const LEADER_MARK: Rgb3 = GOLD;
+/// The words of a withdrawn player's row, and the line through the name.
+pub const WITHDRAWN: Rgb3 = [0xa6, 0x9c, 0x90];
+/// A crosstable's diagonal (a player against themself).
+pub const DIAGONAL: Rgb3 = [0x6b, 0x5a, 0x46];
+/// The lines between a crosstable's result cells.
+pub const CELL_LINE: Rgb3 = [0xd3, 0xc8, 0xb5];
