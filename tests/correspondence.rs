@@ -1422,7 +1422,7 @@ impl tegami::store::LeagueStore for CrashingStore {
     ) -> Result<tegami::store::LeagueRow, StoreError> {
         self.inner.end_league(league, version, status, notices, now)
     }
-    fn set_league_thread(&self, league: i64, thread: &str) -> Result<(), StoreError> {
+    fn set_league_thread(&self, league: i64, thread: Option<&str>) -> Result<(), StoreError> {
         self.inner.set_league_thread(league, thread)
     }
 }

@@ -395,9 +395,17 @@ fn notices_wait_in_the_outbox_until_marked_sent() {
             channel: Some("chan".into()),
             text: text.into(),
             ply: None,
+            league: None,
         };
         let ending = resignation();
-        let notices = [notice(11, "you lose"), notice(12, "game over")];
+        // A league's notice names its league (delivered in the league's home).
+        let notices = [
+            notice(11, "you lose"),
+            NewNotice {
+                league: Some(7),
+                ..notice(12, "game over")
+            },
+        ];
         let f = Finish {
             ending: &ending,
             notices: &notices,
@@ -410,6 +418,12 @@ fn notices_wait_in_the_outbox_until_marked_sent() {
         let ids: Vec<i64> = unsent.iter().map(|o| o.id).collect();
         assert_eq!(ids, vec![11, 12], "{name}");
         assert_eq!(unsent[0].notice.text, "you lose", "{name}");
+        assert_eq!(unsent[0].notice.league, None, "{name}");
+        assert_eq!(unsent[1].notice.league, Some(7), "{name}");
+        // The delivery loop's claim reads the same rows.
+        let claimed = store.claim_unsent(10).unwrap();
+        let leagues: Vec<Option<i64>> = claimed.iter().map(|o| o.notice.league).collect();
+        assert_eq!(leagues, vec![None, Some(7)], "{name}");
         store.mark_sent(&[11], T0 + 2).unwrap();
         let ids: Vec<i64> = store.unsent(10).unwrap().iter().map(|o| o.id).collect();
         assert_eq!(ids, vec![12], "{name}");
@@ -576,17 +590,21 @@ fn languages_and_locales_are_kept() {
             rated_default: false,
             games_channel: None,
             language: Some("ja".into()),
+            leagues: false,
         };
         s.set_server(&server).expect("set server");
         let kept = s.server("g1").expect("server").expect("known");
         assert_eq!(kept.language.as_deref(), Some("ja"), "{name}");
+        assert!(!kept.leagues, "{name}: leagues turned off are kept");
         s.set_server(&ServerRow {
             language: None,
+            leagues: true,
             ..server
         })
         .expect("set server");
         let kept = s.server("g1").expect("server").expect("known");
         assert_eq!(kept.language, None, "{name}");
+        assert!(kept.leagues, "{name}");
     }
 }
 
@@ -744,6 +762,7 @@ fn two_handles_racing_end_each_game_once() {
                                     channel: None,
                                     text: format!("game {} over", g.id),
                                     ply: None,
+                                    league: None,
                                 }];
                                 let f = Finish {
                                     ending: &ending,
@@ -877,6 +896,7 @@ fn a_notice_is_held_by_one_handle_at_a_time() {
             channel: None,
             text: format!("notice {id}"),
             ply: None,
+            league: None,
         };
         let ending = resignation();
         let notices = [notice(21), notice(22)];
@@ -938,6 +958,7 @@ fn holds_are_reckoned_by_the_databases_clock() {
             channel: None,
             text: "over".into(),
             ply: None,
+            league: None,
         }];
         let ending = resignation();
         let f = Finish {
@@ -984,6 +1005,7 @@ fn a_renewed_hold_keeps_another_handle_off_until_released() {
             channel: None,
             text: format!("notice {id}"),
             ply: None,
+            league: None,
         };
         // Two notices of the first handle.
         let g = new_game(&*first, "alice", "bob");
@@ -1050,6 +1072,7 @@ fn the_outbox_delivers_in_the_order_notices_were_made() {
             channel: None,
             text: format!("notice {id}"),
             ply: None,
+            league: None,
         };
         // An old-scheme id (microseconds since 1970, shifted), then a new-scheme one.
         let old: i64 = 1_767_225_600_000_000 << 12;
@@ -1100,6 +1123,7 @@ fn two_handles_claiming_at_once_deliver_each_notice_once() {
                     channel: None,
                     text: "over".into(),
                     ply: None,
+                    league: None,
                 })
                 .collect();
             let ending = resignation();
@@ -1559,6 +1583,7 @@ fn reminders_are_due_by_the_players_lead_and_half_the_time_per_move() {
             channel: None,
             text: "reminder".into(),
             ply: None,
+            league: None,
         };
         assert!(store
             .remind(reminded.id, now + 1, &n, now - 10)

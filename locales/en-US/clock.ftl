@@ -2,8 +2,10 @@
 
 ## Server settings
 
-server-show = Server settings: { $days } days per move by default, games { $rated } by default, { $games }, public posts in { $language }.
-server-saved = Saved: { $days } days per move by default, { $rated } by default, { $games }, public posts in { $language }.
+server-show = Server settings: { $days } days per move by default, games { $rated } by default, { $games }, public posts in { $language }, { $leagues }.
+server-saved = Saved: { $days } days per move by default, { $rated } by default, { $games }, public posts in { $language }, { $leagues }.
+server-leagues-on = members may create leagues
+server-leagues-off = leagues are not created here
 server-rated = rated
 server-casual = casual
 server-games-here = games played where they are challenged

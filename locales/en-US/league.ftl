@@ -4,6 +4,7 @@
 league-no-server = Leagues are played in a server: send this in one.
 league-unknown = There is no league #{ $id } in this server (`league list` shows them).
 league-bad-name = A league's name is 1 to 60 characters.
+league-off-here = Leagues are made by the server's managers here (/server leagues).
 league-bad-format = '{ $format }' is not a format: round-robin, double-round-robin or swiss.
 league-swiss-rounds = A Swiss league needs its number of rounds (rounds=N).
 league-bad-rounds = A Swiss league has 1 to { $max } rounds.
@@ -82,3 +83,13 @@ league-adjudicated = League "{ $name }": round { $round } reached its deadline; 
 league-result = League "{ $name }", round { $round }: game #{ $game }, { $first } – { $second }: { $result }.
 league-leader = Leader: { $name } ({ $points }).
 league-finished = League #{ $id } "{ $name }" is over. Winner: { $winner }!
+league-thread-title = League #{ $id }: { $name }
+league-picture-title = League #{ $id }: { $name } ({ $game })
+league-picture-round = Round { $round } of { $rounds }
+league-picture-final = Final standings
+league-picture-cancelled = Cancelled
+league-picture-crosstable = Crosstable
+league-column-place = #
+league-column-player = Player
+league-column-points = Points
+league-column-played = Games

@@ -4,6 +4,7 @@
 league-no-server = リーグ戦はサーバーで行います。サーバーのチャンネルで送ってください。
 league-unknown = このサーバーにリーグ #{ $id } はありません（`league list` で一覧を表示します）。
 league-bad-name = リーグ名は1～60文字です。
+league-off-here = このサーバーでは、リーグを作成できるのは管理者だけです（/server leagues）。
 league-bad-format = 「{ $format }」という方式はありません: round-robin、double-round-robin、swiss のどれかです。
 league-swiss-rounds = スイス式には回戦数（rounds=N）が必要です。
 league-bad-rounds = スイス式の回戦数は1～{ $max }です。
@@ -67,3 +68,13 @@ league-adjudicated = リーグ「{ $name }」: 第{ $round }回戦の期限が�
 league-result = リーグ「{ $name }」第{ $round }回戦: 対局 #{ $game }、{ $first } – { $second }: { $result }。
 league-leader = 首位: { $name }（{ $points }点）。
 league-finished = リーグ #{ $id }「{ $name }」が終わりました。優勝: { $winner }！
+league-thread-title = リーグ #{ $id }: { $name }
+league-picture-title = リーグ #{ $id }: { $name }（{ $game }）
+league-picture-round = 第{ $round }回戦（全{ $rounds }回戦）
+league-picture-final = 最終順位
+league-picture-cancelled = 中止
+league-picture-crosstable = 星取表
+league-column-place = 順位
+league-column-player = 対局者
+league-column-points = 勝点
+league-column-played = 局数

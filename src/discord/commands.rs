@@ -17,7 +17,7 @@ use super::respond::{self, display_name, nickname, Origin};
 use super::{Ctx, Data, Error};
 use crate::i18n::{self, Lang, Msg};
 use crate::msg;
-use crate::service::{ColorChoice, Command, OfferAction};
+use crate::service::{ColorChoice, Command, LeagueArgs, LeagueCommand, OfferAction};
 
 /// Every command of the bot, with its string choices set.
 pub fn all() -> Vec<poise::Command<Data, Error>> {
@@ -48,35 +48,48 @@ pub fn all() -> Vec<poise::Command<Data, Error>> {
         vacation(),
         server(),
         help(),
+        league(),
     ];
+    // Sub-commands are named `league create` from here on (poise fills this in again later).
+    poise::set_qualified_names(&mut cmds);
     for c in &mut cmds {
-        for p in &mut c.parameters {
-            let setter: Option<fn(CreateCommandOption) -> CreateCommandOption> =
-                // `game` is a game's number in the game commands, a choice of game here.
-                match (&*c.name, &*p.name) {
-                    ("challenge" | "rules" | "leaderboard", "game") => {
-                        Some(|b| choices(b, "game", GAMES))
-                    }
-                    ("challenge", "color") => Some(|b| choices(b, "color", COLORS)),
-                    ("board", "style") | ("settings", "style") => {
-                        Some(|b| choices(b, "style", STYLES))
-                    }
-                    (_, "action") => Some(|b| choices(b, "action", ACTIONS)),
-                    ("export", "format") => Some(|b| choices(b, "format", FORMATS)),
-                    ("settings", "notify") => Some(|b| choices(b, "notify", NOTIFY)),
-                    ("settings" | "server", "language") => {
-                        Some(|b| choices(b, "language", LANGUAGES))
-                    }
-                    ("settings", "notation") => Some(|b| choices(b, "notation", NOTATIONS)),
-                    _ => None,
-                };
-            if setter.is_some() {
-                p.type_setter = setter;
-            }
-        }
+        set_choices(c);
         localize(c);
     }
     cmds
+}
+
+/// Registers the string choices of a command's options (and of its sub-commands').
+fn set_choices(c: &mut poise::Command<Data, Error>) {
+    for s in &mut c.subcommands {
+        set_choices(s);
+    }
+    for p in &mut c.parameters {
+        let setter: Option<fn(CreateCommandOption) -> CreateCommandOption> =
+            // `game` is a game's number in the game commands, a choice of game here.
+            match (&*c.qualified_name, &*p.name) {
+                ("challenge" | "rules" | "leaderboard" | "league create", "game") => {
+                    Some(|b| choices(b, "game", GAMES))
+                }
+                ("league create", "format") => Some(|b| choices(b, "format", LEAGUE_FORMATS)),
+                ("league create", "start") => Some(|b| choices(b, "start", LEAGUE_STARTS)),
+                ("challenge", "color") => Some(|b| choices(b, "color", COLORS)),
+                ("board", "style") | ("settings", "style") => {
+                    Some(|b| choices(b, "style", STYLES))
+                }
+                (_, "action") => Some(|b| choices(b, "action", ACTIONS)),
+                ("export", "format") => Some(|b| choices(b, "format", FORMATS)),
+                ("settings", "notify") => Some(|b| choices(b, "notify", NOTIFY)),
+                ("settings" | "server", "language") => {
+                    Some(|b| choices(b, "language", LANGUAGES))
+                }
+                ("settings", "notation") => Some(|b| choices(b, "notation", NOTATIONS)),
+                _ => None,
+            };
+        if setter.is_some() {
+            p.type_setter = setter;
+        }
+    }
 }
 
 /// The languages whose clients see the commands in their own words, with Discord's locale for
@@ -96,10 +109,15 @@ fn command_text(lang: Lang, id: &str, description: bool) -> Option<String> {
     }
 }
 
-/// Sets the localised names and descriptions of a command and its options.
+/// Sets the localised names and descriptions of a command and its options (a sub-command's:
+/// `cmd-COMMAND-SUB`, its options `cmd-COMMAND-SUB-OPTION`).
 fn localize(c: &mut poise::Command<Data, Error>) {
+    for s in &mut c.subcommands {
+        localize(s);
+    }
+    let key = c.qualified_name.replace(' ', "-");
     for &(lang, locale) in LOCALIZED {
-        let id = format!("cmd-{}", c.name);
+        let id = format!("cmd-{key}");
         if let Some(n) = command_text(lang, &id, false) {
             c.name_localizations
                 .to_mut()
@@ -111,7 +129,7 @@ fn localize(c: &mut poise::Command<Data, Error>) {
                 .push((locale.into(), d.into()));
         }
         for p in &mut c.parameters {
-            let id = format!("cmd-{}-{}", c.name, p.name);
+            let id = format!("cmd-{key}-{}", p.name);
             if let Some(n) = command_text(lang, &id, false) {
                 p.name_localizations
                     .to_mut()
@@ -134,6 +152,8 @@ const FORMATS: &[&str] = &["sfen", "kif", "csa", "fen"];
 const NOTIFY: &[&str] = &["mention", "dm", "digest"];
 const LANGUAGES: &[&str] = &["en", "ja"];
 const NOTATIONS: &[&str] = &["western", "japanese", "usi"];
+const LEAGUE_FORMATS: &[&str] = &["round-robin", "double-round-robin", "swiss"];
+const LEAGUE_STARTS: &[&str] = &["rounds", "all"];
 
 /// String choices of `option`, each labelled in the localised languages by
 /// `choice-OPTION-VALUE`. (Called from a `type_setter`, a plain function pointer: the labels
@@ -670,6 +690,9 @@ pub async fn server(
     #[channel_types("Text", "News")]
     channel: Option<serenity::GuildChannel>,
     #[description = "The language of the server's public posts: en or ja"] language: Option<String>,
+    #[description = "Whether members may create leagues (off: managers only)"] leagues: Option<
+        bool,
+    >,
 ) -> Result<(), Error> {
     // Registered for text channels only; a prefix command may still name another kind.
     if let Some(c) = channel.as_ref().filter(|c| {
@@ -695,6 +718,7 @@ pub async fn server(
             rated,
             channel: channel.map(|c| c.id.to_string()),
             language: pick(language, LANGUAGES, "language")?,
+            leagues,
         })
     })();
     run(ctx, command).await
@@ -713,6 +737,169 @@ pub async fn help(
         }),
     )
     .await
+}
+
+/// A number of a league's option (`days`, `rounds` …): positive and within `u32`.
+fn count_of(what: &str, v: Option<i64>) -> Result<Option<u32>, Msg> {
+    match v {
+        None => Ok(None),
+        Some(n) => u32::try_from(n).map(Some).map_err(|_| {
+            msg!(
+                "cmd-league-number",
+                key = what.to_string(),
+                value = n.to_string()
+            )
+        }),
+    }
+}
+
+/// Runs a sub-command of `/league`.
+async fn league_run(ctx: Ctx<'_>, c: Result<LeagueCommand, Msg>) -> Result<(), Error> {
+    run(ctx, c.map(Command::League)).await
+}
+
+/// Server leagues: round robins and Swiss tournaments.
+#[poise::command(
+    slash_command,
+    prefix_command,
+    guild_only,
+    subcommands(
+        "league_create",
+        "league_join",
+        "league_leave",
+        "league_start",
+        "league_cancel",
+        "league_list",
+        "league_show",
+        "league_pairings",
+        "league_kick"
+    ),
+    subcommand_required
+)]
+pub async fn league(_ctx: Ctx<'_>) -> Result<(), Error> {
+    Ok(())
+}
+
+/// Create a league (you run it with the server's managers).
+#[allow(clippy::too_many_arguments)] // one per option of /league create
+#[poise::command(slash_command, prefix_command, guild_only, rename = "create")]
+pub async fn league_create(
+    ctx: Ctx<'_>,
+    #[description = "The league's name"]
+    #[max_length = 60]
+    name: String,
+    #[description = "Which game"] game: String,
+    #[description = "round-robin, double-round-robin or swiss"] format: String,
+    #[description = "Days per move: 1, 2, 3, 5, 7, 10 or 14"] days: Option<i64>,
+    #[description = "Swiss: how many rounds"]
+    #[min = 1]
+    #[max = 20]
+    rounds: Option<i64>,
+    #[description = "Rated (Glicko-2) or casual"] rated: Option<bool>,
+    #[description = "Round robins: every game at once (all) or round by round (rounds)"]
+    start: Option<String>,
+    #[description = "Days a round may last before its games are adjudicated draws"]
+    #[min = 1]
+    #[max = 365]
+    round_days: Option<i64>,
+    #[description = "The most players who may join"]
+    #[min = 2]
+    #[max = 256]
+    max_players: Option<i64>,
+    #[description = "Only players rated at least this"] rating_min: Option<i64>,
+    #[description = "Only players rated at most this"] rating_max: Option<i64>,
+) -> Result<(), Error> {
+    let command = (|| {
+        Ok(LeagueCommand::Create(LeagueArgs {
+            name: name.trim().to_string(),
+            variant: pick(Some(game), GAMES, "game")?.unwrap_or_default(),
+            days: count_of("days", days)?,
+            format: pick(Some(format), LEAGUE_FORMATS, "format")?.unwrap_or_default(),
+            rounds: count_of("rounds", rounds)?,
+            rated,
+            start: pick(start, LEAGUE_STARTS, "start")?,
+            round_days: count_of("round_days", round_days)?,
+            max_players: count_of("max_players", max_players)?,
+            rating_min,
+            rating_max,
+        }))
+    })();
+    league_run(ctx, command).await
+}
+
+/// Join a league that has not started.
+#[poise::command(slash_command, prefix_command, guild_only, rename = "join")]
+pub async fn league_join(
+    ctx: Ctx<'_>,
+    #[description = "The league's number"] league: i64,
+) -> Result<(), Error> {
+    league_run(ctx, Ok(LeagueCommand::Join { league })).await
+}
+
+/// Leave a league (once it started: withdraw, your unplayed games forfeited).
+#[poise::command(slash_command, prefix_command, guild_only, rename = "leave")]
+pub async fn league_leave(
+    ctx: Ctx<'_>,
+    #[description = "The league's number"] league: i64,
+) -> Result<(), Error> {
+    league_run(ctx, Ok(LeagueCommand::Leave { league })).await
+}
+
+/// Start a league: its first round's games are made (organisers).
+#[poise::command(slash_command, prefix_command, guild_only, rename = "start")]
+pub async fn league_start(
+    ctx: Ctx<'_>,
+    #[description = "The league's number"] league: i64,
+) -> Result<(), Error> {
+    league_run(ctx, Ok(LeagueCommand::Start { league })).await
+}
+
+/// Cancel a league; its games in progress go on (organisers).
+#[poise::command(slash_command, prefix_command, guild_only, rename = "cancel")]
+pub async fn league_cancel(
+    ctx: Ctx<'_>,
+    #[description = "The league's number"] league: i64,
+) -> Result<(), Error> {
+    league_run(ctx, Ok(LeagueCommand::Cancel { league })).await
+}
+
+/// The leagues of this server.
+#[poise::command(slash_command, prefix_command, guild_only, rename = "list")]
+pub async fn league_list(ctx: Ctx<'_>) -> Result<(), Error> {
+    league_run(ctx, Ok(LeagueCommand::List)).await
+}
+
+/// A league's players, rounds, games and standings.
+#[poise::command(slash_command, prefix_command, guild_only, rename = "show")]
+pub async fn league_show(
+    ctx: Ctx<'_>,
+    #[description = "The league's number"] league: i64,
+) -> Result<(), Error> {
+    league_run(ctx, Ok(LeagueCommand::Show { league })).await
+}
+
+/// A round's pairings and results.
+#[poise::command(slash_command, prefix_command, guild_only, rename = "pairings")]
+pub async fn league_pairings(
+    ctx: Ctx<'_>,
+    #[description = "The league's number"] league: i64,
+    #[description = "The round (default: the current one)"]
+    #[min = 1]
+    round: Option<i64>,
+) -> Result<(), Error> {
+    let command = count_of("round", round).map(|round| LeagueCommand::Pairings { league, round });
+    league_run(ctx, command).await
+}
+
+/// Remove a player from a league (organisers).
+#[poise::command(slash_command, prefix_command, guild_only, rename = "kick")]
+pub async fn league_kick(
+    ctx: Ctx<'_>,
+    #[description = "The league's number"] league: i64,
+    #[description = "Who to remove"] user: serenity::User,
+) -> Result<(), Error> {
+    let user = named_user(ctx, &user);
+    league_run(ctx, Ok(LeagueCommand::Kick { league, user })).await
 }
 
 #[cfg(test)]
@@ -777,6 +964,76 @@ mod tests {
         for n in ["settings", "vacation", "server", "help"] {
             find(n);
         }
+        // `/league` and its sub-commands (a contract too).
+        let league = find("league");
+        let subs: &[(&str, &[&str])] = &[
+            (
+                "create",
+                &[
+                    "days",
+                    "format",
+                    "game",
+                    "max_players",
+                    "name",
+                    "rated",
+                    "rating_max",
+                    "rating_min",
+                    "round_days",
+                    "rounds",
+                    "start",
+                ],
+            ),
+            ("join", &["league"]),
+            ("leave", &["league"]),
+            ("start", &["league"]),
+            ("cancel", &["league"]),
+            ("list", &[]),
+            ("show", &["league"]),
+            ("pairings", &["league", "round"]),
+            ("kick", &["league", "user"]),
+        ];
+        assert_eq!(league.subcommands.len(), subs.len());
+        for (name, opts) in subs {
+            let s = league
+                .subcommands
+                .iter()
+                .find(|s| s.name == *name)
+                .unwrap_or_else(|| panic!("no /league {name}"));
+            assert_eq!(
+                option_names(s),
+                opts.iter().map(|s| s.to_string()).collect::<Vec<_>>(),
+                "/league {name}"
+            );
+        }
+        let json =
+            serde_json::to_value(league.create_as_slash_command().expect("slash")).expect("json");
+        let create = json["options"]
+            .as_array()
+            .and_then(|o| o.iter().find(|o| o["name"] == "create"))
+            .expect("create");
+        assert_eq!(create["type"], 1, "a sub-command");
+        let format = create["options"]
+            .as_array()
+            .and_then(|o| o.iter().find(|o| o["name"] == "format"))
+            .expect("format");
+        let values: Vec<&str> = format["choices"]
+            .as_array()
+            .expect("choices")
+            .iter()
+            .filter_map(|c| c["value"].as_str())
+            .collect();
+        assert_eq!(values, LEAGUE_FORMATS);
+        // Discord wants the required options first.
+        let required: Vec<bool> = create["options"]
+            .as_array()
+            .expect("options")
+            .iter()
+            .map(|o| o["required"] == true)
+            .collect();
+        assert!(
+            required.windows(2).all(|w| w[0] || !w[1]),
+            "required options first: {required:?}"
+        );
         let mv = find("move");
         assert!(mv
             .parameters
@@ -866,27 +1123,36 @@ mod tests {
                 .as_str()
                 .unwrap_or_default();
             assert!(description_ok(d), "/{name}: ja description {d:?}");
-            let mut option_names = std::collections::HashSet::new();
-            for o in c["options"].as_array().into_iter().flatten() {
-                let oname = o["name"].as_str().unwrap_or_default();
-                let ja = o["name_localizations"]["ja"].as_str().unwrap_or_default();
-                assert!(name_ok(ja), "/{name} {oname}: ja name {ja:?}");
+            japanese_options(&name, &c["options"]);
+        }
+    }
+
+    /// The Japanese words of a command's options (a sub-command's options too).
+    fn japanese_options(name: &str, options: &serde_json::Value) {
+        let mut option_names = std::collections::HashSet::new();
+        for o in options.as_array().into_iter().flatten() {
+            let oname = o["name"].as_str().unwrap_or_default();
+            let ja = o["name_localizations"]["ja"].as_str().unwrap_or_default();
+            assert!(name_ok(ja), "/{name} {oname}: ja name {ja:?}");
+            assert!(
+                option_names.insert(ja.to_string()),
+                "/{name}: ja option name {ja} twice"
+            );
+            let d = o["description_localizations"]["ja"]
+                .as_str()
+                .unwrap_or_default();
+            assert!(description_ok(d), "/{name} {oname}: ja description {d:?}");
+            for ch in o["choices"].as_array().into_iter().flatten() {
+                let label = ch["name_localizations"]["ja"].as_str().unwrap_or_default();
                 assert!(
-                    option_names.insert(ja.to_string()),
-                    "/{name}: ja option name {ja} twice"
+                    description_ok(label) && label != ch["name"],
+                    "/{name} {oname} {}: ja label {label:?}",
+                    ch["name"]
                 );
-                let d = o["description_localizations"]["ja"]
-                    .as_str()
-                    .unwrap_or_default();
-                assert!(description_ok(d), "/{name} {oname}: ja description {d:?}");
-                for ch in o["choices"].as_array().into_iter().flatten() {
-                    let label = ch["name_localizations"]["ja"].as_str().unwrap_or_default();
-                    assert!(
-                        description_ok(label) && label != ch["name"],
-                        "/{name} {oname} {}: ja label {label:?}",
-                        ch["name"]
-                    );
-                }
+            }
+            // A sub-command (type 1): its own options.
+            if o["type"] == 1 {
+                japanese_options(&format!("{name} {oname}"), &o["options"]);
             }
         }
     }
@@ -897,6 +1163,36 @@ mod tests {
             .filter(|l| l.starts_with(|c: char| c.is_ascii_lowercase()))
             .filter_map(|l| l.split_once(" =").map(|(id, _)| id.trim().to_string()))
             .collect()
+    }
+
+    /// Checks the English words of `key`'s options against what is registered, noting the ids
+    /// (a sub-command's options under `cmd-COMMAND-SUB-OPTION`).
+    fn english_options(
+        key: &str,
+        options: &serde_json::Value,
+        used: &mut std::collections::HashSet<String>,
+    ) {
+        let lang = Lang::En;
+        for o in options.as_array().into_iter().flatten() {
+            let oname = o["name"].as_str().unwrap_or_default();
+            let id = format!("cmd-{key}-{oname}");
+            assert_eq!(command_text(lang, &id, false).as_deref(), Some(oname));
+            assert_eq!(
+                command_text(lang, &id, true).as_deref(),
+                o["description"].as_str(),
+                "{id}"
+            );
+            used.insert(id);
+            for ch in o["choices"].as_array().into_iter().flatten() {
+                let value = ch["value"].as_str().unwrap_or_default();
+                let id = format!("choice-{oname}-{value}");
+                assert_eq!(command_text(lang, &id, false).as_deref(), Some(value));
+                used.insert(id);
+            }
+            if o["type"] == 1 {
+                english_options(&format!("{key}-{oname}"), &o["options"], used);
+            }
+        }
     }
 
     #[test]
@@ -913,23 +1209,7 @@ mod tests {
                 "{id}"
             );
             used.insert(id);
-            for o in c["options"].as_array().into_iter().flatten() {
-                let oname = o["name"].as_str().unwrap_or_default();
-                let id = format!("cmd-{name}-{oname}");
-                assert_eq!(command_text(lang, &id, false).as_deref(), Some(oname));
-                assert_eq!(
-                    command_text(lang, &id, true).as_deref(),
-                    o["description"].as_str(),
-                    "{id}"
-                );
-                used.insert(id);
-                for ch in o["choices"].as_array().into_iter().flatten() {
-                    let value = ch["value"].as_str().unwrap_or_default();
-                    let id = format!("choice-{oname}-{value}");
-                    assert_eq!(command_text(lang, &id, false).as_deref(), Some(value));
-                    used.insert(id);
-                }
-            }
+            english_options(name, &c["options"], &mut used);
         }
         let file = i18n::FILES
             .iter()

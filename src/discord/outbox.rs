@@ -219,14 +219,21 @@ async fn deliver(
     // Names in the text are the core's, their markdown escaped there.
     let text = n.text.clone();
     let guild = home.as_ref().and_then(|h| h.guild.clone());
-    // The game's thread or channel, else the notice's own channel.
-    let here = home
+    // The game's thread or channel, else the notice's own channel; a league's notice (a
+    // round's game begins) in the league's home first.
+    let game_home = home
         .as_ref()
-        .and_then(|h| channel_of(h.thread.as_deref()).or(channel_of(h.channel.as_deref())))
-        .or_else(|| channel_of(n.channel.as_deref()));
+        .and_then(|h| channel_of(h.thread.as_deref()).or(channel_of(h.channel.as_deref())));
+    let here = match n.league {
+        Some(_) => channel_of(n.channel.as_deref()).or(game_home),
+        None => game_home.or_else(|| channel_of(n.channel.as_deref())),
+    };
     let fallback = server_channel(service, guild.as_deref())
         .await
         .filter(|c| Some(*c) != here);
+    if let (Via::Post, None, Some(league)) = (n.via, n.game, n.league) {
+        return deliver_league_post(http, service, outbox, n, league, &text).await;
+    }
     if n.via == Via::Post {
         return deliver_post(http, service, outbox, n, home, &text, ping, fallback).await;
     }
@@ -387,6 +394,100 @@ async fn deliver_post(
     }
     if why.is_empty() {
         why.push("the game has no channel".into());
+    }
+    Delivery::Aside(why.join("; "))
+}
+
+/// Posts a league's announcement (a round, a result, the end) with its standings pictures:
+/// where it was addressed, else the league's thread, its channel, the server's games channel.
+/// A thread found gone is forgotten (the league posts in its channel, and makes a new thread
+/// from the first post that lands there).
+async fn deliver_league_post(
+    http: &Http,
+    service: &Arc<Service>,
+    outbox: &Outbox,
+    n: &Notice,
+    league: i64,
+    text: &str,
+) -> Delivery {
+    let s = service.clone();
+    let row = match tokio::task::spawn_blocking(move || s.league_home(league)).await {
+        Ok(Ok(Some(l))) => l,
+        Ok(Ok(None)) => return Delivery::Aside(format!("league {league} is unknown")),
+        Ok(Err(e)) => return Delivery::Later(format!("cannot read league {league}: {e}")),
+        Err(e) => return Delivery::Later(format!("cannot read league {league}: {e}")),
+    };
+    let thread = channel_of(row.thread.as_deref());
+    let channel = channel_of(row.channel.as_deref());
+    let guild = row.guild.clone();
+    let fallback = server_channel(service, Some(&guild)).await;
+    let mut places: Vec<ChannelId> = Vec::new();
+    for c in [channel_of(n.channel.as_deref()), thread, channel, fallback]
+        .into_iter()
+        .flatten()
+    {
+        if !places.contains(&c) {
+            places.push(c);
+        }
+    }
+    let files = {
+        let s = service.clone();
+        tokio::task::spawn_blocking(move || {
+            let lang = s.public_voice(Some(&row.guild)).lang;
+            s.league_pictures(league, lang)
+        })
+        .await
+        .ok()
+        .and_then(|r| {
+            r.map_err(|e| warn!(league, "cannot draw the league's pictures: {e}"))
+                .ok()
+        })
+        .unwrap_or_default()
+    };
+    let out = Outgoing {
+        content: clip(text),
+        files: files.into_iter().map(respond::attachment).collect(),
+        rows: Vec::new(),
+        ping: Vec::new(),
+    };
+    let mut why = Vec::new();
+    for place in places {
+        match respond::post(http, place, out.clone()).await {
+            Ok(msg) => {
+                // Landed outside a thread while the league has none: its thread, from here.
+                if Some(place) != thread && Some(place) == channel {
+                    let s = service.clone();
+                    let live = tokio::task::spawn_blocking(move || s.league_home(league))
+                        .await
+                        .ok()
+                        .and_then(|r| r.ok().flatten())
+                        .is_some_and(|l| l.thread.is_none() && l.status.is_live());
+                    if live {
+                        respond::start_league_thread(http, service, outbox, league, &msg).await;
+                    }
+                }
+                return Delivery::Delivered;
+            }
+            Err(e) => match failure(&e) {
+                Failure::Passing => return Delivery::Later(e.to_string()),
+                Failure::Closed | Failure::Refused => {
+                    why.push(format!("<#{place}>: {e}"));
+                    if Some(place) == thread && failure(&e) == Failure::Closed {
+                        warn!(league, thread = %place, "the league's thread is gone or closed to the bot");
+                        let s = service.clone();
+                        let _ =
+                            tokio::task::spawn_blocking(move || s.set_league_thread(league, None))
+                                .await;
+                    }
+                    if Some(place) == fallback {
+                        report_server_channel(http, service, outbox, Some(&guild), &e).await;
+                    }
+                }
+            },
+        }
+    }
+    if why.is_empty() {
+        why.push("the league has no channel".into());
     }
     Delivery::Aside(why.join("; "))
 }

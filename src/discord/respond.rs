@@ -23,7 +23,7 @@ use super::outbox::{self, Failure};
 use super::{Ctx, Data, Error};
 use crate::i18n::Lang;
 use crate::service::{
-    Attachment, Command, Notice, Place, Reply, Request, User, Via, MAX_ATTACHMENT,
+    Attachment, Command, LeagueCommand, Notice, Place, Reply, Request, User, Via, MAX_ATTACHMENT,
 };
 use crate::t;
 
@@ -355,6 +355,7 @@ pub fn announces(command: &Command) -> bool {
             | Command::Takeback { .. }
             | Command::Impasse { .. }
             | Command::MoreTime { .. }
+            | Command::League(LeagueCommand::Create(_))
     )
 }
 
@@ -784,6 +785,12 @@ pub async fn answer(
     match announced {
         Ok(msg) => {
             outbox::mark_sent(&data.service, &data.outbox, with_it).await;
+            // A new league: its thread, made from its announcement (not inside a thread).
+            if let Some(league) = reply.league {
+                if msg.channel_id == origin.channel && origin.parent.is_none() {
+                    start_league_thread(http, &data.service, &data.outbox, league, &msg).await;
+                }
+            }
             if let (Some(g), Some(h)) = (&reply.game, &home) {
                 let landed = msg.channel_id;
                 let rehomed = Some(landed) != thread && Some(landed) != home_channel;
@@ -1017,6 +1024,54 @@ pub(crate) async fn start_thread(
             warn!(
                 game,
                 "cannot make a thread; the game stays in the channel: {e}"
+            )
+        }
+    }
+}
+
+/// Makes a league's thread from a message of its (its creation's announcement, or a post that
+/// landed in its channel) and records it; where threads cannot be made, the league posts in
+/// its channel.
+pub(crate) async fn start_league_thread(
+    http: &Http,
+    service: &Arc<crate::service::Service>,
+    outbox: &outbox::Outbox,
+    league: i64,
+    msg: &serenity::Message,
+) {
+    if !outbox.threads_allowed(msg.channel_id) {
+        return;
+    }
+    let s = service.clone();
+    let title = match tokio::task::spawn_blocking(move || {
+        s.league_home(league)
+            .map(|l| l.map(|l| s.league_thread_title(&l)))
+    })
+    .await
+    {
+        Ok(Ok(Some(t))) => t,
+        Ok(Ok(None)) => return,
+        Ok(Err(e)) => return warn!(league, "cannot read the league: {e}"),
+        Err(e) => return warn!(league, "cannot read the league: {e}"),
+    };
+    let title: String = title.chars().take(100).collect();
+    let t = serenity::CreateThread::new(title)
+        .auto_archive_duration(serenity::AutoArchiveDuration::OneWeek);
+    match t.execute(http, (msg.channel_id, Some(msg.id))).await {
+        Ok(thread) => {
+            let (s, id) = (service.clone(), thread.id.to_string());
+            match tokio::task::spawn_blocking(move || s.set_league_thread(league, Some(&id))).await
+            {
+                Ok(Ok(())) => {}
+                Ok(Err(e)) => warn!(league, "cannot record the league's thread: {e}"),
+                Err(e) => warn!(league, "cannot record the league's thread: {e}"),
+            }
+        }
+        Err(e) => {
+            outbox.threads_refused(msg.channel_id);
+            warn!(
+                league,
+                "cannot make a thread; the league stays in the channel: {e}"
             )
         }
     }

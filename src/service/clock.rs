@@ -72,6 +72,7 @@ fn notice_to(
         channel: channel.cloned(),
         text,
         ply: None,
+        league: None,
     }
 }
 
@@ -85,6 +86,7 @@ fn notice_of(o: crate::store::OutboxRow) -> Notice {
         id: Some(o.id),
         game: o.notice.game,
         ply: o.notice.ply,
+        league: o.notice.league,
     }
 }
 
@@ -301,6 +303,7 @@ impl Service {
                 via: "dm".into(),
                 channel: None,
                 ply: None,
+                league: None,
                 text: t!(
                     super::speech::voice_for(Some(&user), None).lang,
                     "clock-digest",
@@ -660,9 +663,11 @@ impl Service {
             rated_default: false,
             games_channel: None,
             language: None,
+            leagues: true,
         }))
     }
 
+    #[allow(clippy::too_many_arguments)] // one per option of /server
     pub(crate) fn server_settings(
         &self,
         user: &User,
@@ -671,6 +676,7 @@ impl Service {
         rated: Option<bool>,
         channel: Option<String>,
         language: Option<&str>,
+        leagues: Option<bool>,
     ) -> Result<Reply, CoreError> {
         let lang = user.voice.lang;
         let mut s = self.server_of(place)?;
@@ -693,17 +699,28 @@ impl Service {
                         lang = self.public_voice(place.guild.as_deref()).lang.code()
                     ),
                 },
+                if s.leagues {
+                    t!(lang, "server-leagues-on")
+                } else {
+                    t!(lang, "server-leagues-off")
+                },
             )
         };
-        if days.is_none() && rated.is_none() && channel.is_none() && language.is_none() {
-            let (rated, games, language) = described(&s, lang);
+        if days.is_none()
+            && rated.is_none()
+            && channel.is_none()
+            && language.is_none()
+            && leagues.is_none()
+        {
+            let (rated, games, language, leagues) = described(&s, lang);
             return Ok(Reply::text(t!(
                 lang,
                 "server-show",
                 days = s.default_days,
                 rated = rated,
                 games = games,
-                language = language
+                language = language,
+                leagues = leagues
             )));
         }
         if place.guild.is_none() {
@@ -734,15 +751,19 @@ impl Service {
                 )
             };
         }
+        if let Some(on) = leagues {
+            s.leagues = on;
+        }
         self.store.set_server(&s)?;
-        let (rated, games, language) = described(&s, lang);
+        let (rated, games, language, leagues) = described(&s, lang);
         Ok(Reply::text(t!(
             lang,
             "server-saved",
             days = s.default_days,
             rated = rated,
             games = games,
-            language = language
+            language = language,
+            leagues = leagues
         )))
     }
 }

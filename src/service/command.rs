@@ -150,6 +150,8 @@ pub enum Command {
         channel: Option<String>,
         /// `en` or `ja` for the server's public posts (`default`: the server's Discord locale).
         language: Option<String>,
+        /// Whether members may create leagues.
+        leagues: Option<bool>,
     },
     Help {
         topic: Option<String>,
@@ -505,6 +507,7 @@ pub fn parse(line: &str) -> Result<Command, CommandError> {
             let mut rated = None;
             let mut channel = None;
             let mut language = None;
+            let mut leagues = None;
             let u = "usage-server";
             for a in args {
                 let low = a.to_ascii_lowercase();
@@ -519,6 +522,13 @@ pub fn parse(line: &str) -> Result<Command, CommandError> {
                         )
                     }
                     Some(("language" | "lang", l)) => language = Some(l.to_string()),
+                    Some(("leagues", v)) => {
+                        leagues = Some(match v {
+                            "on" | "yes" | "true" => true,
+                            "off" | "no" | "false" => false,
+                            _ => return Err(usage(u)),
+                        })
+                    }
                     None if low == "rated" => rated = Some(true),
                     None if low == "casual" => rated = Some(false),
                     _ => return Err(usage(u)),
@@ -529,6 +539,7 @@ pub fn parse(line: &str) -> Result<Command, CommandError> {
                 rated,
                 channel,
                 language,
+                leagues,
             }
         }
         "league" | "leagues" => parse_league(line)?,

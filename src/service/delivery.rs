@@ -163,6 +163,7 @@ impl Service {
             id: Some(id),
             game: Some(g.row.id),
             ply: Some(ply),
+            league: None,
         }
     }
 

@@ -21,6 +21,9 @@
 //!   by forfeit. In Swiss, their game in progress is lost by forfeit and they are not paired
 //!   again. A forfeit counts as a win for the opponent in the standings, never for ratings; a
 //!   game in progress that is forfeited ends with the reason `forfeit`.
+//! - **Who creates.** Any member of a server, unless its managers turned leagues off
+//!   (`/server leagues:false`): then only managers do. A league's creator and the server's
+//!   managers run it (start, cancel, kick).
 //! - **Cancelling** ends the league; games in progress go on as ordinary games.
 //! - **Ratings.** The games of a rated league are rated like any rated game (on the board only).
 //! - Games are never handicapped: a league is even games.
@@ -213,6 +216,28 @@ impl Service {
         }
     }
 
+    /// A league's row (its home: thread, channel, server), for the transports.
+    pub fn league_home(&self, id: i64) -> Result<Option<LeagueRow>, CoreError> {
+        Ok(self.store.league(id)?)
+    }
+
+    /// Records a league's thread, or forgets it (`None`: gone or closed to the bot; the
+    /// league posts in its channel again).
+    pub fn set_league_thread(&self, id: i64, thread: Option<&str>) -> Result<(), CoreError> {
+        Ok(self.store.set_league_thread(id, thread)?)
+    }
+
+    /// The title of a league's thread, in the server's language.
+    pub fn league_thread_title(&self, l: &LeagueRow) -> String {
+        let lang = self.public_voice(Some(&l.guild)).lang;
+        t!(
+            lang,
+            "league-thread-title",
+            id = l.id,
+            name = l.name.as_str()
+        )
+    }
+
     /// The league `id` of this server, read with its players, pairings and games.
     pub(crate) fn league_state(&self, id: i64) -> Result<Option<LeagueState>, CoreError> {
         let Some(row) = self.store.league(id)? else {
@@ -272,6 +297,10 @@ impl Service {
             CoreError::User(msg!("league-bad-format", format = a.format.as_str()))
         })?;
         let server = self.store.server(guild)?;
+        // `/server leagues:false` leaves league-making to the server's managers.
+        if server.as_ref().is_some_and(|s| !s.leagues) && !place.admin {
+            return user_err(msg!("league-off-here"));
+        }
         let days = a
             .days
             .or(server.as_ref().map(|s| s.default_days))
@@ -358,6 +387,7 @@ impl Service {
                     t!(lang, "league-casual")
                 }
             ),
+            league: Some(row.id),
             ..Reply::default()
         })
     }
@@ -764,7 +794,15 @@ impl Service {
             text.push('\n');
             text.push_str(&self.pairings_text(lang, &s, l.round));
         }
-        Ok(Reply::text(text))
+        // The pictures are a help: the table stands without them.
+        let attachments = self.league_pictures(id, lang).unwrap_or_else(|e| {
+            warn!(league = id, "cannot draw the league's pictures: {e}");
+            Vec::new()
+        });
+        Ok(Reply {
+            attachments,
+            ..Reply::text(text)
+        })
     }
 
     fn league_pairings(
@@ -828,6 +866,130 @@ impl Service {
         out
     }
 
+    /// The league's pictures in `lang`: its standings, and a round robin's crosstable; none
+    /// before the start. The standings show the first [`MAX_STANDINGS_ROWS`] players (a
+    /// Swiss may have more: the text lists everyone).
+    ///
+    /// [`MAX_STANDINGS_ROWS`]: crate::render::league::MAX_STANDINGS_ROWS
+    pub fn league_pictures(&self, id: i64, lang: Lang) -> Result<Vec<Attachment>, CoreError> {
+        use crate::render::league as pic;
+        let Some(s) = self.league_state(id)? else {
+            return Ok(Vec::new());
+        };
+        if s.row.status == LeagueStatus::Open || s.players.is_empty() {
+            return Ok(Vec::new());
+        }
+        let l = &s.row;
+        let guild = Some(l.guild.as_str());
+        let game = VariantId::parse(&l.variant)
+            .map(|v| refusal::variant_msg(v).render(lang))
+            .unwrap_or_default();
+        let title = t!(
+            lang,
+            "league-picture-title",
+            id = l.id,
+            name = l.name.as_str(),
+            game = game
+        );
+        let subtitle = match l.status {
+            LeagueStatus::Finished => t!(lang, "league-picture-final"),
+            LeagueStatus::Cancelled => t!(lang, "league-picture-cancelled"),
+            _ => t!(
+                lang,
+                "league-picture-round",
+                round = l.round,
+                rounds = s.total_rounds()
+            ),
+        };
+        let standings = s.standings();
+        let tiebreaks: Vec<String> = standings
+            .first()
+            .map(|r| {
+                r.tiebreaks
+                    .iter()
+                    .map(|(k, _)| tiebreak_word(lang, *k))
+                    .collect()
+            })
+            .unwrap_or_default();
+        let rows: Vec<pic::StandingsRow> = standings
+            .iter()
+            .take(pic::MAX_STANDINGS_ROWS)
+            .map(|r| {
+                let p = &s.players[r.player];
+                pic::StandingsRow {
+                    place: if p.active() {
+                        r.place.to_string()
+                    } else {
+                        "–".into()
+                    },
+                    name: self.raw_name(&p.user, guild),
+                    points: points(r.points2),
+                    played: r.played.to_string(),
+                    tiebreaks: r
+                        .tiebreaks
+                        .iter()
+                        .map(|(k, v)| tiebreak_value(*k, *v))
+                        .collect(),
+                    withdrawn: !p.active(),
+                }
+            })
+            .collect();
+        let table = pic::StandingsTable {
+            title: title.clone(),
+            subtitle: subtitle.clone(),
+            place_header: t!(lang, "league-column-place"),
+            name_header: t!(lang, "league-column-player"),
+            points_header: t!(lang, "league-column-points"),
+            played_header: t!(lang, "league-column-played"),
+            tiebreaks,
+            rows,
+        };
+        let mut out = vec![Attachment::new(
+            format!("league-{id}-standings.png"),
+            pic::standings_png(&table).map_err(|e| CoreError::Internal(e.to_string()))?,
+        )];
+        let n = s.players.len();
+        if s.format() != Format::Swiss && n <= pic::MAX_CROSSTABLE_PLAYERS {
+            let cells = lg::crosstable(n, &s.played());
+            let shown = |c: &[Option<u32>]| {
+                c.iter()
+                    .flatten()
+                    .map(|&p| match p {
+                        2 => "1".to_string(),
+                        1 => "½".to_string(),
+                        _ => "0".to_string(),
+                    })
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            };
+            let mut totals = vec![0u32; n];
+            for r in &standings {
+                totals[r.player] = r.points2;
+            }
+            let cross = pic::Crosstable {
+                title,
+                subtitle: t!(lang, "league-picture-crosstable"),
+                name_header: t!(lang, "league-column-player"),
+                points_header: t!(lang, "league-column-points"),
+                names: s
+                    .players
+                    .iter()
+                    .map(|p| self.raw_name(&p.user, guild))
+                    .collect(),
+                points: totals.iter().map(|&p| points(p)).collect(),
+                cells: cells
+                    .iter()
+                    .map(|row| row.iter().map(|c| shown(c)).collect())
+                    .collect(),
+            };
+            out.push(Attachment::new(
+                format!("league-{id}-crosstable.png"),
+                pic::crosstable_png(&cross).map_err(|e| CoreError::Internal(e.to_string()))?,
+            ));
+        }
+        Ok(out)
+    }
+
     /// A round's pairings, in `lang`.
     pub(crate) fn pairings_text(&self, lang: Lang, s: &LeagueState, round: u32) -> String {
         let guild = Some(s.row.guild.as_str());
@@ -871,6 +1033,7 @@ impl Service {
             id: Some(id),
             game: None,
             ply: None,
+            league: Some(l.id),
         }]
     }
 
@@ -932,7 +1095,8 @@ impl Service {
                     let players = [first.clone(), second.clone()];
                     let mover = players[start.side_to_move().index()].clone();
                     for (me, them) in [(&first, second), (second, &first)] {
-                        notices.extend(self.notice(me, home.as_ref(), guild, |names, voice| {
+                        // Told in the league's home (`league`), though stored about the game.
+                        let told = self.notice(me, home.as_ref(), guild, |names, voice| {
                             t!(
                                 voice.lang,
                                 "league-notice-game",
@@ -950,6 +1114,10 @@ impl Service {
                                     }
                                 )
                             )
+                        });
+                        notices.extend(told.map(|n| Notice {
+                            league: Some(l.id),
+                            ..n
                         }));
                     }
                     lines.push((round, board, first.clone(), Some(second.clone()), true));
@@ -1270,18 +1438,20 @@ impl Service {
     }
 
     /// After a game ended: if it is a league's, the league's post (the result and the leader)
-    /// and whatever the league does next. Best effort: a failure is logged, and the sweep
-    /// tries again.
+    /// and whatever the league does next. Two games of a league ending at once both post their
+    /// result: the one that finds the league moved on reads it again. Best effort past that: a
+    /// failure is logged, and the sweep moves the league on.
     pub(crate) fn after_league_game(&self, game: i64) -> Vec<Notice> {
-        let run = || -> Result<Vec<Notice>, CoreError> {
+        // `Ok(None)`: the league changed since it was read; read it again.
+        let run = || -> Result<Option<Vec<Notice>>, CoreError> {
             let Some(p) = self.store.pairing_of_game(game)? else {
-                return Ok(Vec::new());
+                return Ok(Some(Vec::new()));
             };
             let Some(s) = self.league_state(p.league)? else {
-                return Ok(Vec::new());
+                return Ok(Some(Vec::new()));
             };
             if s.row.status != LeagueStatus::Running {
-                return Ok(Vec::new());
+                return Ok(Some(Vec::new()));
             }
             let guild = Some(s.row.guild.as_str());
             let standings = s.standings();
@@ -1320,21 +1490,37 @@ impl Service {
                 notices: to_store(&post),
                 ..Settle::default()
             };
-            self.store.settle_league(&settle, self.now())?;
+            match self.store.settle_league(&settle, self.now()) {
+                Ok(_) => {}
+                Err(StoreError::Conflict | StoreError::Stale) => {
+                    let ids: Vec<i64> = post.iter().filter_map(|n| n.id).collect();
+                    self.release_notices(&ids);
+                    return Ok(None);
+                }
+                Err(e) => return Err(e.into()),
+            }
             let mut out = post;
             out.extend(self.advance_league_id(s.row.id)?);
-            Ok(out)
+            Ok(Some(out))
         };
-        match run() {
-            Ok(n) => n,
-            Err(e) => {
-                warn!(
-                    game,
-                    "league follow-up of a game failed (the sweep retries): {e}"
-                );
-                Vec::new()
+        for _ in 0..8 {
+            match run() {
+                Ok(Some(n)) => return n,
+                Ok(None) => continue,
+                Err(e) => {
+                    warn!(
+                        game,
+                        "league follow-up of a game failed (the sweep moves the league on): {e}"
+                    );
+                    return Vec::new();
+                }
             }
         }
+        warn!(
+            game,
+            "league follow-up of a game gave up: the league kept changing"
+        );
+        Vec::new()
     }
 
     /// The sweep's part: every running league whose round is over or past its deadline moves

@@ -350,6 +350,9 @@ pub struct Notice {
     pub game: Option<i64>,
     /// For a `Post`: the ply whose board goes with it.
     pub ply: Option<u32>,
+    /// The league it is about, if one: a league's `Post` goes to the league's home, with its
+    /// standings picture.
+    pub league: Option<i64>,
 }
 
 /// A button under a reply; pressing it runs `command` as the presser.
@@ -401,6 +404,8 @@ pub struct Reply {
     /// the transport posts it with this reply's board and marks it sent; if that fails, its
     /// delivery loop posts it later with the board drawn again.
     pub post: Option<Notice>,
+    /// A league just created: the adapter may make the league's thread from the announcement.
+    pub league: Option<i64>,
 }
 
 /// The game a reply is about, as it stands after the command.
@@ -724,6 +729,7 @@ impl Service {
                 rated,
                 channel,
                 language,
+                leagues,
             } => self.server_settings(
                 u,
                 &req.place,
@@ -731,6 +737,7 @@ impl Service {
                 *rated,
                 channel.clone(),
                 language.as_deref(),
+                *leagues,
             ),
             Command::Help { topic } => Ok(views::help_in(u.voice.lang, topic.as_deref())),
             Command::League(c) => self.league(u, place, c),
@@ -957,6 +964,7 @@ impl Service {
             id: Some(id),
             game,
             ply: None,
+            league: None,
         })
     }
 }
@@ -973,6 +981,7 @@ pub(crate) fn to_store(notices: &[Notice]) -> Vec<crate::store::NewNotice> {
             channel: n.channel.clone(),
             text: n.text.clone(),
             ply: n.ply,
+            league: n.league,
         })
         .collect()
 }

@@ -17,6 +17,11 @@ pub enum LeagueStatus {
 }
 
 impl LeagueStatus {
+    /// Open or running: not over.
+    pub fn is_live(self) -> bool {
+        matches!(self, LeagueStatus::Open | LeagueStatus::Running)
+    }
+
     pub fn as_str(self) -> &'static str {
         match self {
             LeagueStatus::Open => "open",
@@ -229,6 +234,6 @@ pub trait LeagueStore: Send + Sync {
         notices: &[NewNotice],
         now: i64,
     ) -> Result<LeagueRow>;
-    /// Records the league's thread.
-    fn set_league_thread(&self, league: i64, thread: &str) -> Result<()>;
+    /// Records the league's thread (`None`: it is gone; the league posts in its channel).
+    fn set_league_thread(&self, league: i64, thread: Option<&str>) -> Result<()>;
 }

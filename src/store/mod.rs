@@ -230,6 +230,9 @@ pub struct NewNotice {
     /// For a `post` (a move's public announcement): the ply whose board goes with it, drawn
     /// again when it is delivered late.
     pub ply: Option<u32>,
+    /// The league it is about, if one (a league's post: delivered in the league's home, with
+    /// its standings).
+    pub league: Option<i64>,
 }
 
 impl NewNotice {
@@ -319,6 +322,8 @@ pub struct ServerRow {
     /// The language a manager chose for the server's public posts (`en`, `ja`); `None`: the
     /// server's Discord locale (`locale`).
     pub language: Option<String>,
+    /// Whether members may create leagues here (on unless a manager turned it off).
+    pub leagues: bool,
 }
 
 /// A challenge's state.

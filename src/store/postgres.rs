@@ -52,6 +52,10 @@ pub const PG_MIGRATIONS: &[(&str, &str)] = &[
         "0007_leagues.sql",
         include_str!("../../migrations/postgres/0007_leagues.sql"),
     ),
+    (
+        "0008_league_homes.sql",
+        include_str!("../../migrations/postgres/0008_league_homes.sql"),
+    ),
 ];
 
 /// At most this many connections per process.
@@ -300,6 +304,7 @@ fn outbox_row(r: &Row) -> Result<OutboxRow> {
             text: r.try_get(4)?,
             game: r.try_get(6)?,
             ply: r.try_get::<_, Option<i64>>(7)?.map(|p| p as u32),
+            league: r.try_get(8)?,
         },
         created_at: r.try_get(5)?,
     })
@@ -443,8 +448,8 @@ fn queue_with(
         c.execute(
             &format!(
                 "INSERT INTO outbox (id, user_id, via, channel, text, created_at, game_id,
-                    claimed_by, claimed_until, ply)
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, {DB_NOW} + $9, $10)"
+                    claimed_by, claimed_until, ply, league_id)
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, {DB_NOW} + $9, $10, $11)"
             ),
             &[
                 &n.id,
@@ -457,6 +462,7 @@ fn queue_with(
                 &holder,
                 &OUTBOX_LEASE,
                 &n.ply.map(i64::from),
+                &n.league,
             ],
         )?;
     }
@@ -1325,7 +1331,7 @@ impl UserStore for PgStore {
     fn server(&self, guild: &str) -> Result<Option<ServerRow>> {
         one(
             &mut *self.client()?,
-            "SELECT guild, default_days, rated_default, games_channel, language
+            "SELECT guild, default_days, rated_default, games_channel, language, leagues
              FROM servers WHERE guild = $1",
             &[&guild],
             |r| {
@@ -1335,6 +1341,7 @@ impl UserStore for PgStore {
                     rated_default: r.try_get(2)?,
                     games_channel: r.try_get(3)?,
                     language: r.try_get(4)?,
+                    leagues: r.try_get(5)?,
                 })
             },
         )
@@ -1342,17 +1349,19 @@ impl UserStore for PgStore {
 
     fn set_server(&self, s: &ServerRow) -> Result<()> {
         self.client()?.execute(
-            "INSERT INTO servers (guild, default_days, rated_default, games_channel, language)
-             VALUES ($1, $2, $3, $4, $5)
+            "INSERT INTO servers (guild, default_days, rated_default, games_channel, language,
+                leagues)
+             VALUES ($1, $2, $3, $4, $5, $6)
              ON CONFLICT (guild) DO UPDATE SET default_days = excluded.default_days,
                 rated_default = excluded.rated_default, games_channel = excluded.games_channel,
-                language = excluded.language",
+                language = excluded.language, leagues = excluded.leagues",
             &[
                 &s.guild,
                 &i64::from(s.default_days),
                 &s.rated_default,
                 &s.games_channel,
                 &s.language,
+                &s.leagues,
             ],
         )?;
         Ok(())
@@ -1534,7 +1543,7 @@ impl ClockStore for PgStore {
     fn unsent(&self, limit: usize) -> Result<Vec<OutboxRow>> {
         all(
             &mut *self.client()?,
-            "SELECT id, user_id, via, channel, text, created_at, game_id, ply FROM outbox
+            "SELECT id, user_id, via, channel, text, created_at, game_id, ply, league_id FROM outbox
              WHERE sent_at IS NULL ORDER BY created_at, id LIMIT $1",
             &[&(limit as i64)],
             outbox_row,
@@ -1559,7 +1568,8 @@ impl ClockStore for PgStore {
                         FOR UPDATE SKIP LOCKED)
                      UPDATE outbox o SET claimed_by = $1, claimed_until = {DB_NOW} + $2 FROM free
                      WHERE o.id = free.id
-                     RETURNING o.id, o.user_id, o.via, o.channel, o.text, o.created_at, o.game_id, o.ply"
+                     RETURNING o.id, o.user_id, o.via, o.channel, o.text, o.created_at, o.game_id, o.ply,
+                        o.league_id"
                 ),
                 &[&self.holder, &OUTBOX_LEASE, &(limit as i64)],
                 outbox_row,
@@ -1589,7 +1599,7 @@ impl ClockStore for PgStore {
     fn undelivered(&self, user: &str, since: i64, limit: usize) -> Result<Vec<OutboxRow>> {
         all(
             &mut *self.client()?,
-            "SELECT id, user_id, via, channel, text, created_at, game_id, ply FROM outbox
+            "SELECT id, user_id, via, channel, text, created_at, game_id, ply, league_id FROM outbox
              WHERE user_id = $1 AND undelivered IS NOT NULL AND created_at >= $2
              ORDER BY id DESC LIMIT $3",
             &[&user, &since, &(limit as i64)],

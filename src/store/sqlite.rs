@@ -60,6 +60,10 @@ pub const MIGRATIONS: &[(&str, &str)] = &[
         "0011_leagues.sql",
         include_str!("../../migrations/0011_leagues.sql"),
     ),
+    (
+        "0012_league_homes.sql",
+        include_str!("../../migrations/0012_league_homes.sql"),
+    ),
 ];
 
 /// How hard SQLite works to keep a commit across a crash of the machine.
@@ -206,6 +210,7 @@ fn outbox_row(r: &Row) -> rusqlite::Result<OutboxRow> {
             text: r.get(4)?,
             game: r.get(6)?,
             ply: r.get(7)?,
+            league: r.get(8)?,
         },
         created_at: r.get(5)?,
     })
@@ -228,8 +233,8 @@ fn queue_with(
 ) -> Result<()> {
     let mut st = tx.prepare_cached(
         "INSERT INTO outbox (id, user_id, via, channel, text, created_at, game_id,
-            claimed_by, claimed_until, ply)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, unixepoch() + ?9, ?10)",
+            claimed_by, claimed_until, ply, league_id)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, unixepoch() + ?9, ?10, ?11)",
     )?;
     for n in notices {
         if n.id <= 0 {
@@ -249,7 +254,8 @@ fn queue_with(
             n.game.or(game),
             holder,
             OUTBOX_LEASE,
-            n.ply
+            n.ply,
+            n.league
         ])?;
     }
     Ok(())
@@ -1084,7 +1090,7 @@ impl UserStore for SqliteStore {
     fn server(&self, guild: &str) -> Result<Option<ServerRow>> {
         self.with(|c| {
             Ok(c.query_row(
-                "SELECT guild, default_days, rated_default, games_channel, language
+                "SELECT guild, default_days, rated_default, games_channel, language, leagues
                  FROM servers WHERE guild = ?1",
                 [guild],
                 |r| {
@@ -1094,6 +1100,7 @@ impl UserStore for SqliteStore {
                         rated_default: r.get(2)?,
                         games_channel: r.get(3)?,
                         language: r.get(4)?,
+                        leagues: r.get(5)?,
                     })
                 },
             )
@@ -1104,17 +1111,19 @@ impl UserStore for SqliteStore {
     fn set_server(&self, s: &ServerRow) -> Result<()> {
         self.write(|tx| {
             tx.execute(
-                "INSERT INTO servers (guild, default_days, rated_default, games_channel, language)
-                 VALUES (?1, ?2, ?3, ?4, ?5)
+                "INSERT INTO servers (guild, default_days, rated_default, games_channel, language,
+                    leagues)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)
                  ON CONFLICT (guild) DO UPDATE SET default_days = excluded.default_days,
                     rated_default = excluded.rated_default, games_channel = excluded.games_channel,
-                    language = excluded.language",
+                    language = excluded.language, leagues = excluded.leagues",
                 params![
                     s.guild,
                     s.default_days,
                     s.rated_default,
                     s.games_channel,
-                    s.language
+                    s.language,
+                    s.leagues
                 ],
             )?;
             Ok(())
@@ -1287,7 +1296,7 @@ impl ClockStore for SqliteStore {
     fn unsent(&self, limit: usize) -> Result<Vec<OutboxRow>> {
         self.with(|c| {
             let mut st = c.prepare_cached(
-                "SELECT id, user_id, via, channel, text, created_at, game_id, ply FROM outbox
+                "SELECT id, user_id, via, channel, text, created_at, game_id, ply, league_id FROM outbox
                  WHERE sent_at IS NULL ORDER BY created_at, id LIMIT ?1",
             )?;
             let rows = st.query_map([limit as i64], outbox_row)?;
@@ -1309,7 +1318,7 @@ impl ClockStore for SqliteStore {
                       AND (claimed_by = ?1 OR claimed_until IS NULL
                            OR claimed_until <= unixepoch())
                     ORDER BY created_at, id LIMIT ?3)
-                 RETURNING id, user_id, via, channel, text, created_at, game_id, ply",
+                 RETURNING id, user_id, via, channel, text, created_at, game_id, ply, league_id",
             )?;
             let rows =
                 st.query_map(params![self.holder, OUTBOX_LEASE, limit as i64], outbox_row)?;
@@ -1343,7 +1352,7 @@ impl ClockStore for SqliteStore {
     fn undelivered(&self, user: &str, since: i64, limit: usize) -> Result<Vec<OutboxRow>> {
         self.with(|c| {
             let mut st = c.prepare_cached(
-                "SELECT id, user_id, via, channel, text, created_at, game_id, ply FROM outbox
+                "SELECT id, user_id, via, channel, text, created_at, game_id, ply, league_id FROM outbox
                  WHERE user_id = ?1 AND undelivered IS NOT NULL AND created_at >= ?2
                  ORDER BY id DESC LIMIT ?3",
             )?;

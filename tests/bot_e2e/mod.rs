@@ -19,6 +19,7 @@ use crate::fake_discord::{
 mod computer;
 mod hardening;
 mod language;
+mod league;
 mod reminders;
 mod sharded;
 mod startup;

@@ -68,6 +68,7 @@ fn notice(id: i64, user: &str, text: &str) -> NewNotice {
         channel: Some(HOME.into()),
         text: text.into(),
         ply: None,
+        league: None,
     }
 }
 
@@ -328,11 +329,10 @@ fn a_league_is_read_back_as_created() {
             "{name}"
         );
         assert_eq!(store.league(created.id + 1_000).unwrap(), None, "{name}");
-        // The thread, recorded and replaced; nothing else changes. (The trait takes a thread,
-        // never none: there is no clearing it.)
+        // The thread, recorded, replaced and forgotten (gone: `None`); nothing else changes.
         for thread in ["thread-1", "thread-2"] {
             store
-                .set_league_thread(created.id, thread)
+                .set_league_thread(created.id, Some(thread))
                 .expect("a thread");
             let now = store.league(created.id).unwrap().expect("the league");
             assert_eq!(now.thread.as_deref(), Some(thread), "{name}");
@@ -347,6 +347,18 @@ fn a_league_is_read_back_as_created() {
             );
             assert!(now.version >= created.version, "{name}");
         }
+        store
+            .set_league_thread(created.id, None)
+            .expect("no thread");
+        assert_eq!(
+            store
+                .league(created.id)
+                .unwrap()
+                .expect("the league")
+                .thread,
+            None,
+            "{name}"
+        );
         assert_eq!(
             store.league(bare.id).unwrap().expect("the other").thread,
             None,

@@ -397,7 +397,7 @@ impl LeagueStore for PgStore {
         })
     }
 
-    fn set_league_thread(&self, league: i64, thread: &str) -> Result<()> {
+    fn set_league_thread(&self, league: i64, thread: Option<&str>) -> Result<()> {
         self.client()?.execute(
             "UPDATE leagues SET thread = $2 WHERE id = $1",
             &[&league, &thread],

@@ -352,7 +352,7 @@ impl LeagueStore for SqliteStore {
         })
     }
 
-    fn set_league_thread(&self, league: i64, thread: &str) -> Result<()> {
+    fn set_league_thread(&self, league: i64, thread: Option<&str>) -> Result<()> {
         self.write(|tx| {
             tx.execute(
                 "UPDATE leagues SET thread = ?2 WHERE id = ?1",
