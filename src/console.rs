@@ -238,7 +238,7 @@ impl Console {
                 ));
                 for (_, n) in &s.notices {
                     let how = via_words(self.service.voice_of(&n.user).lang, n.via, true);
-                    out.push_str(&format!("\n  → @{} ({how}): {}", n.user, n.text));
+                    out.push_str(&format!("\n  → {} ({how}): {}", to_whom(lang, n), n.text));
                 }
                 let ids: Vec<i64> = s.notices.iter().map(|(id, _)| *id).collect();
                 if let Err(e) = self.service.mark_sent(&ids) {
@@ -294,9 +294,10 @@ impl Console {
             ));
         }
         for n in &reply.notify {
-            // Said to its recipient: in their language.
-            let how = via_words(self.service.voice_of(&n.user).lang, n.via, false);
-            out.push_str(&format!("\n  → @{} ({how}): {}", n.user, n.text));
+            // Said to its recipient: in their language (a league's post: announced).
+            let posted = n.via == Via::Post && n.league.is_some();
+            let how = via_words(self.service.voice_of(&n.user).lang, n.via, posted);
+            out.push_str(&format!("\n  → {} ({how}): {}", to_whom(lang, n), n.text));
         }
         // Shown here, so delivered: the outbox keeps them no longer.
         let ids: Vec<i64> = reply
@@ -327,6 +328,14 @@ impl Console {
 
 /// How a notice goes, in words: `mention`, `direct message`, `announcement` (a post among a
 /// reply's notices is shown as a mention, as the bot sends it).
+/// Who a notice goes to: `@user`, or a league's home for a league's announcement.
+fn to_whom(lang: Lang, n: &service::Notice) -> String {
+    match (n.via, n.league) {
+        (Via::Post, Some(id)) => t!(lang, "console-league-home", id = id),
+        _ => format!("@{}", n.user),
+    }
+}
+
 fn via_words(lang: Lang, via: Via, posts: bool) -> String {
     match via {
         Via::Mention => t!(lang, "console-via-mention"),

@@ -238,4 +238,62 @@ fn a_round_robin_started_whole_names_each_players_own_games() {
         assert!(out.contains(&notice), "{notice} not in:\n{out}");
     }
     assert!(!out.contains("{game"), "a placeholder left:\n{out}");
+    // Said as every round at once, not as the last round beginning.
+    assert!(
+        out.contains("all 3 rounds begin, every game at once"),
+        "{out}"
+    );
+    assert!(!out.contains("round 3 begins"), "{out}");
+}
+
+/// `/server leagues:false` leaves league-making to the server's managers; the setting is shown
+/// and kept.
+#[test]
+fn a_server_can_leave_leagues_to_its_managers() {
+    use tegami::service::{Place, Request, User};
+    use tegami::store::UserStore;
+    let env = service_common::Env::new();
+    let create = "league create name=Mine game=shogi format=swiss rounds=3";
+    let as_manager = |line: &str| {
+        env.service.handle(&Request {
+            user: User::new("mod", "mod"),
+            place: Place {
+                admin: true,
+                ..service_common::server()
+            },
+            command: tegami::service::parse_command(line).expect("a command"),
+        })
+    };
+    // On by default: any member creates one.
+    let r = env.ok("alice", create);
+    assert!(r.text.contains("League #1"), "{}", r.text);
+    // A member may not turn it off.
+    assert!(env
+        .refused("alice", "server leagues=off")
+        .contains("managers"));
+    let r = as_manager("server leagues=off");
+    assert!(!r.error, "{}", r.text);
+    assert!(
+        r.text.contains("leagues are not created here"),
+        "{}",
+        r.text
+    );
+    let kept = env
+        .store
+        .server("console")
+        .expect("the server's settings")
+        .expect("saved");
+    assert!(!kept.leagues);
+    let why = env.refused("bob", create);
+    assert!(why.contains("made by the server's managers"), "{why}");
+    assert_eq!(
+        env.store.leagues_in("console", 10).expect("leagues").len(),
+        1
+    );
+    // A manager still may; and turned on again, anyone.
+    let r = as_manager(create);
+    assert!(!r.error && r.text.contains("League #2"), "{}", r.text);
+    assert!(!as_manager("server leagues=on").error);
+    let r = env.ok("bob", create);
+    assert!(r.text.contains("League #3"), "{}", r.text);
 }

@@ -26,3 +26,4 @@ console-image = image
 console-file = file
 console-not-saved = { $what } not saved: { $error }
 console-buttons = buttons: { $buttons }
+console-league-home = league #{ $id }

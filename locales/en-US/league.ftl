@@ -78,6 +78,7 @@ league-result-forfeit = { $score } by forfeit
 league-result-annulled = annulled
 league-result-bye = bye
 league-round-begins = League #{ $id } "{ $name }": round { $round } begins.
+league-all-rounds-begin = League #{ $id } "{ $name }": all { $rounds } rounds begin, every game at once.
 league-notice-game = League "{ $league }", round { $round }: your game #{ $game } against { $opponent } begins; you play { $side }.
 league-adjudicated = League "{ $name }": round { $round } reached its deadline; its unfinished games are adjudicated draws.
 league-result = League "{ $name }", round { $round }: game #{ $game }, { $first } – { $second }: { $result }.

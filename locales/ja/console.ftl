@@ -26,3 +26,4 @@ console-image = 画像
 console-file = ファイル
 console-not-saved = { $what }を保存できませんでした: { $error }
 console-buttons = ボタン: { $buttons }
+console-league-home = リーグ #{ $id }

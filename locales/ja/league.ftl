@@ -63,6 +63,7 @@ league-result-forfeit = { $score }（不戦）
 league-result-annulled = 無効
 league-result-bye = 不戦勝（相手なし）
 league-round-begins = リーグ #{ $id }「{ $name }」第{ $round }回戦が始まります。
+league-all-rounds-begin = リーグ #{ $id }「{ $name }」全{ $rounds }回戦の対局がすべて始まります。
 league-notice-game = リーグ「{ $league }」第{ $round }回戦: { $opponent }さんとの対局 #{ $game } が始まります。あなたは{ $side }です。
 league-adjudicated = リーグ「{ $name }」: 第{ $round }回戦の期限が来ました。終わっていない対局は判定で引き分けとします。
 league-result = リーグ「{ $name }」第{ $round }回戦: 対局 #{ $game }、{ $first } – { $second }: { $result }。

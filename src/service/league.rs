@@ -1154,14 +1154,28 @@ impl Service {
         }
         // The league's post: the round's pairings, `{game@R.B}` the number of the game on
         // board B of round R.
+        // Every round at once (`start=all`): said so, not "round N begins".
+        let every_round = plan.rounds.is_some_and(|r| r > 1 && plan.round == r)
+            && s.row.round == 0
+            && l.schedule == "all";
         let post = self.league_post(l, |lang| {
-            let mut text = t!(
-                lang,
-                "league-round-begins",
-                id = l.id,
-                name = l.name.as_str(),
-                round = plan.round
-            );
+            let mut text = if every_round {
+                t!(
+                    lang,
+                    "league-all-rounds-begin",
+                    id = l.id,
+                    name = l.name.as_str(),
+                    rounds = plan.round
+                )
+            } else {
+                t!(
+                    lang,
+                    "league-round-begins",
+                    id = l.id,
+                    name = l.name.as_str(),
+                    round = plan.round
+                )
+            };
             for (round, board, first, second, game) in &lines {
                 text.push('\n');
                 text.push_str(&match second {

@@ -496,3 +496,64 @@ async fn a_swiss_of_six_is_played_to_the_end_on_discord() {
     let last = text.lines().rfind(|l| l.contains(" — ")).expect("rows");
     assert!(last.contains("p6"), "{text}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_deleted_league_thread_sends_the_league_back_to_its_channel() {
+    let (_dir, fake, _bot, users) = league_bot(&["alice", "bob", "carol"]).await;
+    let (id, thread) = create(
+        &fake,
+        &users[0],
+        vec![
+            opt_str("name", "Winter"),
+            opt_str("game", "cannon"),
+            opt_str("format", "double-round-robin"),
+        ],
+    )
+    .await;
+    join_all(&fake, &users, id).await;
+    // A moderator deletes the league's thread before the start.
+    fake.delete_channel(thread);
+    let before = fake.calls().len();
+    let r = league(&fake, &users[0], "start", vec![opt_int("league", id)]).await;
+    assert!(!content(&r).starts_with('✗'), "{}", content(&r));
+    // The round's post lands in the league's channel, which gets a new thread from it.
+    let post = posted(&fake, before, CHANNEL_ID, "the round's post in the channel").await;
+    assert!(
+        content(&post).contains("round 1 begins"),
+        "{}",
+        content(&post)
+    );
+    let renewed = fake
+        .wait_for_since(before, "a new league thread", STEP, |c| {
+            c.ok()
+                && c.method == "POST"
+                && c.path.ends_with("/threads")
+                && c.json.as_ref().is_some_and(|j| {
+                    j["name"]
+                        .as_str()
+                        .is_some_and(|n| n.starts_with("League #"))
+                })
+        })
+        .await;
+    assert!(renewed.ok());
+    // The two players of the first game, pinged in the gone thread, are told another way
+    // (a direct message): nothing is lost.
+    let games = boards(&content(&post));
+    assert_eq!(games.len(), 1, "{}", content(&post));
+    for name in [&games[0].first, &games[0].second] {
+        let u = users.iter().find(|u| &u.name == name).expect("a player");
+        fake.wait_for_since(before, &format!("{name} told of the game"), STEP, |c| {
+            c.ok()
+                && c.method == "POST"
+                && c.path.ends_with("/messages")
+                && !c.path.contains(&thread.to_string())
+                && c.content()
+                    .is_some_and(|t| t.contains(&format!("your game #{}", games[0].game)))
+                && (c.content().is_some_and(|t| t.contains(&u.mention()))
+                    || fake
+                        .dm_channel_of(u.id)
+                        .is_some_and(|dm| c.path.contains(&dm.to_string())))
+        })
+        .await;
+    }
+}
