@@ -995,7 +995,7 @@ fn a_challenge_past_its_expiry_cannot_be_accepted_even_before_the_sweep() {
 
 // ---------------------------------------------------------------- a crash in the middle of a sweep
 
-/// A store that delegates everything to a SQLite store (each of the five parts of `Store`),
+/// A store that delegates everything to a SQLite store (each of the seven parts of `Store`),
 /// except that `finish_game` fails once
 /// `allowed` calls succeeded: the process "dies" there (before the commit, or just after it
 /// when `commit_then_fail`), and every later `finish_game` fails too.
@@ -1424,6 +1424,33 @@ impl tegami::store::LeagueStore for CrashingStore {
     }
     fn set_league_thread(&self, league: i64, thread: Option<&str>) -> Result<(), StoreError> {
         self.inner.set_league_thread(league, thread)
+    }
+}
+
+impl tegami::store::ConditionalStore for CrashingStore {
+    fn add_conditional(
+        &self,
+        c: &tegami::store::NewConditional,
+        now: i64,
+    ) -> Result<tegami::store::ConditionalRow, StoreError> {
+        self.inner.add_conditional(c, now)
+    }
+    fn conditionals(&self, game: i64) -> Result<Vec<tegami::store::ConditionalRow>, StoreError> {
+        self.inner.conditionals(game)
+    }
+    fn clear_conditionals(&self, game: i64, user: &str) -> Result<usize, StoreError> {
+        self.inner.clear_conditionals(game, user)
+    }
+    fn rewrite_conditionals(
+        &self,
+        old: &[i64],
+        new: &[tegami::store::NewConditional],
+        now: i64,
+    ) -> Result<(), StoreError> {
+        self.inner.rewrite_conditionals(old, new, now)
+    }
+    fn conditional_games(&self, limit: usize) -> Result<Vec<i64>, StoreError> {
+        self.inner.conditional_games(limit)
     }
 }
 

@@ -1767,3 +1767,7 @@ fn sslmode_require_encrypts_the_connections() {
 /// The league tables (issue 22): `tests/store_contract/league.rs`.
 #[path = "store_contract/league.rs"]
 mod league;
+
+/// The conditional moves (issue 23): `tests/store_contract/conditional.rs`.
+#[path = "store_contract/conditional.rs"]
+mod conditional;

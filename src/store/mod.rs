@@ -2,8 +2,9 @@
 //! another database (PostgreSQL, past one machine) is a new module, not a rewrite:
 //! [`GameStore`] (games and moves), [`ChallengeStore`] (challenges and offers), [`UserStore`]
 //! (users and server settings), [`ClockStore`] (the sweep's queries, vacations, the outbox and
-//! digests), [`RatingStore`] and [`LeagueStore`] (leagues, their players and pairings); [`Store`] is all six, implemented for any type that has them,
-//! so the core holds an `Arc<dyn Store>`. Two backends implement them: `sqlite` (the default,
+//! digests), [`RatingStore`], [`LeagueStore`] (leagues, their players and pairings) and
+//! [`ConditionalStore`] (conditional moves); [`Store`] is all seven, implemented for any type
+//! that has them, so the core holds an `Arc<dyn Store>`. Two backends implement them: `sqlite` (the default,
 //! one process): rusqlite with the bundled SQLite, WAL, foreign keys, a busy timeout, and the
 //! schema in `migrations/*.sql` applied in order at start; and `postgres` (several processes
 //! sharing one database, chosen by `database_url`): the `postgres` client with an `r2d2`
@@ -26,10 +27,12 @@
 //! runtime inside). Should an async backend ever be wanted, it can sit behind these traits with
 //! a `block_on` per call, without touching the core.
 
+mod conditional;
 mod league;
 mod postgres;
 mod sqlite;
 
+pub use conditional::{ConditionalRow, ConditionalStore, NewConditional};
 pub use league::{
     Joined, LeaguePlayerRow, LeagueRow, LeagueStatus, LeagueStore, NewLeague, NewPairing,
     PairingRow, RoundStart, Settle,
@@ -717,13 +720,20 @@ pub trait RatingStore: Send + Sync {
 }
 
 /// The whole store: what the command core needs, each call one transaction. Implemented for
-/// every type that implements the six parts.
+/// every type that implements the seven parts.
 pub trait Store:
-    GameStore + ChallengeStore + UserStore + ClockStore + RatingStore + LeagueStore
+    GameStore + ChallengeStore + UserStore + ClockStore + RatingStore + LeagueStore + ConditionalStore
 {
 }
 
 impl<T> Store for T where
-    T: GameStore + ChallengeStore + UserStore + ClockStore + RatingStore + LeagueStore + ?Sized
+    T: GameStore
+        + ChallengeStore
+        + UserStore
+        + ClockStore
+        + RatingStore
+        + LeagueStore
+        + ConditionalStore
+        + ?Sized
 {
 }

@@ -19,6 +19,7 @@ use r2d2_postgres::PostgresConnectionManager;
 
 use super::*;
 
+mod conditional;
 mod league;
 mod tls;
 
@@ -55,6 +56,10 @@ pub const PG_MIGRATIONS: &[(&str, &str)] = &[
     (
         "0008_league_homes.sql",
         include_str!("../../migrations/postgres/0008_league_homes.sql"),
+    ),
+    (
+        "0009_conditionals.sql",
+        include_str!("../../migrations/postgres/0009_conditionals.sql"),
     ),
 ];
 

@@ -12,6 +12,7 @@ use rusqlite_migration::{Migrations, M};
 
 use super::*;
 
+mod conditional;
 mod league;
 
 /// The migrations, in order. Each file of `migrations/` must be listed here (a test checks it).
@@ -63,6 +64,10 @@ pub const MIGRATIONS: &[(&str, &str)] = &[
     (
         "0012_league_homes.sql",
         include_str!("../../migrations/0012_league_homes.sql"),
+    ),
+    (
+        "0013_conditionals.sql",
+        include_str!("../../migrations/0013_conditionals.sql"),
     ),
 ];
 
