@@ -294,8 +294,8 @@ impl Console {
             ));
         }
         for n in &reply.notify {
-            // Said to its recipient: in their language (a league's post: announced).
-            let posted = n.via == Via::Post && n.league.is_some();
+            // Said to its recipient: in their language (a post: announced in its home).
+            let posted = n.via == Via::Post;
             let how = via_words(self.service.voice_of(&n.user).lang, n.via, posted);
             out.push_str(&format!("\n  → {} ({how}): {}", to_whom(lang, n), n.text));
         }
@@ -328,10 +328,11 @@ impl Console {
 
 /// How a notice goes, in words: `mention`, `direct message`, `announcement` (a post among a
 /// reply's notices is shown as a mention, as the bot sends it).
-/// Who a notice goes to: `@user`, or a league's home for a league's announcement.
+/// Who a notice goes to: `@user`, or the home of a league's or a game's announcement.
 fn to_whom(lang: Lang, n: &service::Notice) -> String {
-    match (n.via, n.league) {
-        (Via::Post, Some(id)) => t!(lang, "console-league-home", id = id),
+    match (n.via, n.league, n.game) {
+        (Via::Post, Some(id), _) => t!(lang, "console-league-home", id = id),
+        (Via::Post, None, Some(id)) => t!(lang, "console-game-home", id = id),
         _ => format!("@{}", n.user),
     }
 }

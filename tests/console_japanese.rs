@@ -88,6 +88,10 @@ const ALLOWED: &[&str] = &[
     "request",
     "propose",
     // The league command and its words.
+    // The conditional command and its sub-commands.
+    "conditional",
+    "add",
+    "clear",
     "league",
     "create",
     "join",

@@ -103,6 +103,10 @@ const ALLOWED: &[&str] = &[
     "four",
     "six",
     // The league command and the words typed with it.
+    // The conditional command and its sub-commands.
+    "conditional",
+    "add",
+    "clear",
     "league",
     "create",
     "join",

@@ -27,3 +27,4 @@ console-file = file
 console-not-saved = { $what } not saved: { $error }
 console-buttons = buttons: { $buttons }
 console-league-home = league #{ $id }
+console-game-home = game #{ $id }

@@ -65,4 +65,5 @@ usage-league = league create|join|leave|start|cancel|list|show|pairings|kick [le
 usage-league-id = league join|leave|start|cancel|show|pairings|kick league=N
 usage-league-create = league create name=NAME game=VARIANT format=round-robin|double-round-robin|swiss [rounds=N] [days=N] [rated|casual] [start=all|rounds] [round_days=N] [max_players=N] [rating_min=N] [rating_max=N]
 usage-league-kick = league kick league=N user=@USER
+usage-conditional = conditional add [GAME] "MOVES" · conditional list [GAME] · conditional clear [GAME]
 cmd-league-number = { $key }={ $value }: a number is needed

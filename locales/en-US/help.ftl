@@ -29,6 +29,7 @@ help-stats = stats [@USER] — ratings and results on this server
 help-leaderboard = leaderboard VARIANT — the best rated players of a game on this server
 help-server = server [days=N] [rated|casual] [channel=CHANNEL] — server defaults (managers only)
 help-league = league create name=NAME game=VARIANT format=round-robin|double-round-robin|swiss [rounds=N] [days=N] [start=all|rounds] · league join|leave|start|cancel|show|pairings|kick league=N · league list — server leagues (round robin and Swiss)
+help-conditional = conditional add [GAME] "MOVES" (on your opponent's turn: "if you play X, I play Y …"), conditional list [GAME], conditional clear [GAME] — conditional moves, seen by you only
 help-help = help [COMMAND] — this list
 
 ## A game's description (`rules VARIANT`)

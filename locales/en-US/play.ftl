@@ -117,3 +117,27 @@ play-takeback-accepted = Game #{ $id }: { $name } accepts the takeback; { $count
 play-button-moves = Legal moves
 play-button-draw = Offer draw
 play-button-resign = Resign
+
+## Conditional moves
+play-conditional-mark = {" "}(a conditional move)
+conditional-your-turn = It is your move in game #{ $id }: play it. Conditional lines wait for your opponent's move.
+conditional-bad-move = Move { $n } of the line ({ $text }): { $why }
+conditional-after-end = Move { $n } of the line ({ $text }) comes after the game is over: the line ends with the move before it.
+conditional-conflict = Your line { $line } in game #{ $id } already answers that move differently: clear your lines first (`conditional clear { $id }`).
+conditional-too-many = You keep at most { $max } conditional lines in a game.
+conditional-too-long = A conditional line has at most { $max } moves.
+conditional-saved = Conditional line saved in game #{ $id }: { $line }. { $count ->
+    [one] 1 line waits
+   *[other] { $count } lines wait
+} for your opponent's move (seen by you only).
+conditional-none = You have no conditional lines in game #{ $id }.
+conditional-list-head = Your conditional lines in game #{ $id }:
+conditional-list-line = { $n }. { $line }
+conditional-cleared = { $count ->
+    [one] 1 conditional line
+   *[other] { $count } conditional lines
+} of game #{ $id } cleared.
+conditional-stopped = Your conditional line in game #{ $id } stopped before { $move }: { $why } It is your move.
+conditional-why-illegal = that move is not legal here.
+conditional-why-declare = you can declare the entering king instead.
+conditional-why-end = it would end the game ({ $outcome }).

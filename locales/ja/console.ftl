@@ -27,3 +27,4 @@ console-file = ファイル
 console-not-saved = { $what }を保存できませんでした: { $error }
 console-buttons = ボタン: { $buttons }
 console-league-home = リーグ #{ $id }
+console-game-home = 対局 #{ $id }

@@ -62,4 +62,5 @@ usage-league = league create|join|leave|start|cancel|list|show|pairings|kick [le
 usage-league-id = league join|leave|start|cancel|show|pairings|kick league=番号
 usage-league-create = league create name=名前 game=種類 format=round-robin|double-round-robin|swiss [rounds=回戦数] [days=日数] [rated|casual] [start=all|rounds] [round_days=日数] [max_players=人数] [rating_min=下限] [rating_max=上限]
 usage-league-kick = league kick league=番号 user=@相手
+usage-conditional = conditional add [対局] "指し手" · conditional list [対局] · conditional clear [対局]
 cmd-league-number = { $key }={ $value }: 数字を指定してください

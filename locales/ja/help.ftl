@@ -27,6 +27,7 @@ help-stats = stats [@ユーザー] — このサーバーでのレーティン�
 help-leaderboard = leaderboard 種類 — このサーバーでのレーティング上位
 help-server = server [days=N] [rated|casual] [channel=チャンネル] [language=en|ja] — サーバーの既定値（管理者のみ）
 help-league = league create name=名前 game=種類 format=round-robin|double-round-robin|swiss [rounds=回戦数] [days=日数] [start=all|rounds] · league join|leave|start|cancel|show|pairings|kick league=番号 · league list — サーバーのリーグ戦（総当たり、スイス式）
+help-conditional = conditional add [対局] "指し手" （相手の手番に「相手がXなら自分はY…」）、conditional list [対局]、conditional clear [対局] — 予約手（あなたにだけ表示）
 help-help = help [コマンド] — この一覧
 
 ## 将棋の種類の説明（rules 種類）

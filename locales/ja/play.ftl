@@ -107,3 +107,21 @@ play-takeback-accepted = 対局 #{ $id }: { $name }さんが待ったを受け�
 play-button-moves = 合法手
 play-button-draw = 引き分けを提案
 play-button-resign = 投了
+
+## Conditional moves
+play-conditional-mark = （予約手）
+conditional-your-turn = 対局 #{ $id } はあなたの手番です。指してください。予約手は相手の手番に登録します。
+conditional-bad-move = 予約の{ $n }手目（{ $text }）: { $why }
+conditional-after-end = 予約の{ $n }手目（{ $text }）は終局後の手です。予約はその前の手までにしてください。
+conditional-conflict = 対局 #{ $id } の予約 { $line } がその手に別の手で応じています。先に予約を消してください（`conditional clear { $id }`）。
+conditional-too-many = 一局に登録できる予約は{ $max }本までです。
+conditional-too-long = 一本の予約は{ $max }手までです。
+conditional-saved = 対局 #{ $id } に予約を登録しました: { $line }。相手の指し手を待つ予約は{ $count }本です（あなたにだけ表示）。
+conditional-none = 対局 #{ $id } に予約はありません。
+conditional-list-head = 対局 #{ $id } のあなたの予約:
+conditional-list-line = { $n }. { $line }
+conditional-cleared = 対局 #{ $id } の予約を{ $count }本消しました。
+conditional-stopped = 対局 #{ $id } の予約は { $move } の前で止まりました: { $why } あなたの手番です。
+conditional-why-illegal = その手はこの局面では指せません。
+conditional-why-declare = 入玉宣言ができます。
+conditional-why-end = 対局が終わってしまいます（{ $outcome }）。

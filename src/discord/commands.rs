@@ -17,7 +17,9 @@ use super::respond::{self, display_name, nickname, Origin};
 use super::{Ctx, Data, Error};
 use crate::i18n::{self, Lang, Msg};
 use crate::msg;
-use crate::service::{ColorChoice, Command, LeagueArgs, LeagueCommand, OfferAction};
+use crate::service::{
+    ColorChoice, Command, ConditionalCommand, LeagueArgs, LeagueCommand, OfferAction,
+};
 
 /// Every command of the bot, with its string choices set.
 pub fn all() -> Vec<poise::Command<Data, Error>> {
@@ -49,6 +51,7 @@ pub fn all() -> Vec<poise::Command<Data, Error>> {
         server(),
         help(),
         league(),
+        conditional(),
     ];
     // Sub-commands are named `league create` from here on (poise fills this in again later).
     poise::set_qualified_names(&mut cmds);
@@ -900,6 +903,60 @@ pub async fn league_kick(
 ) -> Result<(), Error> {
     let user = named_user(ctx, &user);
     league_run(ctx, Ok(LeagueCommand::Kick { league, user })).await
+}
+
+/// Conditional moves: "if you play X, I play Y", shown to you only.
+#[poise::command(
+    slash_command,
+    prefix_command,
+    subcommands("conditional_add", "conditional_list", "conditional_clear"),
+    subcommand_required
+)]
+pub async fn conditional(_ctx: Ctx<'_>) -> Result<(), Error> {
+    Ok(())
+}
+
+/// Add a line: your opponent's expected move, your answer, and so on.
+#[poise::command(slash_command, prefix_command, rename = "add")]
+pub async fn conditional_add(
+    ctx: Ctx<'_>,
+    #[description = "The moves, e.g. 3c3d 2g2f 8c8d 2f2e (any notation you write)"]
+    #[max_length = 300]
+    line: String,
+    #[description = "The game's number (needed only when you play several)"] game: Option<i64>,
+) -> Result<(), Error> {
+    let command = if line.trim().is_empty() {
+        Err(msg!("discord-write-a-move"))
+    } else {
+        Ok(Command::Conditional(ConditionalCommand::Add { game, line }))
+    };
+    run(ctx, command).await
+}
+
+/// Your conditional lines in a game.
+#[poise::command(slash_command, prefix_command, rename = "list")]
+pub async fn conditional_list(
+    ctx: Ctx<'_>,
+    #[description = "The game's number"] game: Option<i64>,
+) -> Result<(), Error> {
+    run(
+        ctx,
+        Ok(Command::Conditional(ConditionalCommand::List { game })),
+    )
+    .await
+}
+
+/// Clear your conditional lines in a game.
+#[poise::command(slash_command, prefix_command, rename = "clear")]
+pub async fn conditional_clear(
+    ctx: Ctx<'_>,
+    #[description = "The game's number"] game: Option<i64>,
+) -> Result<(), Error> {
+    run(
+        ctx,
+        Ok(Command::Conditional(ConditionalCommand::Clear { game })),
+    )
+    .await
 }
 
 #[cfg(test)]

@@ -646,11 +646,14 @@ pub async fn answer(
         .and_then(|h| outbox::channel_of(h.channel.as_deref()));
     let channel = thread.or(home_channel).unwrap_or(origin.channel);
     // Mentions of the announcement's channel are folded into it; the rest (direct messages,
-    // other channels) are delivered on their own.
+    // other channels, and what the move set off after it: a conditional answer's mention goes
+    // with that answer's own announcement) are delivered on their own.
+    let announcement = reply.post.as_ref().and_then(|p| p.id);
     let (folded, separate): (Vec<Notice>, Vec<Notice>) =
         reply.notify.iter().cloned().partition(|n| {
             n.via == Via::Mention
                 && user_id(&n.user).is_some()
+                && announcement.is_none_or(|post| n.id.is_some_and(|id| id < post))
                 && ((n.game.is_some() && reply.game.as_ref().map(|g| g.id) == n.game)
                     || n.channel.as_deref() == Some(&channel.to_string())
                     || n.channel.is_none())

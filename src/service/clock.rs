@@ -325,6 +325,11 @@ impl Service {
             Ok(n) => league_notices.extend(n),
             Err(e) => tracing::warn!("leagues not swept: {e}"),
         }
+        // Conditional answers left due (a crash between a move and its answer).
+        match self.sweep_conditionals() {
+            Ok(n) => league_notices.extend(n),
+            Err(e) => tracing::warn!("conditional lines not swept: {e}"),
+        }
         let ids: Vec<i64> = league_notices.iter().filter_map(|n| n.id).collect();
         self.release_notices(&ids);
         out.notices = self

@@ -158,6 +158,24 @@ pub enum Command {
     },
     /// A server league (see `service::league`).
     League(LeagueCommand),
+    /// Conditional moves (see `service::conditional`).
+    Conditional(ConditionalCommand),
+}
+
+/// The sub-commands of `conditional`; `game` is needed only when the player has several.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ConditionalCommand {
+    /// A line: the opponent's expected move, the answer, and so on, in any notation.
+    Add {
+        game: Option<i64>,
+        line: String,
+    },
+    List {
+        game: Option<i64>,
+    },
+    Clear {
+        game: Option<i64>,
+    },
 }
 
 /// What `league create` is given.
@@ -543,6 +561,7 @@ pub fn parse(line: &str) -> Result<Command, CommandError> {
             }
         }
         "league" | "leagues" => parse_league(line)?,
+        "conditional" | "cond" => parse_conditional(line)?,
         "help" | "?" => Command::Help {
             topic: args.first().map(|s| s.to_ascii_lowercase()),
         },
@@ -570,6 +589,40 @@ fn quoted_words(line: &str) -> Vec<String> {
         out.push(word);
     }
     out
+}
+
+/// `conditional add [GAME] "MOVES"`, `conditional list [GAME]`, `conditional clear [GAME]`
+/// (also `game=N`, `line="…"`). The line may be quoted or not: the words after the game.
+fn parse_conditional(line: &str) -> Result<Command, CommandError> {
+    let words = quoted_words(line);
+    let u = || usage("usage-conditional");
+    let sub = words.get(1).map(|w| w.to_ascii_lowercase()).ok_or_else(u)?;
+    let mut game = None;
+    let mut moves = Vec::new();
+    for (i, w) in words.iter().enumerate().skip(2) {
+        match w.split_once('=') {
+            Some((k, v)) if k.eq_ignore_ascii_case("game") => {
+                game = Some(parse_id(v).ok_or_else(u)?);
+            }
+            Some((k, v)) if k.eq_ignore_ascii_case("line") => moves.push(v.to_string()),
+            _ if i == 2 && game.is_none() && parse_id(w).is_some() => game = parse_id(w),
+            _ => moves.push(w.clone()),
+        }
+    }
+    Ok(Command::Conditional(match sub.as_str() {
+        "add" => {
+            if moves.is_empty() {
+                return Err(u());
+            }
+            ConditionalCommand::Add {
+                game,
+                line: moves.join(" "),
+            }
+        }
+        "list" | "show" if moves.is_empty() => ConditionalCommand::List { game },
+        "clear" | "delete" if moves.is_empty() => ConditionalCommand::Clear { game },
+        _ => return Err(u()),
+    }))
 }
 
 /// `league SUB key=value …`: the sub-command and its options, as the slash command has them

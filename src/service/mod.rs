@@ -10,6 +10,7 @@
 mod clock;
 mod command;
 mod computer;
+pub mod conditional;
 mod delivery;
 pub mod export;
 mod ids;
@@ -23,8 +24,8 @@ mod views;
 
 pub use clock::{Sweep, MAX_REMIND_HOURS};
 pub use command::{
-    parse as parse_command, parse_mention, ColorChoice, Command, CommandError, LeagueArgs,
-    LeagueCommand, OfferAction,
+    parse as parse_command, parse_mention, ColorChoice, Command, CommandError, ConditionalCommand,
+    LeagueArgs, LeagueCommand, OfferAction,
 };
 pub use computer::{
     default_analysis_budget, default_analysis_limit, swing_lines, AnalysisSlot, Worker,
@@ -628,6 +629,11 @@ impl Service {
                 if let Some(g) = r.game.as_ref().filter(|g| acts && g.over) {
                     r.notify.extend(self.after_league_game(g.id));
                 }
+                // A move (or a move taken back) may set off a conditional line's answer.
+                let moved = matches!(req.command, Command::Move { .. } | Command::Takeback { .. });
+                if let Some(g) = r.game.as_ref().filter(|g| moved && !g.over && !r.error) {
+                    r.notify.extend(self.conditional_step(g.id));
+                }
                 Ok(r)
             }
             Err(CoreError::Ended(m, g, mut notify)) => {
@@ -741,6 +747,7 @@ impl Service {
             ),
             Command::Help { topic } => Ok(views::help_in(u.voice.lang, topic.as_deref())),
             Command::League(c) => self.league(u, place, c),
+            Command::Conditional(c) => self.conditional(u, place, c),
         }
     }
 

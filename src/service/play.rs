@@ -615,7 +615,7 @@ impl Service {
     }
 
     /// Checks that `user` plays in the game and it is going on.
-    fn my_side(&self, g: &Loaded, user: &User) -> Result<Color, CoreError> {
+    pub(crate) fn my_side(&self, g: &Loaded, user: &User) -> Result<Color, CoreError> {
         let side = g
             .side_of(&user.id)
             .ok_or_else(|| CoreError::User(msg!("core-not-your-game", id = g.row.id)))?;
@@ -625,7 +625,6 @@ impl Service {
         Ok(side)
     }
 
-    #[instrument(skip_all, fields(user = %user.id, game))]
     pub(crate) fn play_move(
         &self,
         user: &User,
@@ -633,6 +632,21 @@ impl Service {
         game: Option<i64>,
         text: &str,
         seen_ply: Option<u32>,
+    ) -> Result<Reply, CoreError> {
+        self.play_move_as(user, place, game, text, seen_ply, false)
+    }
+
+    /// `play_move`; `conditional`: played for its player by a conditional line of theirs (the
+    /// announcement says so).
+    #[instrument(skip_all, fields(user = %user.id, game))]
+    pub(crate) fn play_move_as(
+        &self,
+        user: &User,
+        place: &Place,
+        game: Option<i64>,
+        text: &str,
+        seen_ply: Option<u32>,
+        conditional: bool,
     ) -> Result<Reply, CoreError> {
         let mut g = self.pick_game(user, place, game)?;
         tracing::Span::current().record("game", g.row.id);
@@ -699,6 +713,9 @@ impl Service {
                 number = number(lang),
                 move = written(&pos, m, voice.notation, last_to)
             );
+            if conditional {
+                text.push_str(&t!(lang, "play-conditional-mark"));
+            }
             match outcome {
                 Some(o) => {
                     if lang == Lang::En {

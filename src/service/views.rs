@@ -936,6 +936,7 @@ const HELP: &[(&str, &str)] = &[
     ("leaderboard", "help-leaderboard"),
     ("server", "help-server"),
     ("league", "help-league"),
+    ("conditional", "help-conditional"),
     ("help", "help-help"),
 ];
 

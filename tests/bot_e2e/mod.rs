@@ -17,6 +17,7 @@ use crate::fake_discord::{
 };
 
 mod computer;
+mod conditional;
 mod hardening;
 mod language;
 mod league;

@@ -1,0 +1,189 @@
+//! Conditional moves on Discord (issue 23): `/conditional add` privately, then the opponent's
+//! `/move`: the answer is played by the bot as part of that move's handling (posted right after
+//! the move's own announcement, with its board, saying it was a conditional move), and the
+//! lines are private throughout.
+
+use std::time::Instant;
+
+use serde_json::json;
+
+use super::*;
+use crate::fake_discord::opt_sub;
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_conditional_answer_is_played_with_the_opponents_move() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let config = write_config(dir.path());
+    let fake = FakeDiscord::start().await;
+    let alice = FakeUser::new(2_000_000_000_000_000_501, "alice");
+    let bob = FakeUser::new(2_000_000_000_000_000_502, "bob");
+    for u in [&alice, &bob] {
+        fake.add_user(u);
+    }
+    let _bot = Bot::start(&fake, dir.path(), &config, 1);
+    fake.wait_ready(STEP).await;
+    fake.wait_for("command registration", STEP, |c| {
+        c.method == "PUT" && c.path.ends_with("/commands")
+    })
+    .await;
+    let conditional = fake
+        .registered_commands()
+        .into_iter()
+        .find(|c| c["name"] == "conditional")
+        .expect("/conditional registered");
+    let subs: Vec<String> = conditional["options"]
+        .as_array()
+        .expect("sub-commands")
+        .iter()
+        .filter_map(|o| o["name"].as_str().map(str::to_string))
+        .collect();
+    assert_eq!(subs, ["add", "list", "clear"]);
+
+    // A game: Alice (black) opens.
+    let r = slash(
+        &fake,
+        CHANNEL_ID,
+        &alice,
+        "challenge",
+        json!([
+            opt_user("opponent", &bob),
+            opt_str("game", "shogi"),
+            opt_str("color", "black")
+        ]),
+        &[&bob],
+    )
+    .await;
+    let challenge: i64 = content(&r)
+        .split("Challenge #")
+        .nth(1)
+        .and_then(|t| t.split(|c: char| !c.is_ascii_digit()).next())
+        .and_then(|n| n.parse().ok())
+        .expect("a challenge number");
+    let r = slash(
+        &fake,
+        CHANNEL_ID,
+        &bob,
+        "accept",
+        json!([opt_int("challenge", challenge)]),
+        &[],
+    )
+    .await;
+    let game: i64 = content(&r)
+        .split("Game #")
+        .nth(1)
+        .and_then(|t| t.split(|c: char| !c.is_ascii_digit()).next())
+        .and_then(|n| n.parse().ok())
+        .expect("a game number");
+    let mv = |user: &FakeUser, m: &str| {
+        let (user, m) = (user.clone(), m.to_string());
+        let fake = &fake;
+        async move {
+            slash(
+                fake,
+                CHANNEL_ID,
+                &user,
+                "move",
+                json!([opt_int("game", game), opt_str("move", &m)]),
+                &[],
+            )
+            .await
+        }
+    };
+    let r = mv(&alice, "7g7f").await;
+    assert!(!content(&r).starts_with('✗'), "{}", content(&r));
+
+    // Alice's line, shown to her only.
+    let r = slash(
+        &fake,
+        CHANNEL_ID,
+        &alice,
+        "conditional",
+        json!([opt_sub(
+            "add",
+            vec![opt_str("line", "3c3d 2g2f"), opt_int("game", game)]
+        )]),
+        &[],
+    )
+    .await;
+    assert!(is_ephemeral(&r), "a line is private: {}", r.summary());
+    assert!(
+        content(&r).contains("Conditional line saved"),
+        "{}",
+        content(&r)
+    );
+    // A mistake: an illegal second move, refused privately with its place in the line.
+    let r = slash(
+        &fake,
+        CHANNEL_ID,
+        &alice,
+        "conditional",
+        json!([opt_sub(
+            "add",
+            vec![opt_str("line", "8c8d 5i5g"), opt_int("game", game)]
+        )]),
+        &[],
+    )
+    .await;
+    assert_private_refusal(&fake, &r, "Move 2 of the line (5i5g)");
+
+    // Bob plays the expected move: Alice's answer follows at once in the game's thread.
+    let before = fake.calls().len();
+    let sent = Instant::now();
+    let r = mv(&bob, "3c3d").await;
+    assert!(!content(&r).starts_with('✗'), "{}", content(&r));
+    let answer = fake
+        .wait_for_since(before, "the conditional answer", STEP, |c| {
+            c.ok()
+                && c.method == "POST"
+                && c.path.ends_with("/messages")
+                && c.content()
+                    .is_some_and(|t| t.contains("(a conditional move)") && t.contains("P-2f"))
+        })
+        .await;
+    eprintln!(
+        "conditional answer posted {} ms after Bob's move was sent",
+        sent.elapsed().as_millis()
+    );
+    // Posted after Bob's own announcement, with the board after the answer, pinging Bob.
+    let calls = fake.calls_since(before);
+    let bobs = calls
+        .iter()
+        .position(|c| {
+            c.ok() && c.method == "POST" && c.content().is_some_and(|t| t.contains("bob plays"))
+        })
+        .expect("Bob's move announced");
+    let alices = calls
+        .iter()
+        .position(|c| c.content() == answer.content())
+        .expect("the answer");
+    assert!(bobs < alices, "Bob's move first, then the answer");
+    assert!(
+        answer
+            .files
+            .iter()
+            .any(|f| f.filename == format!("game-{game}-move-3.png")),
+        "{}",
+        answer.summary()
+    );
+    assert!(
+        pinged(&answer).contains(&bob.id)
+            || calls.iter().any(|c| c
+                .content()
+                .is_some_and(|t| t.contains(&bob.mention()) && t.contains("P-2f")))
+    );
+    // The line is used up.
+    let r = slash(
+        &fake,
+        CHANNEL_ID,
+        &alice,
+        "conditional",
+        json!([opt_sub("list", vec![opt_int("game", game)])]),
+        &[],
+    )
+    .await;
+    assert!(
+        content(&r).contains("no conditional lines"),
+        "{}",
+        content(&r)
+    );
+}
