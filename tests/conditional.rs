@@ -2,7 +2,9 @@
 //! five games, branches, refusals (an illegal move of a line, a conflicting answer, a line on
 //! one's own turn), a line dropped by an unexpected move, a takeback after a conditional answer,
 //! a stop before an ending the player did not foresee, and a crash between a move and its
-//! answer (the move stored, the process gone: the sweep plays the answer, once).
+//! answer (the move stored, the process gone: the sweep plays the answer, once), both written
+//! into the store by hand and as a child process killed with SIGKILL at that very point
+//! (`TEGAMI_FAULT_CONDITIONAL_PAUSE`).
 
 mod service_common;
 
@@ -271,6 +273,100 @@ fn an_answer_left_by_a_crash_is_played_once_by_the_sweep() {
     let last = env.replay(id);
     assert_eq!(
         code::write(last.variant(), *last.moves().last().expect("moves")),
+        "2g2f"
+    );
+}
+
+/// The child of the kill test: over the database named by `TEGAMI_COND_CHILD`, Alice leaves a
+/// line and Bob plays its move; with `TEGAMI_FAULT_CONDITIONAL_PAUSE` set the answer waits, and
+/// the parent kills this process there. Does nothing without the variable.
+#[test]
+fn conditional_crash_child() {
+    let Ok(path) = std::env::var("TEGAMI_COND_CHILD") else {
+        return;
+    };
+    let store = std::sync::Arc::new(
+        tegami::store::SqliteStore::open(std::path::Path::new(&path)).expect("the database"),
+    );
+    let service = tegami::service::Service::new(
+        store,
+        std::sync::Arc::new(tegami::service::SystemClock),
+        service_common::config(),
+    );
+    let say = |user: &str, line: &str| {
+        let r = service.handle(&service_common::request(user, line));
+        assert!(!r.error, "{line}: {}", r.text);
+        r
+    };
+    let r = say("alice", "challenge @bob shogi black");
+    let challenge = service_common::number_after(&r.text, "Challenge #").expect("a challenge");
+    let r = say("bob", &format!("accept {challenge}"));
+    let id = r.game.as_ref().map(|g| g.id).expect("a game");
+    say("alice", &format!("move {id} 7g7f"));
+    say("alice", &format!("conditional add {id} \"3c3d 2g2f\""));
+    // Bob's move is committed, then the answer pauses: the parent kills us there.
+    say("bob", &format!("move {id} 3c3d"));
+    panic!("the answer was played: the pause did not hold");
+}
+
+#[test]
+fn a_process_killed_between_a_move_and_its_answer_leaves_the_answer_to_the_sweep() {
+    use std::io::BufRead;
+    let dir = tempfile::tempdir().expect("a temporary folder");
+    let path = dir.path().join("tegami.db");
+    let mut child = std::process::Command::new(std::env::current_exe().expect("this test"))
+        .args([
+            "--exact",
+            "conditional_crash_child",
+            "--nocapture",
+            "--test-threads=1",
+        ])
+        .env("TEGAMI_COND_CHILD", &path)
+        .env(tegami::service::conditional::FAULT_CONDITIONAL_PAUSE, "1")
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("the child");
+    let err = child.stderr.take().expect("stderr");
+    let mut paused = false;
+    for line in std::io::BufReader::new(err).lines() {
+        let line = line.expect("a line");
+        if line.contains("conditional answer paused") {
+            paused = true;
+            break;
+        }
+    }
+    assert!(paused, "the child reached the pause");
+    // kill -9, between Bob's move and Alice's answer.
+    child.kill().expect("SIGKILL");
+    let status = child.wait().expect("the child's end");
+    assert!(!status.success());
+
+    let store = std::sync::Arc::new(
+        tegami::store::SqliteStore::open(&path).expect("the database after the kill"),
+    );
+    let id = 1;
+    let row = store.game(id).expect("read").expect("the game");
+    assert_eq!(row.ply, 2, "Bob's move is stored, the answer is not");
+    assert_eq!(store.conditionals(id).expect("lines").len(), 1);
+    // The bot back: its sweep plays the answer, once.
+    let clock = std::sync::Arc::new(tegami::service::ManualClock::new(
+        row.deadline.unwrap_or(T0) - 60,
+    ));
+    let service = tegami::service::Service::new(store.clone(), clock, service_common::config());
+    service
+        .sweep(row.deadline.unwrap_or(T0) - 60)
+        .expect("sweep");
+    assert_eq!(store.game(id).expect("read").expect("game").ply, 3);
+    service
+        .sweep(row.deadline.unwrap_or(T0) - 30)
+        .expect("sweep");
+    let row = store.game(id).expect("read").expect("game");
+    assert_eq!(row.ply, 3, "played once");
+    assert!(store.conditionals(id).expect("lines").is_empty());
+    let game = service_common::replay(store.as_ref(), id);
+    assert_eq!(
+        code::write(game.variant(), *game.moves().last().expect("moves")),
         "2g2f"
     );
 }

@@ -38,6 +38,11 @@ use crate::{msg, t};
 
 use super::command::ConditionalCommand;
 
+/// The test switch `TEGAMI_FAULT_CONDITIONAL_PAUSE`: when set, a due answer waits a minute
+/// before it is played (saying `conditional answer paused` on stderr), so that a test can kill
+/// the process between a move and its answer.
+pub const FAULT_CONDITIONAL_PAUSE: &str = "TEGAMI_FAULT_CONDITIONAL_PAUSE";
+
 /// The most lines a player keeps in one game.
 pub const MAX_LINES: usize = 20;
 /// The most moves in one line (both players' together).
@@ -444,6 +449,10 @@ impl Service {
                 .into_iter()
                 .collect(),
             ));
+        }
+        if std::env::var_os(FAULT_CONDITIONAL_PAUSE).is_some() {
+            eprintln!("conditional answer paused (game {game})");
+            std::thread::sleep(std::time::Duration::from_secs(60));
         }
         let place = Place {
             guild: g.row.guild.clone(),
