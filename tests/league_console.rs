@@ -297,3 +297,49 @@ fn a_server_can_leave_leagues_to_its_managers() {
     let r = env.ok("bob", create);
     assert!(r.text.contains("League #3"), "{}", r.text);
 }
+
+/// `/server feature game` (managers): the featured game comes first in everyone's `games` in
+/// that server while it goes on; a game of another server, or none, is refused; `none` clears.
+#[test]
+fn a_featured_game_comes_first_in_games() {
+    use tegami::service::{Place, Request, User};
+    let env = service_common::Env::new();
+    let as_manager = |line: &str| {
+        env.service.handle(&Request {
+            user: User::new("mod", "mod"),
+            place: Place {
+                admin: true,
+                ..service_common::server()
+            },
+            command: tegami::service::parse_command(line).expect("a command"),
+        })
+    };
+    let id = env.start_game("alice", "bob", "shogi");
+    env.ok("alice", &format!("move {id} 7g7f"));
+    // Only managers feature a game.
+    assert!(env
+        .refused("alice", &format!("server feature={id}"))
+        .contains("managers"));
+    let r = as_manager(&format!("server feature={id}"));
+    assert!(
+        !r.error && r.text.contains(&format!("game #{id} featured")),
+        "{}",
+        r.text
+    );
+    assert!(as_manager("server feature=99").error, "no such game here");
+    // Carol, who plays nothing, sees it first.
+    let r = env.ok("carol", "games");
+    let first = r.text.lines().next().unwrap_or_default();
+    assert!(
+        first.starts_with(&format!(
+            "★ Featured here: game #{id}, alice vs bob (Shogi), 1 move played."
+        )),
+        "{}",
+        r.text
+    );
+    // Over, it is no longer shown; cleared, neither.
+    env.ok("bob", &format!("resign {id}"));
+    assert!(!env.ok("carol", "games").text.contains("Featured"));
+    let r = as_manager("server feature=none");
+    assert!(!r.error && !r.text.contains("featured"), "{}", r.text);
+}

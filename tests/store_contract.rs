@@ -591,6 +591,7 @@ fn languages_and_locales_are_kept() {
             games_channel: None,
             language: Some("ja".into()),
             leagues: false,
+            featured: None,
         };
         s.set_server(&server).expect("set server");
         let kept = s.server("g1").expect("server").expect("known");
@@ -599,12 +600,14 @@ fn languages_and_locales_are_kept() {
         s.set_server(&ServerRow {
             language: None,
             leagues: true,
+            featured: Some(7),
             ..server
         })
         .expect("set server");
         let kept = s.server("g1").expect("server").expect("known");
         assert_eq!(kept.language, None, "{name}");
         assert!(kept.leagues, "{name}");
+        assert_eq!(kept.featured, Some(7), "{name}: the featured game is kept");
     }
 }
 

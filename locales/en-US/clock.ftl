@@ -6,6 +6,7 @@ server-show = Server settings: { $days } days per move by default, games { $rate
 server-saved = Saved: { $days } days per move by default, { $rated } by default, { $games }, public posts in { $language }, { $leagues }.
 server-leagues-on = members may create leagues
 server-leagues-off = leagues are not created here
+server-featured = { $leagues }, game #{ $id } featured
 server-rated = rated
 server-casual = casual
 server-games-here = games played where they are challenged

@@ -178,6 +178,8 @@ cmd-server-language = language
     .description = The language of the server's public posts: en or ja
 cmd-server-leagues = leagues
     .description = Whether members may create leagues (off: managers only)
+cmd-server-feature = feature
+    .description = A game shown first in /games here (0: none)
 
 cmd-help = help
     .description = The commands, or help on one.

@@ -37,7 +37,7 @@ usage-moretime = moretime [GAME_ID]
 usage-vacation = vacation [DAYS|end]
 usage-stats = stats [@USER]
 usage-leaderboard = leaderboard VARIANT
-usage-server = server [days=N] [rated|casual] [channel=CHANNEL] [language=en|ja] [leagues=on|off]
+usage-server = server [days=N] [rated|casual] [channel=CHANNEL] [language=en|ja] [leagues=on|off] [feature=GAME|none]
 
 ## Choosing the game a command means (src/service/mod.rs)
 

@@ -38,6 +38,10 @@ views-you-challenged = you challenged { $name }
 views-your-open-challenge = your open challenge
 views-challenge-from = from { $name }
 views-challenge-line = Challenge #{ $id } ({ $variant }, { $whom })
+views-featured = ★ Featured here: game #{ $id }, { $first } vs { $second } ({ $variant }), { $ply ->
+    [one] 1 move
+   *[other] { $ply } moves
+} played.
 views-no-games-me = You have no game in progress.
 views-no-games-other = { $name } has no game in progress here.
 views-your-move = your move{ $deadline }

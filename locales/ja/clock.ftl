@@ -6,6 +6,7 @@ server-show = サーバー設定: 既定の持ち時間は一手{ $days }日、�
 server-saved = 保存しました: 既定の持ち時間は一手{ $days }日、既定で{ $rated }、{ $games }、公開の告知は { $language }、{ $leagues }。
 server-leagues-on = メンバーはリーグを作成できます
 server-leagues-off = このサーバーではリーグを作成できません
+server-featured = { $leagues }、注目局は対局 #{ $id }
 server-rated = レーティング対局
 server-casual = 非レーティング対局
 server-games-here = 対局は挑戦したチャンネルで行います

@@ -176,6 +176,8 @@ cmd-server-language = 言語
     .description = サーバーの公開投稿の言語: 英語か日本語
 cmd-server-leagues = リーグ
     .description = メンバーがリーグを作成できるか（オフなら管理者のみ）
+cmd-server-feature = 注目局
+    .description = このサーバーの /games で最初に表示する対局（0: なし）
 
 cmd-help = ヘルプ
     .description = コマンドの一覧、または一つのコマンドのヘルプ。

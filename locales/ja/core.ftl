@@ -37,7 +37,7 @@ usage-moretime = moretime [対局番号]
 usage-vacation = vacation [日数|end]
 usage-stats = stats [@プレイヤー]
 usage-leaderboard = leaderboard 将棋の種類
-usage-server = server [days=日数] [rated|casual] [channel=チャンネル] [language=en|ja] [leagues=on|off]
+usage-server = server [days=日数] [rated|casual] [channel=チャンネル] [language=en|ja] [leagues=on|off] [feature=対局|none]
 
 ## コマンドが指す対局の選び方（src/service/mod.rs）
 

@@ -35,6 +35,7 @@ views-you-challenged = { $name }に挑戦中
 views-your-open-challenge = 誰でも受けられる挑戦
 views-challenge-from = { $name }から
 views-challenge-line = 挑戦 #{ $id }（{ $variant }、{ $whom }）
+views-featured = ★ 注目局: 対局 #{ $id } { $first } 対 { $second }（{ $variant }）、{ $ply }手目。
 views-no-games-me = 進行中の対局はありません。
 views-no-games-other = { $name }のここでの進行中の対局はありません。
 views-your-move = あなたの手番{ $deadline }

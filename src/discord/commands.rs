@@ -696,6 +696,9 @@ pub async fn server(
     #[description = "Whether members may create leagues (off: managers only)"] leagues: Option<
         bool,
     >,
+    #[description = "A game shown first in /games here (0: none)"]
+    #[min = 0]
+    feature: Option<i64>,
 ) -> Result<(), Error> {
     // Registered for text channels only; a prefix command may still name another kind.
     if let Some(c) = channel.as_ref().filter(|c| {
@@ -722,6 +725,7 @@ pub async fn server(
             channel: channel.map(|c| c.id.to_string()),
             language: pick(language, LANGUAGES, "language")?,
             leagues,
+            feature,
         })
     })();
     run(ctx, command).await

@@ -669,6 +669,7 @@ impl Service {
             games_channel: None,
             language: None,
             leagues: true,
+            featured: None,
         }))
     }
 
@@ -682,6 +683,7 @@ impl Service {
         channel: Option<String>,
         language: Option<&str>,
         leagues: Option<bool>,
+        feature: Option<i64>,
     ) -> Result<Reply, CoreError> {
         let lang = user.voice.lang;
         let mut s = self.server_of(place)?;
@@ -704,10 +706,19 @@ impl Service {
                         lang = self.public_voice(place.guild.as_deref()).lang.code()
                     ),
                 },
-                if s.leagues {
-                    t!(lang, "server-leagues-on")
-                } else {
-                    t!(lang, "server-leagues-off")
+                match (s.leagues, s.featured) {
+                    (true, None) => t!(lang, "server-leagues-on"),
+                    (false, None) => t!(lang, "server-leagues-off"),
+                    (on, Some(id)) => t!(
+                        lang,
+                        "server-featured",
+                        leagues = if on {
+                            t!(lang, "server-leagues-on")
+                        } else {
+                            t!(lang, "server-leagues-off")
+                        },
+                        id = id
+                    ),
                 },
             )
         };
@@ -716,6 +727,7 @@ impl Service {
             && channel.is_none()
             && language.is_none()
             && leagues.is_none()
+            && feature.is_none()
         {
             let (rated, games, language, leagues) = described(&s, lang);
             return Ok(Reply::text(t!(
@@ -758,6 +770,17 @@ impl Service {
         }
         if let Some(on) = leagues {
             s.leagues = on;
+        }
+        // A game of this server, featured (0: none).
+        if let Some(id) = feature {
+            s.featured = if id <= 0 {
+                None
+            } else {
+                match self.store.game(id)? {
+                    Some(g) if g.guild == place.guild => Some(id),
+                    _ => return user_err(msg!("core-no-game", id = id)),
+                }
+            };
         }
         self.store.set_server(&s)?;
         let (rated, games, language, leagues) = described(&s, lang);

@@ -152,6 +152,8 @@ pub enum Command {
         language: Option<String>,
         /// Whether members may create leagues.
         leagues: Option<bool>,
+        /// The game shown first in `games` here (0: none).
+        feature: Option<i64>,
     },
     Help {
         topic: Option<String>,
@@ -526,6 +528,7 @@ pub fn parse(line: &str) -> Result<Command, CommandError> {
             let mut channel = None;
             let mut language = None;
             let mut leagues = None;
+            let mut feature = None;
             let u = "usage-server";
             for a in args {
                 let low = a.to_ascii_lowercase();
@@ -540,6 +543,12 @@ pub fn parse(line: &str) -> Result<Command, CommandError> {
                         )
                     }
                     Some(("language" | "lang", l)) => language = Some(l.to_string()),
+                    Some(("feature", v)) => {
+                        feature = Some(match v {
+                            "none" | "off" | "0" => 0,
+                            n => parse_id(n).ok_or_else(|| usage(u))?,
+                        })
+                    }
                     Some(("leagues", v)) => {
                         leagues = Some(match v {
                             "on" | "yes" | "true" => true,
@@ -558,6 +567,7 @@ pub fn parse(line: &str) -> Result<Command, CommandError> {
                 channel,
                 language,
                 leagues,
+                feature,
             }
         }
         "league" | "leagues" => parse_league(line)?,

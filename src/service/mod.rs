@@ -736,6 +736,7 @@ impl Service {
                 channel,
                 language,
                 leagues,
+                feature,
             } => self.server_settings(
                 u,
                 &req.place,
@@ -744,6 +745,7 @@ impl Service {
                 channel.clone(),
                 language.as_deref(),
                 *leagues,
+                *feature,
             ),
             Command::Help { topic } => Ok(views::help_in(u.voice.lang, topic.as_deref())),
             Command::League(c) => self.league(u, place, c),

@@ -238,7 +238,44 @@ impl Service {
         Ok(Reply::text(text))
     }
 
+    /// `games`: the server's featured game first (when one is set and going on), then the
+    /// list.
     pub(crate) fn games(
+        &self,
+        user: &User,
+        place: &Place,
+        who: Option<&UserRef>,
+    ) -> Result<Reply, CoreError> {
+        let mut reply = self.games_list(user, place, who)?;
+        let featured = match place.guild.as_deref() {
+            Some(_) => self.server_of(place)?.featured,
+            None => None,
+        };
+        let game = match featured {
+            Some(id) => self.store.game(id)?,
+            None => None,
+        };
+        if let Some(g) = game.filter(|g| g.status == GameStatus::Active && g.guild == place.guild) {
+            let lang = user.voice.lang;
+            let here = place.guild.as_deref();
+            let variant = VariantId::parse(&g.variant)
+                .map(|v| words::variant(lang, v))
+                .unwrap_or_else(|| g.variant.clone());
+            let line = t!(
+                lang,
+                "views-featured",
+                id = g.id,
+                first = self.shown_name(&g.players[0], here),
+                second = self.shown_name(&g.players[1], here),
+                variant = variant,
+                ply = g.ply
+            );
+            reply.text = format!("{line}\n{}", reply.text);
+        }
+        Ok(reply)
+    }
+
+    fn games_list(
         &self,
         user: &User,
         place: &Place,

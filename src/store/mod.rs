@@ -327,6 +327,8 @@ pub struct ServerRow {
     pub language: Option<String>,
     /// Whether members may create leagues here (on unless a manager turned it off).
     pub leagues: bool,
+    /// The game its managers feature: shown first in `/games` here.
+    pub featured: Option<i64>,
 }
 
 /// A challenge's state.

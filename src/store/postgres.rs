@@ -61,6 +61,10 @@ pub const PG_MIGRATIONS: &[(&str, &str)] = &[
         "0009_conditionals.sql",
         include_str!("../../migrations/postgres/0009_conditionals.sql"),
     ),
+    (
+        "0010_featured_game.sql",
+        include_str!("../../migrations/postgres/0010_featured_game.sql"),
+    ),
 ];
 
 /// At most this many connections per process.
@@ -1336,7 +1340,8 @@ impl UserStore for PgStore {
     fn server(&self, guild: &str) -> Result<Option<ServerRow>> {
         one(
             &mut *self.client()?,
-            "SELECT guild, default_days, rated_default, games_channel, language, leagues
+            "SELECT guild, default_days, rated_default, games_channel, language, leagues,
+                featured_game
              FROM servers WHERE guild = $1",
             &[&guild],
             |r| {
@@ -1347,6 +1352,7 @@ impl UserStore for PgStore {
                     games_channel: r.try_get(3)?,
                     language: r.try_get(4)?,
                     leagues: r.try_get(5)?,
+                    featured: r.try_get(6)?,
                 })
             },
         )
@@ -1355,11 +1361,12 @@ impl UserStore for PgStore {
     fn set_server(&self, s: &ServerRow) -> Result<()> {
         self.client()?.execute(
             "INSERT INTO servers (guild, default_days, rated_default, games_channel, language,
-                leagues)
-             VALUES ($1, $2, $3, $4, $5, $6)
+                leagues, featured_game)
+             VALUES ($1, $2, $3, $4, $5, $6, $7)
              ON CONFLICT (guild) DO UPDATE SET default_days = excluded.default_days,
                 rated_default = excluded.rated_default, games_channel = excluded.games_channel,
-                language = excluded.language, leagues = excluded.leagues",
+                language = excluded.language, leagues = excluded.leagues,
+                featured_game = excluded.featured_game",
             &[
                 &s.guild,
                 &i64::from(s.default_days),
@@ -1367,6 +1374,7 @@ impl UserStore for PgStore {
                 &s.games_channel,
                 &s.language,
                 &s.leagues,
+                &s.featured,
             ],
         )?;
         Ok(())

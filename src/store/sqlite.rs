@@ -69,6 +69,10 @@ pub const MIGRATIONS: &[(&str, &str)] = &[
         "0013_conditionals.sql",
         include_str!("../../migrations/0013_conditionals.sql"),
     ),
+    (
+        "0014_featured_game.sql",
+        include_str!("../../migrations/0014_featured_game.sql"),
+    ),
 ];
 
 /// How hard SQLite works to keep a commit across a crash of the machine.
@@ -1095,7 +1099,8 @@ impl UserStore for SqliteStore {
     fn server(&self, guild: &str) -> Result<Option<ServerRow>> {
         self.with(|c| {
             Ok(c.query_row(
-                "SELECT guild, default_days, rated_default, games_channel, language, leagues
+                "SELECT guild, default_days, rated_default, games_channel, language, leagues,
+                    featured_game
                  FROM servers WHERE guild = ?1",
                 [guild],
                 |r| {
@@ -1106,6 +1111,7 @@ impl UserStore for SqliteStore {
                         games_channel: r.get(3)?,
                         language: r.get(4)?,
                         leagues: r.get(5)?,
+                        featured: r.get(6)?,
                     })
                 },
             )
@@ -1117,18 +1123,20 @@ impl UserStore for SqliteStore {
         self.write(|tx| {
             tx.execute(
                 "INSERT INTO servers (guild, default_days, rated_default, games_channel, language,
-                    leagues)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)
+                    leagues, featured_game)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
                  ON CONFLICT (guild) DO UPDATE SET default_days = excluded.default_days,
                     rated_default = excluded.rated_default, games_channel = excluded.games_channel,
-                    language = excluded.language, leagues = excluded.leagues",
+                    language = excluded.language, leagues = excluded.leagues,
+                    featured_game = excluded.featured_game",
                 params![
                     s.guild,
                     s.default_days,
                     s.rated_default,
                     s.games_channel,
                     s.language,
-                    s.leagues
+                    s.leagues,
+                    s.featured
                 ],
             )?;
             Ok(())
