@@ -307,9 +307,11 @@ impl Service {
     /// logged, and the sweep tries again.
     pub(crate) fn conditional_step(&self, game: i64) -> Vec<Notice> {
         let mut out = Vec::new();
-        // Each round plays at most one answer; an answer may leave another line due only after
-        // the opponent moves, so two rounds settle any game (a few more for a race).
-        for _ in 0..4 {
+        // Each round plays at most one answer, then looks again (a race with another process
+        // reads the game again); a round with nothing to do ends the loop. Lines are added on
+        // the opponent's turn only, so one player's answer does not find the other's line due
+        // but when a line stopped short gave its player the move: a bound, not a cycle.
+        for _ in 0..MAX_LINE_MOVES + 2 {
             match self.conditional_round(game) {
                 Ok(Some(mut n)) => out.append(&mut n),
                 Ok(None) => break,
