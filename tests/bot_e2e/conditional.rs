@@ -40,40 +40,7 @@ async fn a_conditional_answer_is_played_with_the_opponents_move() {
     assert_eq!(subs, ["add", "list", "clear"]);
 
     // A game: Alice (black) opens.
-    let r = slash(
-        &fake,
-        CHANNEL_ID,
-        &alice,
-        "challenge",
-        json!([
-            opt_user("opponent", &bob),
-            opt_str("game", "shogi"),
-            opt_str("color", "black")
-        ]),
-        &[&bob],
-    )
-    .await;
-    let challenge: i64 = content(&r)
-        .split("Challenge #")
-        .nth(1)
-        .and_then(|t| t.split(|c: char| !c.is_ascii_digit()).next())
-        .and_then(|n| n.parse().ok())
-        .expect("a challenge number");
-    let r = slash(
-        &fake,
-        CHANNEL_ID,
-        &bob,
-        "accept",
-        json!([opt_int("challenge", challenge)]),
-        &[],
-    )
-    .await;
-    let game: i64 = content(&r)
-        .split("Game #")
-        .nth(1)
-        .and_then(|t| t.split(|c: char| !c.is_ascii_digit()).next())
-        .and_then(|n| n.parse().ok())
-        .expect("a game number");
+    let game = super::reminders::start_game(&fake, &alice, &bob, 3).await;
     let mv = |user: &FakeUser, m: &str| {
         let (user, m) = (user.clone(), m.to_string());
         let fake = &fake;

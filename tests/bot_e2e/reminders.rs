@@ -15,7 +15,7 @@ fn reminder_about(c: &Recorded, game: i64) -> bool {
 }
 
 /// A challenge by `a` of `b` in the channel, accepted; the game's number.
-async fn start_game(fake: &FakeDiscord, a: &FakeUser, b: &FakeUser, days: i64) -> i64 {
+pub(super) async fn start_game(fake: &FakeDiscord, a: &FakeUser, b: &FakeUser, days: i64) -> i64 {
     let ack = slash(
         fake,
         CHANNEL_ID,
