@@ -259,7 +259,12 @@ fn an_answer_left_by_a_crash_is_played_once_by_the_sweep() {
                 user: "bob".into(),
                 played_at: T0 + 60,
             },
-            ("alice", T0 + 3 * 86_400),
+            &tegami::store::Turn {
+                to_move: "alice",
+                deadline: T0 + 3 * 86_400,
+                span: 3 * 86_400,
+                banks: [0, 0],
+            },
             None,
             &[],
         )

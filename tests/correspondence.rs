@@ -22,7 +22,7 @@ use tegami::store::{
     BatchEnd, ChallengeRow, ChallengeStatus, ChallengeStore, ClockStore, DeadlineShift, Finish,
     GameResult, GameRow, GameStatus, GameStore, MoveRow, NewChallenge, NewGame, NewNotice,
     OfferKind, OfferRow, OutboxRow, RatingRow, RatingStore, ServerName, ServerRow, SqliteStore,
-    StoreError, UserRow, UserStore, OUTBOX_LEASE,
+    StoreError, Turn, UserRow, UserStore, OUTBOX_LEASE,
 };
 
 /// The sweep benchmark (benches/sweep.rs), run from here by ignored tests.
@@ -1048,7 +1048,7 @@ impl GameStore for CrashingStore {
         game: i64,
         version: i64,
         mv: &MoveRow,
-        next: (&str, i64),
+        next: &Turn,
         finish: Option<&Finish>,
         notices: &[NewNotice],
     ) -> Result<GameRow, StoreError> {
@@ -1103,7 +1103,7 @@ impl GameStore for CrashingStore {
         version: i64,
         keep_ply: u32,
         position: &str,
-        next: (&str, i64),
+        next: &Turn,
         notices: &[NewNotice],
         now: i64,
     ) -> Result<GameRow, StoreError> {
@@ -2226,7 +2226,7 @@ fn server_settings_apply_to_new_challenges_and_only_managers_change_them() {
     assert!(r.text.contains("5 days per move, rated"), "{}", r.text);
     let g = number_after(&env.ok_in(&member, "dave", "accept").text, "Game #").unwrap();
     let row = env.game(g);
-    assert_eq!(row.days_per_move, 5);
+    assert_eq!(row.control.days, 5);
     assert!(row.rated);
     assert_eq!(row.channel.as_deref(), Some("games"));
     assert_eq!(row.guild.as_deref(), Some("g1"));
@@ -2234,14 +2234,14 @@ fn server_settings_apply_to_new_challenges_and_only_managers_change_them() {
     // The challenge's own words win.
     let g = env.start_in(&member, "carol", "erin", "shogi days=2 casual");
     let row = env.game(g);
-    assert_eq!((row.days_per_move, row.rated), (2, false));
+    assert_eq!((row.control.days, row.rated), (2, false));
     // Elsewhere, the core's defaults.
     let g = env.start("carol", "frank", "shogi");
     let row = env.game(g);
-    assert_eq!((row.days_per_move, row.rated), (3, false));
+    assert_eq!((row.control.days, row.rated), (3, false));
     assert_eq!(row.channel.as_deref(), Some("chan"));
     let g = env.start_in(&in_guild("g2", false), "carol", "gina", "shogi");
-    assert_eq!(env.game(g).days_per_move, 3);
+    assert_eq!(env.game(g).control.days, 3);
 
     // Changing one setting keeps the others; `channel=none` clears the channel.
     env.ok_in(&admin, "alice", "server casual channel=none");

@@ -12,7 +12,7 @@ mod service_common;
 use service_common::*;
 use tegami::engine::notation::{code, fen};
 use tegami::engine::{handicap_position, Position, Variant, VariantId};
-use tegami::store::{ChallengeStore, GameStatus, NewGame};
+use tegami::store::{ChallengeStore, GameStatus, NewGame, TimeControl};
 
 /// A record and what it must read back as.
 struct Expect {
@@ -99,8 +99,10 @@ fn game_from(env: &Env, start: &str) -> i64 {
                 guild: server().guild,
                 channel: server().channel,
                 rated: false,
-                days_per_move: 3,
+                control: TimeControl::per_move(3),
                 deadline: Some(T0 + 3 * 86_400),
+                banks: [0, 0],
+                turn_span: i64::from(3) * 86_400,
                 to_move: first.into(),
                 computer_level: None,
             },

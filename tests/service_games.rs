@@ -204,7 +204,7 @@ fn scenario_decisive_games(env: &Env) -> Vec<Expect> {
 
 fn scenario_resignation(env: &Env) -> Vec<Expect> {
     let (game, challenge) = start(env, "alice", "bob", "cannon days=5");
-    assert_eq!(env.game(game).days_per_move, 5);
+    assert_eq!(env.game(game).control.days, 5);
     let mut g = env.replay(game);
     let mut rng = Rng::new(7);
     for _ in 0..6 {

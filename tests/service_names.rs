@@ -122,6 +122,7 @@ fn challenge(line: &str, opponent: UserRef) -> Command {
             setup,
             rated,
             level,
+            clock,
             ..
         } => Command::Challenge {
             opponent: Some(opponent),
@@ -132,6 +133,7 @@ fn challenge(line: &str, opponent: UserRef) -> Command {
             setup,
             rated,
             level,
+            clock,
         },
         other => panic!("not a challenge: {other:?}"),
     }

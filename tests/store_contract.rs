@@ -15,10 +15,20 @@ use tegami::service::{parse_command, Config, ManualClock, Place, Request, Servic
 use tegami::store::{
     BatchEnd, DeadlineShift, Ending, Finish, GameResult, GameStatus, GameStore, MoveRow,
     NewChallenge, NewGame, NewNotice, OutboxRow, PgStore, RatingRow, RatingUpdate, ServerRow,
-    SqliteStore, Store, StoreError, OUTBOX_LEASE,
+    SqliteStore, Store, StoreError, TimeControl, Turn, OUTBOX_LEASE,
 };
 
 /// 2026-01-01T00:00:00Z.
+/// The next turn of a per-move game of 3 days, `to_move` to play by `deadline`.
+fn per_move_turn(to_move: &str, deadline: i64) -> Turn<'_> {
+    Turn {
+        to_move,
+        deadline,
+        span: 3 * DAY,
+        banks: [0, 0],
+    }
+}
+
 const T0: i64 = 1_767_225_600;
 const DAY: i64 = 86_400;
 const START: &str = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1";
@@ -173,8 +183,10 @@ fn new_game_due(store: &dyn Store, a: &str, b: &str, deadline: i64) -> tegami::s
                 guild: None,
                 channel: Some("chan".into()),
                 rated: true,
-                days_per_move: 3,
+                control: TimeControl::per_move(3),
                 deadline: Some(deadline),
+                banks: [0, 0],
+                turn_span: i64::from(3) * 86_400,
                 to_move: a.into(),
                 computer_level: None,
             },
@@ -270,13 +282,27 @@ fn a_game_changed_since_it_was_read_is_a_conflict() {
             played_at: T0 + 5,
         };
         let moved = store
-            .append_move(g.id, g.version, &mv, ("bob", T0 + 4 * DAY), None, &[])
+            .append_move(
+                g.id,
+                g.version,
+                &mv,
+                &per_move_turn("bob", T0 + 4 * DAY),
+                None,
+                &[],
+            )
             .expect("a move");
         assert_eq!((moved.ply, moved.version), (1, g.version + 1), "{name}");
         assert_eq!(moved.to_move.as_deref(), Some("bob"), "{name}");
         // The same version again: refused, nothing written.
         let err = store
-            .append_move(g.id, g.version, &mv, ("bob", T0 + 4 * DAY), None, &[])
+            .append_move(
+                g.id,
+                g.version,
+                &mv,
+                &per_move_turn("bob", T0 + 4 * DAY),
+                None,
+                &[],
+            )
             .expect_err("a stale version");
         assert!(matches!(err, StoreError::Conflict), "{name}: {err:?}");
         let ending = resignation();
@@ -1274,7 +1300,7 @@ fn sweep_scene(store: &dyn Store) -> Scene {
                         challenged: Some(format!("w{i}")),
                         variant: "shogi".into(),
                         color: "random".into(),
-                        days_per_move: 3,
+                        control: TimeControl::per_move(3),
                         handicap: None,
                         setup: None,
                         rated: false,
@@ -1520,8 +1546,10 @@ fn new_game_of(
                 guild: None,
                 channel: Some("chan".into()),
                 rated: false,
-                days_per_move: days,
+                control: TimeControl::per_move(days),
                 deadline: Some(deadline),
+                banks: [0, 0],
+                turn_span: i64::from(days) * 86_400,
                 to_move: a.into(),
                 computer_level: None,
             },

@@ -3,10 +3,7 @@
 computer-bad-level = level { $level } does not exist: choose 1 (a beginner) to 5 (the strongest)
 computer-casual-only = games against { $name } are casual: drop `rated`
 computer-too-many = you have { $count } games against { $name } in progress ({ $games }), the most at once: finish or resign one first
-computer-game-begins = Game #{ $id } begins: { $black } ({ $black_side }) vs { $white } ({ $white_side }), { $computer } at level { $level }, casual, { $days } { $days ->
-        [one] day
-       *[other] days
-    } per move for { $player }. { $first } to move.
+computer-game-begins = Game #{ $id } begins: { $black } ({ $black_side }) vs { $white } ({ $white_side }), { $computer } at level { $level }, casual, { $clock } for { $player }. { $first } to move.
 computer-no-offers = { $name } does not answer offers: play on, or resign
 computer-analysis-active = game #{ $id } is still being played: analysis is for finished games
 computer-analysis-empty = game #{ $id } has no moves to analyse

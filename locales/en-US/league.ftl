@@ -20,10 +20,7 @@ league-format-rounds = { $format }, { $rounds ->
 }
 league-rated = rated
 league-casual = casual
-league-created = League #{ $id } "{ $name }" created: { $game }, { $kind }, { $days ->
-    [one] 1 day
-   *[other] { $days } days
-} per move, { $rated }. Join with `league join league={ $id }`; its organiser starts it with `league start league={ $id }`.
+league-created = League #{ $id } "{ $name }" created: { $game }, { $kind }, { $clock }, { $rated }. Join with `league join league={ $id }`; its organiser starts it with `league start league={ $id }`.
 league-list-none = No leagues in this server yet: `league create name=NAME game=shogi format=swiss rounds=3` makes one.
 league-list-head = Leagues of this server:
 league-list-line = #{ $id } "{ $name }" — { $game }, { $format }, { $players ->
@@ -54,10 +51,7 @@ league-cannot-pair = League #{ $id } cannot be paired.
 league-started = League #{ $id } "{ $name }" starts with { $players } players.
 league-cancelled = League #{ $id } "{ $name }" is cancelled; games in progress go on as ordinary games.
 league-over = League #{ $id } is over.
-league-show-head = League #{ $id } "{ $name }": { $game }, { $format }, { $days ->
-    [one] 1 day
-   *[other] { $days } days
-} per move, { $rated }; { $status }. Organiser: { $organiser }.
+league-show-head = League #{ $id } "{ $name }": { $game }, { $format }, { $clock }, { $rated }; { $status }. Organiser: { $organiser }.
 league-no-players = No players yet.
 league-standings-head = Standings:
 league-standings-line = { $place }. { $name } — { $points } ({ $played } played: +{ $wins } ={ $draws } -{ $losses }){ $tiebreaks }{ $left }

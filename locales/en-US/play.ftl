@@ -19,10 +19,7 @@ play-challenge-handicap = , handicap { $handicap } (White moves first)
 play-challenge-setup = , setup { $setup }
 play-rated = rated
 play-casual = casual
-play-challenge = Challenge #{ $id }: { $name } challenges { $whom } to { $game }{ $side }{ $extra }, { $days ->
-        [one] { $days } day
-       *[other] { $days } days
-    } per move, { $kind }. It stays open for { $open } days: `accept { $id }` to play.
+play-challenge = Challenge #{ $id }: { $name } challenges { $whom } to { $game }{ $side }{ $extra }, { $clock }, { $kind }. It stays open for { $open } days: `accept { $id }` to play.
 play-button-accept = Accept
 play-button-decline = Decline
 play-too-many-challenges = you have { $count } open challenges, the most one player may have: withdraw one with `cancel { $first }` (yours: { $ids }), or wait for an answer
@@ -43,7 +40,7 @@ play-challenge-not-yours = challenge #{ $id } is addressed to { $name }, not to 
 play-notice-accepted = { $name } accepted your challenge: game #{ $game } begins
 play-notice-your-move = your move in game #{ $game }
 play-challenge-taken = challenge #{ $id } was just accepted by someone else
-play-game-begins = Game #{ $id } begins: { $first } ({ $first_side }) vs { $second } ({ $second_side }), { $days } days per move. { $mover } to move.
+play-game-begins = Game #{ $id } begins: { $first } ({ $first_side }) vs { $second } ({ $second_side }), { $clock }. { $mover } to move.
 play-challenge-not-addressed = challenge #{ $id } is not addressed to you: just leave it
 play-notice-declined = { $name } declined your challenge #{ $id }
 play-declined = { $name } declined challenge #{ $id }.

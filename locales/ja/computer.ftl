@@ -3,7 +3,7 @@
 computer-bad-level = レベル { $level } はありません: 1（初心者）から 5（最強）までを選んでください
 computer-casual-only = { $name }との対局はレーティング対象外です: `rated` を外してください
 computer-too-many = { $name }との対局がすでに { $count } 局進行中です（{ $games }）。同時にできるのはここまでです: どれかを終えるか投了してください
-computer-game-begins = 対局 #{ $id } 開始: { $black }（{ $black_side }）対 { $white }（{ $white_side }）、{ $computer }はレベル { $level }、レーティング対象外、{ $player }の持ち時間は一手 { $days } 日。{ $first }の手番です。
+computer-game-begins = 対局 #{ $id } 開始: { $black }（{ $black_side }）対 { $white }（{ $white_side }）、{ $computer }はレベル { $level }、レーティング対象外、{ $player }の{ $clock }。{ $first }の手番です。
 computer-no-offers = { $name }は申し出に応じません: 指し続けるか、投了してください
 computer-analysis-active = 対局 #{ $id } はまだ対局中です: 解析は終局した対局だけです
 computer-analysis-empty = 対局 #{ $id } には解析する指し手がありません

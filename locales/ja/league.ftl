@@ -17,7 +17,7 @@ league-format-swiss = スイス式
 league-format-rounds = { $format }{ $rounds }回戦
 league-rated = レーティング対局
 league-casual = 非レーティング対局
-league-created = リーグ #{ $id }「{ $name }」を作りました: { $game }、{ $kind }、持ち時間は一手{ $days }日、{ $rated }。参加は `league join league={ $id }`、開始は主催者が `league start league={ $id }` で行います。
+league-created = リーグ #{ $id }「{ $name }」を作りました: { $game }、{ $kind }、{ $clock }、{ $rated }。参加は `league join league={ $id }`、開始は主催者が `league start league={ $id }` で行います。
 league-list-none = このサーバーにはまだリーグがありません。`league create name=名前 game=shogi format=swiss rounds=3` で作れます。
 league-list-head = このサーバーのリーグ:
 league-list-line = #{ $id }「{ $name }」— { $game }、{ $format }、{ $players }人、{ $status }
@@ -42,7 +42,7 @@ league-cannot-pair = リーグ #{ $id } の組み合わせが作れません。
 league-started = リーグ #{ $id }「{ $name }」が{ $players }人で始まりました。
 league-cancelled = リーグ #{ $id }「{ $name }」は中止になりました。進行中の対局は通常の対局として続きます。
 league-over = リーグ #{ $id } は終わっています。
-league-show-head = リーグ #{ $id }「{ $name }」: { $game }、{ $format }、持ち時間は一手{ $days }日、{ $rated }。{ $status }。主催者: { $organiser }。
+league-show-head = リーグ #{ $id }「{ $name }」: { $game }、{ $format }、{ $clock }、{ $rated }。{ $status }。主催者: { $organiser }。
 league-no-players = 参加者はまだいません。
 league-standings-head = 順位:
 league-standings-line = { $place }位 { $name } — { $points }点（{ $played }局: { $wins }勝{ $losses }敗{ $draws }分）{ $tiebreaks }{ $left }

@@ -18,7 +18,7 @@ use super::{Ctx, Data, Error};
 use crate::i18n::{self, Lang, Msg};
 use crate::msg;
 use crate::service::{
-    ColorChoice, Command, ConditionalCommand, LeagueArgs, LeagueCommand, OfferAction,
+    ClockArgs, ColorChoice, Command, ConditionalCommand, LeagueArgs, LeagueCommand, OfferAction,
 };
 
 /// Every command of the bot, with its string choices set.
@@ -76,6 +76,7 @@ fn set_choices(c: &mut poise::Command<Data, Error>) {
                 }
                 ("league create", "format") => Some(|b| choices(b, "format", LEAGUE_FORMATS)),
                 ("league create", "start") => Some(|b| choices(b, "start", LEAGUE_STARTS)),
+                ("challenge" | "league create", "clock") => Some(|b| choices(b, "clock", CLOCKS)),
                 ("challenge", "color") => Some(|b| choices(b, "color", COLORS)),
                 ("board", "style") | ("settings", "style") => {
                     Some(|b| choices(b, "style", STYLES))
@@ -157,6 +158,7 @@ const LANGUAGES: &[&str] = &["en", "ja"];
 const NOTATIONS: &[&str] = &["western", "japanese", "usi"];
 const LEAGUE_FORMATS: &[&str] = &["round-robin", "double-round-robin", "swiss"];
 const LEAGUE_STARTS: &[&str] = &["rounds", "all"];
+const CLOCKS: &[&str] = &["per-move", "increment", "byoyomi"];
 
 /// String choices of `option`, each labelled in the localised languages by
 /// `choice-OPTION-VALUE`. (Called from a `type_setter`, a plain function pointer: the labels
@@ -265,7 +267,8 @@ pub async fn challenge(
     #[description = "Which game (default shogi)"] game: Option<String>,
     #[description = "Your side: black (moves first), white or random; red/blue in Shanghai"]
     color: Option<String>,
-    #[description = "Days per move: 1, 2, 3, 5, 7, 10 or 14"] days: Option<i64>,
+    #[description = "Days per move (1, 2, 3, 5, 7, 10 or 14), or the starting bank of another clock"]
+    days: Option<i64>,
     #[description = "Rated (Glicko-2) or casual"] rated: Option<bool>,
     #[description = "A handicap: lance, bishop, rook, rook-lance, two, four, six"] handicap: Option<
         String,
@@ -275,6 +278,21 @@ pub async fn challenge(
     #[min = 1]
     #[max = 5]
     level: Option<i64>,
+    #[description = "The clock: per-move (the default), increment or byoyomi"] clock: Option<
+        String,
+    >,
+    #[description = "Increment clock: days added to your bank after each move (default 1)"]
+    #[min = 1]
+    #[max = 7]
+    increment: Option<i64>,
+    #[description = "Increment clock: the most days a bank may hold (default 7, or the bank)"]
+    #[min = 1]
+    #[max = 60]
+    cap: Option<i64>,
+    #[description = "Byoyomi: days for each move once the bank is spent (default 1)"]
+    #[min = 1]
+    #[max = 14]
+    period: Option<i64>,
 ) -> Result<(), Error> {
     let me = ctx.framework().bot_id();
     let command = (|| {
@@ -317,6 +335,7 @@ pub async fn challenge(
             setup: setup.map(|s| s.trim().to_ascii_lowercase()),
             rated,
             level,
+            clock: clock_args(clock, increment, cap, period)?,
         })
     })();
     run(ctx, command).await
@@ -760,6 +779,22 @@ fn count_of(what: &str, v: Option<i64>) -> Result<Option<u32>, Msg> {
     }
 }
 
+/// The clock options of `/challenge` and `/league create`, checked as far as Discord's types go
+/// (the core checks the rest).
+fn clock_args(
+    clock: Option<String>,
+    increment: Option<i64>,
+    cap: Option<i64>,
+    period: Option<i64>,
+) -> Result<ClockArgs, Msg> {
+    Ok(ClockArgs {
+        kind: pick(clock, CLOCKS, "clock")?,
+        increment: count_of("increment", increment)?,
+        cap: count_of("cap", cap)?,
+        period: count_of("period", period)?,
+    })
+}
+
 /// Runs a sub-command of `/league`.
 async fn league_run(ctx: Ctx<'_>, c: Result<LeagueCommand, Msg>) -> Result<(), Error> {
     run(ctx, c.map(Command::League)).await
@@ -815,6 +850,21 @@ pub async fn league_create(
     max_players: Option<i64>,
     #[description = "Only players rated at least this"] rating_min: Option<i64>,
     #[description = "Only players rated at most this"] rating_max: Option<i64>,
+    #[description = "The clock: per-move (the default), increment or byoyomi"] clock: Option<
+        String,
+    >,
+    #[description = "Increment clock: days added to your bank after each move (default 1)"]
+    #[min = 1]
+    #[max = 7]
+    increment: Option<i64>,
+    #[description = "Increment clock: the most days a bank may hold (default 7, or the bank)"]
+    #[min = 1]
+    #[max = 60]
+    cap: Option<i64>,
+    #[description = "Byoyomi: days for each move once the bank is spent (default 1)"]
+    #[min = 1]
+    #[max = 14]
+    period: Option<i64>,
 ) -> Result<(), Error> {
     let command = (|| {
         Ok(LeagueCommand::Create(LeagueArgs {
@@ -829,6 +879,7 @@ pub async fn league_create(
             max_players: count_of("max_players", max_players)?,
             rating_min,
             rating_max,
+            clock: clock_args(clock, increment, cap, period)?,
         }))
     })();
     league_run(ctx, command).await

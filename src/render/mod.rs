@@ -92,6 +92,9 @@ pub struct RenderOptions {
     /// The language of the strip's words (side labels, "to move", "no pieces in hand"): the
     /// viewer's for a reply, the server's for a public post. English unless set.
     pub lang: Lang,
+    /// Each player's clock as the strip shows it at its right (`2d 4h`), first player first;
+    /// `None`: no clock.
+    pub clocks: [Option<String>; 2],
 }
 
 impl Default for RenderOptions {
@@ -107,6 +110,7 @@ impl Default for RenderOptions {
             square_px: None,
             board_style: None,
             lang: Lang::En,
+            clocks: [None, None],
         }
     }
 }

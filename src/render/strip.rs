@@ -121,6 +121,22 @@ pub(crate) fn draw_strip(
             text::draw(img, font, px, (x, baseline), &side, theme::TEXT);
         }
     }
+    // The clock, at the right end of the row; the chip or the caption come left of it.
+    let mut right = (name_r.x + name_r.w as i32) as f32 - l.coord_band() as f32 / 2.0;
+    if let Some(clock) = &opts.clocks[c.index()] {
+        let kpx = px * 0.78;
+        let clock = text::ellipsize(font, kpx, clock, name_r.w as f32 * 0.22);
+        let tw = text::width(font, kpx, &clock);
+        text::draw(
+            img,
+            font,
+            kpx,
+            (right - tw, cy + kpx * 0.34),
+            &clock,
+            theme::TEXT,
+        );
+        right -= tw + h * 0.35;
+    }
     if to_move {
         let check = pos.is_in_check(c);
         let label = if check {
@@ -132,7 +148,7 @@ pub(crate) fn draw_strip(
         let cpx = px * 0.78;
         let tw = text::width(font, cpx, label);
         let (cw, ch) = (tw + h * 0.7, h * 0.72);
-        let cx0 = (name_r.x + name_r.w as i32) as f32 - l.coord_band() as f32 / 2.0 - cw;
+        let cx0 = right - cw;
         let chip = if check {
             theme::CHECK_CHIP
         } else {
@@ -151,7 +167,6 @@ pub(crate) fn draw_strip(
     if !to_move && pos.side_to_move() != c {
         if let Some(caption) = &opts.caption {
             let cpx = px * 0.82;
-            let right = (name_r.x + name_r.w as i32) as f32 - l.coord_band() as f32 / 2.0;
             let caption = text::ellipsize(font, cpx, caption, right - left_end - h * 0.5);
             let tw = text::width(font, cpx, &caption);
             text::draw(

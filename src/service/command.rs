@@ -4,6 +4,7 @@
 
 use thiserror::Error;
 
+use super::timing::ClockArgs;
 use super::UserRef;
 use crate::i18n::Msg;
 use crate::msg;
@@ -40,6 +41,8 @@ pub enum Command {
         rated: Option<bool>,
         /// The computer's level (1-5), when challenging the computer.
         level: Option<u8>,
+        /// The clock (`days` are its days per move or starting bank).
+        clock: ClockArgs,
     },
     Accept {
         challenge: Option<i64>,
@@ -186,7 +189,10 @@ pub struct LeagueArgs {
     pub name: String,
     /// The game (`shogi`, …).
     pub variant: String,
+    /// Days per move, or the starting bank (see `clock`).
     pub days: Option<u32>,
+    /// The clock of the league's games.
+    pub clock: ClockArgs,
     /// `round-robin`, `double-round-robin` or `swiss`.
     pub format: String,
     /// Swiss: the rounds to play.
@@ -670,6 +676,9 @@ fn parse_league(line: &str) -> Result<Command, CommandError> {
                 "name" => args.name = v.to_string(),
                 "game" | "variant" => args.variant = v.to_ascii_lowercase(),
                 "days" => args.days = Some(number(k, v)?),
+                "clock" | "increment" | "cap" | "period" => {
+                    clock_option(&mut args.clock, &k.to_ascii_lowercase(), v)?
+                }
                 "format" => args.format = v.to_ascii_lowercase(),
                 "rounds" => args.rounds = Some(number(k, v)?),
                 "rated" => {
@@ -765,6 +774,7 @@ fn parse_challenge(args: &[&str]) -> Result<Command, CommandError> {
     let mut setup = None;
     let mut rated = None;
     let mut level = None;
+    let mut clock = ClockArgs::default();
     for a in rest {
         let low = a.to_ascii_lowercase();
         match low.split_once('=') {
@@ -773,6 +783,9 @@ fn parse_challenge(args: &[&str]) -> Result<Command, CommandError> {
                     n.parse()
                         .map_err(|_| CommandError::Usage(msg!("cmd-days-number", value = n)))?,
                 )
+            }
+            Some((k @ ("clock" | "increment" | "cap" | "period"), v)) => {
+                clock_option(&mut clock, k, v)?
             }
             Some(("handicap", h)) => handicap = Some(h.to_string()),
             Some(("level", n)) => {
@@ -802,7 +815,29 @@ fn parse_challenge(args: &[&str]) -> Result<Command, CommandError> {
         setup,
         rated,
         level,
+        clock,
     })
+}
+
+/// Reads one clock option of a command line (`clock=byoyomi`, `increment=1`, `cap=7`,
+/// `period=1`) into `clock`.
+fn clock_option(clock: &mut ClockArgs, key: &str, value: &str) -> Result<(), CommandError> {
+    let days = || {
+        value.parse::<u32>().map_err(|_| {
+            CommandError::Usage(msg!(
+                "cmd-league-number",
+                key = key.to_string(),
+                value = value.to_string()
+            ))
+        })
+    };
+    match key {
+        "clock" => clock.kind = Some(value.to_ascii_lowercase()),
+        "increment" => clock.increment = Some(days()?),
+        "cap" => clock.cap = Some(days()?),
+        _ => clock.period = Some(days()?),
+    }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -868,8 +903,29 @@ mod tests {
                 setup: None,
                 rated: Some(true),
                 level: None,
+                clock: ClockArgs::default(),
             }
         );
+        let c = parse("challenge @bob shogi days=3 clock=Increment increment=1 cap=7").unwrap();
+        let Command::Challenge { clock, .. } = c else {
+            panic!("challenge");
+        };
+        assert_eq!(
+            clock,
+            ClockArgs {
+                kind: Some("increment".into()),
+                increment: Some(1),
+                cap: Some(7),
+                period: None
+            }
+        );
+        assert!(parse("challenge @bob shogi period=soon").is_err());
+        let c =
+            parse("league create name=X game=shogi format=swiss clock=byoyomi period=2").unwrap();
+        let Command::League(LeagueCommand::Create(args)) = c else {
+            panic!("league");
+        };
+        assert_eq!(args.clock.period, Some(2));
         let c = parse("challenge @tegami judkins level=2").unwrap();
         assert!(matches!(c, Command::Challenge { level: Some(2), .. }));
         assert!(parse("challenge @tegami judkins level=hard").is_err());

@@ -96,8 +96,10 @@ impl Service {
             ));
         }
         let server = self.server_of(place)?;
-        let days = a.days.unwrap_or(server.default_days);
-        super::check_days(days)?;
+        let control = a
+            .clock
+            .control(a.days, server.default_days)
+            .map_err(CoreError::User)?;
         let start = self.start_of(v, a.handicap.as_deref(), a.setup.as_deref())?;
         let playing: Vec<String> = self
             .store
@@ -125,11 +127,9 @@ impl Service {
             [computer.id.to_string(), user.id.to_string()]
         };
         let first_mover = players[start.side_to_move().index()].clone();
-        let deadline = if first_mover == user.id {
-            Some(self.deadline_for(&user.id, days)?)
-        } else {
-            None
-        };
+        // The computer has no clock: the game's first deadline is the player's, if they begin.
+        let (deadline, turn_span, banks) = self.first_turn(&control, &first_mover)?;
+        let deadline = (first_mover == user.id).then_some(deadline);
         let row = self.store.start_game(
             &NewGame {
                 variant: v.id().as_str().to_string(),
@@ -139,8 +139,10 @@ impl Service {
                 guild: place.guild.clone(),
                 channel: server.games_channel.clone().or(place.channel.clone()),
                 rated: false,
-                days_per_move: days,
+                control,
                 deadline,
+                banks,
+                turn_span,
                 to_move: first_mover.clone(),
                 computer_level: Some(level),
             },
@@ -169,7 +171,7 @@ impl Service {
             white_side = side(Color::White),
             computer = self.shown_name(&computer.id, place.guild.as_deref()),
             level = level,
-            days = days,
+            clock = super::timing::control_text(lang, &control),
             player = self.shown_name(&user.id, place.guild.as_deref()),
             first = self.shown_name(&first_mover, place.guild.as_deref())
         );

@@ -301,11 +301,15 @@ impl Service {
         if server.as_ref().is_some_and(|s| !s.leagues) && !place.admin {
             return user_err(msg!("league-off-here"));
         }
-        let days = a
-            .days
-            .or(server.as_ref().map(|s| s.default_days))
-            .unwrap_or(self.config.default_days);
-        check_days(days)?;
+        let control = a
+            .clock
+            .control(
+                a.days,
+                server
+                    .as_ref()
+                    .map_or(self.config.default_days, |s| s.default_days),
+            )
+            .map_err(CoreError::User)?;
         let rounds = match format {
             Format::Swiss => {
                 let r = a
@@ -348,7 +352,7 @@ impl Service {
                 channel: place.channel.clone(),
                 name: name.to_string(),
                 variant: vid.as_str().to_string(),
-                days_per_move: days,
+                control,
                 format: format.as_str().to_string(),
                 rounds,
                 rated,
@@ -380,7 +384,7 @@ impl Service {
                 name = row.name.as_str(),
                 game = refusal::variant_msg(vid).render(lang),
                 kind = kind,
-                days = days,
+                clock = super::timing::control_text(lang, &row.control),
                 rated = if rated {
                     t!(lang, "league-rated")
                 } else {
@@ -779,7 +783,7 @@ impl Service {
             name = l.name.as_str(),
             game = game,
             format = format_word(lang, s.format()),
-            days = l.days_per_move,
+            clock = super::timing::control_text(lang, &l.control),
             rated = if l.rated {
                 t!(lang, "league-rated")
             } else {
@@ -1121,6 +1125,7 @@ impl Service {
                         }));
                     }
                     lines.push((round, board, first.clone(), Some(second.clone()), true));
+                    let (deadline, turn_span, banks) = self.first_turn(&l.control, &mover)?;
                     Some(NewGame {
                         variant: vid.as_str().to_string(),
                         setup: None,
@@ -1129,8 +1134,10 @@ impl Service {
                         guild: Some(l.guild.clone()),
                         channel: l.channel.clone(),
                         rated: l.rated,
-                        days_per_move: l.days_per_move,
-                        deadline: Some(self.deadline_for(&mover, l.days_per_move)?),
+                        control: l.control,
+                        deadline: Some(deadline),
+                        banks,
+                        turn_span,
                         to_move: mover,
                         computer_level: None,
                     })

@@ -20,6 +20,7 @@ mod play;
 pub mod ratings;
 mod speech;
 mod suggest;
+pub mod timing;
 mod views;
 
 pub use clock::{Sweep, MAX_REMIND_HOURS};
@@ -36,6 +37,7 @@ pub use names::escape_markdown;
 pub use play::{MAX_COMPUTER_GAMES, MAX_DAILY_TO_ONE, MAX_OPEN_CHALLENGES, MAX_OPEN_TO_ONE};
 pub use speech::{default_notation, Voice};
 pub use suggest::Suggestion;
+pub use timing::ClockArgs;
 pub use views::{find_kind, help_in, piece_diagram};
 
 pub(crate) use ids::new_notice_id;
@@ -661,6 +663,7 @@ impl Service {
                 setup,
                 rated,
                 level,
+                clock,
             } => self.challenge(
                 u,
                 &req.place,
@@ -673,6 +676,7 @@ impl Service {
                     setup: setup.clone(),
                     rated: *rated,
                     level: *level,
+                    clock: clock.clone(),
                 },
             ),
             Command::Accept { challenge } => self.accept(u, place, *challenge),

@@ -10,8 +10,10 @@ use crate::engine::{impasse, Outcome, Position};
 use crate::i18n::{refusal, words, Lang, Msg};
 use crate::store::{
     ChallengeStatus, Ending, GameResult, MoveRow, NewChallenge, NewGame, OfferKind, OfferRow,
+    TimeControl, Turn,
 };
 use crate::{msg, t};
+use timing::ClockArgs;
 
 /// Open challenges one user may have made at once (in every server together): the next one is
 /// refused, saying how to withdraw one (`cancel`).
@@ -38,6 +40,8 @@ pub(crate) struct ChallengeArgs {
     pub rated: Option<bool>,
     /// The computer's level, when the opponent is the computer.
     pub level: Option<u8>,
+    /// The clock besides the days.
+    pub clock: ClockArgs,
 }
 
 fn color_word(c: ColorChoice) -> &'static str {
@@ -67,14 +71,49 @@ pub(crate) fn ending_of(o: Outcome) -> Ending {
 }
 
 impl Service {
-    /// The deadline of a move `user` must make, `days` per move: their vacation adds to it.
-    pub(crate) fn deadline_for(&self, user: &str, days: u32) -> Result<i64, CoreError> {
+    /// When a turn of `user` begins, or when their time is counted from: now, or the end of
+    /// their vacation.
+    pub(crate) fn turn_from(&self, user: &str) -> Result<i64, CoreError> {
         let now = self.now();
-        let from = match self.store.user(user)? {
+        Ok(match self.store.user(user)? {
             Some(u) => u.vacation_until.map_or(now, |v| v.max(now)),
             None => now,
-        };
-        Ok(from + days as i64 * DAY)
+        })
+    }
+
+    /// The first turn of a game with `control`, `first` to move (its deadline and span, both
+    /// players' banks): the clock as `NewGame` stores it.
+    pub(crate) fn first_turn(
+        &self,
+        control: &TimeControl,
+        first: &str,
+    ) -> Result<(i64, i64, [i64; 2]), CoreError> {
+        let banks = timing::start_banks(control);
+        let span = timing::turn_span(control, banks[0]);
+        Ok((self.turn_from(first)? + span, span, banks))
+    }
+
+    /// The turn after the player to move of `row` ends theirs, `next` to move then: by a move
+    /// (`moved`: it earns the increment) or by a takeback (see `service::timing`).
+    pub(crate) fn next_turn<'a>(
+        &self,
+        row: &GameRow,
+        next: &'a str,
+        moved: bool,
+    ) -> Result<Turn<'a>, CoreError> {
+        let side_of = |user: &str| row.players.iter().position(|p| p == user);
+        let mut banks = row.banks;
+        if let Some(side) = row.to_move.as_deref().and_then(side_of) {
+            let from = self.turn_from(&row.players[side])?;
+            banks = timing::banks_after(row, side, from, moved);
+        }
+        let span = timing::turn_span(&row.control, banks[side_of(next).unwrap_or(0)]);
+        Ok(Turn {
+            to_move: next,
+            deadline: self.turn_from(next)? + span,
+            span,
+            banks,
+        })
     }
 
     /// The start position a challenge asks for, checked.
@@ -154,8 +193,10 @@ impl Service {
             return user_err(msg!("play-challenge-yourself"));
         }
         let server = self.server_of(place)?;
-        let days = a.days.unwrap_or(server.default_days);
-        check_days(days)?;
+        let control = a
+            .clock
+            .control(a.days, server.default_days)
+            .map_err(CoreError::User)?;
         self.start_of(v, a.handicap.as_deref(), a.setup.as_deref())?;
         if a.handicap.is_some() && a.rated == Some(true) {
             return user_err(msg!("play-handicap-casual"));
@@ -192,7 +233,7 @@ impl Service {
                 challenged: a.opponent.as_ref().map(|o| o.id.to_string()),
                 variant: v.id().as_str().to_string(),
                 color: color_word(a.color).to_string(),
-                days_per_move: days,
+                control,
                 handicap: a.handicap.clone(),
                 setup: a.setup.clone(),
                 rated: a.handicap.is_none() && a.rated.unwrap_or(server.rated_default),
@@ -239,7 +280,7 @@ impl Service {
             game = words::variant(lang, v.id()),
             side = side,
             extra = extra,
-            days = days,
+            clock = timing::control_text(lang, &row.control),
             kind = kind,
             open = self.config.challenge_days
         );
@@ -488,6 +529,7 @@ impl Service {
                 |_, voice| t!(voice.lang, "play-notice-your-move", game = "{game}"),
             ));
         }
+        let (deadline, turn_span, banks) = self.first_turn(&c.control, &first_mover)?;
         let row = match self.store.accept_challenge(
             c.id,
             &NewGame {
@@ -498,8 +540,10 @@ impl Service {
                 guild: guild.clone(),
                 channel: c.channel.clone().or(place.channel.clone()),
                 rated: c.rated,
-                days_per_move: c.days_per_move,
-                deadline: Some(self.deadline_for(&first_mover, c.days_per_move)?),
+                control: c.control,
+                deadline: Some(deadline),
+                banks,
+                turn_span,
                 to_move: first_mover.clone(),
                 computer_level: None,
             },
@@ -534,7 +578,7 @@ impl Service {
             first_side = refusal::side(lang, v, Color::Black),
             second = self.shown_name(&players[1], guild.as_deref()),
             second_side = refusal::side(lang, v, Color::White),
-            days = c.days_per_move,
+            clock = timing::control_text(lang, &c.control),
             mover = self.shown_name(&mover, guild.as_deref())
         );
         let attachments = self.picture_after_commit(&loaded, 0, &mover, &mut text, user.voice);
@@ -692,7 +736,8 @@ impl Service {
         let outcome = g.game.outcome();
         let ending = outcome.map(ending_of);
         let opponent = g.player(!side).to_string();
-        let deadline = self.deadline_for(&opponent, g.row.days_per_move)?;
+        let turn = self.next_turn(&g.row, &opponent, true)?;
+        let deadline = turn.deadline;
         // The move's number: `12.` / `12…` in English, `23手目` in Japanese.
         let number = |lang: Lang| match lang {
             Lang::En => crate::engine::notation::move_number(
@@ -817,7 +862,7 @@ impl Service {
                 g.row.id,
                 g.row.version,
                 &mv,
-                (&opponent, deadline),
+                &turn,
                 finish.as_ref(),
                 &stored,
             ) {
@@ -1331,7 +1376,7 @@ impl Service {
                 game.take_back(n);
                 let keep = game.moves().len() as u32;
                 let mover = g.row.players[game.position().side_to_move().index()].clone();
-                let deadline = self.deadline_for(&mover, g.row.days_per_move)?;
+                let turn = self.next_turn(&g.row, &mover, false)?;
                 let notify: Vec<Notice> = self
                     .notice_about(
                         Some(id),
@@ -1354,7 +1399,7 @@ impl Service {
                     g.row.version,
                     keep,
                     &fen::write(game.position()),
-                    (&mover, deadline),
+                    &turn,
                     &to_store(&notify),
                     now,
                 )?;

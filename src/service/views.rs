@@ -69,6 +69,11 @@ impl Service {
             show_turn: active,
             caption,
             lang: voice.lang,
+            clocks: if active {
+                self.clocks(&g.row, voice.lang)
+            } else {
+                [None, None]
+            },
             ..Default::default()
         };
         let png = crate::render::render_png(&pos, &opts)
@@ -77,6 +82,50 @@ impl Service {
             format!("game-{}-move-{ply}.png", g.row.id),
             png,
         )))
+    }
+
+    /// Both players' clocks as a game's views show them now (see `timing::clock_texts`); the
+    /// computer has none.
+    pub(crate) fn clocks(&self, row: &crate::store::GameRow, lang: Lang) -> [Option<String>; 2] {
+        let mut c = super::timing::clock_texts(lang, row, self.now());
+        for (side, player) in row.players.iter().enumerate() {
+            if self.is_computer(player) {
+                c[side] = None;
+            }
+        }
+        c
+    }
+
+    /// "Clocks (3 days + 1 day per move (at most 7 days)): alice 2d 4h · bob 3d." for an active
+    /// game's views; `None` when no player has a clock.
+    fn clocks_line(&self, row: &crate::store::GameRow, lang: Lang) -> Option<String> {
+        let guild = row.guild.as_deref();
+        let sep = match lang {
+            Lang::En => " · ",
+            Lang::Ja => "、",
+        };
+        let times: Vec<String> = self
+            .clocks(row, lang)
+            .iter()
+            .zip(&row.players)
+            .filter_map(|(time, player)| {
+                let time = time.as_ref()?;
+                Some(t!(
+                    lang,
+                    "timing-clock-of",
+                    name = self.shown_name(player, guild),
+                    time = time.as_str()
+                ))
+            })
+            .collect();
+        (!times.is_empty()).then(|| {
+            t!(
+                lang,
+                "timing-clocks",
+                control = super::timing::control_text(lang, &row.control),
+                times = times.join(sep)
+            )
+        })
     }
 
     /// The players' names the pictures of a game show (its board, its replay; its records
@@ -125,14 +174,18 @@ impl Service {
                     .deadline
                     .map(|d| t!(lang, "views-deadline", time = format_time(d)))
                     .unwrap_or_default();
-                t!(
+                let line = t!(
                     lang,
                     "views-status-to-move",
                     head = head,
                     name = self.shown_name(g.to_move(), guild),
                     check = check,
                     deadline = deadline
-                )
+                );
+                match self.clocks_line(&g.row, lang) {
+                    Some(clocks) => format!("{line}\n{clocks}"),
+                    None => line,
+                }
             }
         }
     }

@@ -4,7 +4,7 @@
 //! store writes what it is given, each change one transaction guarded by the league's version,
 //! so that a round is created exactly once however many processes try.
 
-use super::{Ending, NewGame, NewNotice, Result};
+use super::{Ending, NewGame, NewNotice, Result, TimeControl};
 
 /// Where a league stands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -53,7 +53,7 @@ pub struct LeagueRow {
     pub thread: Option<String>,
     pub name: String,
     pub variant: String,
-    pub days_per_move: u32,
+    pub control: TimeControl,
     /// `round-robin`, `double-round-robin` or `swiss`.
     pub format: String,
     /// Swiss: the rounds to play; round robins: set at the start from the players.
@@ -85,7 +85,7 @@ pub struct NewLeague {
     pub channel: Option<String>,
     pub name: String,
     pub variant: String,
-    pub days_per_move: u32,
+    pub control: TimeControl,
     pub format: String,
     pub rounds: Option<u32>,
     pub rated: bool,

@@ -137,6 +137,87 @@ impl GameResult {
     }
 }
 
+/// How a game's time runs.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum ClockKind {
+    /// The same days for every move.
+    #[default]
+    PerMove,
+    /// Fischer style: a bank that gains some days after each move, up to a cap.
+    Increment,
+    /// A main bank, then each move within a period.
+    Byoyomi,
+}
+
+impl ClockKind {
+    pub const ALL: [ClockKind; 3] = [ClockKind::PerMove, ClockKind::Increment, ClockKind::Byoyomi];
+
+    /// The word stored and typed (`per-move`, `increment`, `byoyomi`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ClockKind::PerMove => "per-move",
+            ClockKind::Increment => "increment",
+            ClockKind::Byoyomi => "byoyomi",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<ClockKind> {
+        ClockKind::ALL.into_iter().find(|k| k.as_str() == s)
+    }
+}
+
+/// A time control, in whole days: `days` per move (`PerMove`) or the bank each player starts
+/// with (`Increment`, `Byoyomi`); `increment` and `cap` (the most a bank may hold) for
+/// `Increment`; `period` for `Byoyomi`. The fields a kind does not use are 0.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct TimeControl {
+    pub kind: ClockKind,
+    pub days: u32,
+    pub increment: u32,
+    pub cap: u32,
+    pub period: u32,
+}
+
+impl TimeControl {
+    /// `days` per move, as every game had before there were other clocks.
+    pub fn per_move(days: u32) -> TimeControl {
+        TimeControl {
+            kind: ClockKind::PerMove,
+            days,
+            ..TimeControl::default()
+        }
+    }
+
+    /// A control as its columns store it (`clock`, `days_per_move`, `increment_days`,
+    /// `cap_days`, `period_days`); a clock word this build does not know reads as per-move.
+    pub(crate) fn from_columns(
+        kind: &str,
+        days: u32,
+        increment: u32,
+        cap: u32,
+        period: u32,
+    ) -> TimeControl {
+        TimeControl {
+            kind: ClockKind::parse(kind).unwrap_or_default(),
+            days,
+            increment,
+            cap,
+            period,
+        }
+    }
+}
+
+/// Whose turn comes after a move or a takeback, and the game's clock then: the player to move
+/// must play by `deadline`; `span` is the time their turn has (a reminder comes when half of it
+/// has gone); `banks` are both players' banks in seconds (see [`GameRow::banks`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Turn<'a> {
+    pub to_move: &'a str,
+    pub deadline: i64,
+    pub span: i64,
+    pub banks: [i64; 2],
+}
+
 /// A game as stored.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GameRow {
@@ -153,8 +234,14 @@ pub struct GameRow {
     pub result: Option<GameResult>,
     pub reason: Option<String>,
     pub rated: bool,
-    pub days_per_move: u32,
+    pub control: TimeControl,
     pub deadline: Option<i64>,
+    /// The players' banks in seconds, first player first (increment and byoyomi clocks; 0
+    /// for per-move): the player to move's as it stood when their turn began (their deadline
+    /// tells what is left now), the other's as it stands.
+    pub banks: [i64; 2],
+    /// The seconds the player to move had for this turn when it began.
+    pub turn_span: i64,
     pub position: String,
     pub ply: u32,
     /// The user whose turn it is, while the game is active.
@@ -190,8 +277,12 @@ pub struct NewGame {
     pub guild: Option<String>,
     pub channel: Option<String>,
     pub rated: bool,
-    pub days_per_move: u32,
+    pub control: TimeControl,
     pub deadline: Option<i64>,
+    /// The players' banks at the start, in seconds (see [`GameRow::banks`]).
+    pub banks: [i64; 2],
+    /// The seconds the first move has (see [`GameRow::turn_span`]).
+    pub turn_span: i64,
     /// The user who moves first.
     pub to_move: String,
     /// The computer's level, in a game against it.
@@ -374,7 +465,7 @@ pub struct ChallengeRow {
     pub variant: String,
     /// The challenger's side: `first`, `second` or `random`.
     pub color: String,
-    pub days_per_move: u32,
+    pub control: TimeControl,
     pub handicap: Option<String>,
     pub setup: Option<String>,
     pub rated: bool,
@@ -393,7 +484,7 @@ pub struct NewChallenge {
     pub challenged: Option<String>,
     pub variant: String,
     pub color: String,
-    pub days_per_move: u32,
+    pub control: TimeControl,
     pub handicap: Option<String>,
     pub setup: Option<String>,
     pub rated: bool,
@@ -494,7 +585,7 @@ pub trait GameStore: Send + Sync {
         game: i64,
         version: i64,
         mv: &MoveRow,
-        next: (&str, i64),
+        next: &Turn,
         finish: Option<&Finish>,
         notices: &[NewNotice],
     ) -> Result<GameRow>;
@@ -514,7 +605,7 @@ pub trait GameStore: Send + Sync {
         version: i64,
         keep_ply: u32,
         position: &str,
-        next: (&str, i64),
+        next: &Turn,
         notices: &[NewNotice],
         now: i64,
     ) -> Result<GameRow>;
@@ -647,8 +738,8 @@ pub trait ClockStore: Send + Sync {
     /// Active games whose player to move was not reminded of this move yet and whose reminder
     /// time has come by `now`: the later of "the deadline minus the player's lead"
     /// (`users.remind_hours`, [`DEFAULT_REMIND_HOURS`] when unset) and "the deadline minus half
-    /// the time per move" (`deadline - days_per_move * DAY / 2`: half the time after the move,
-    /// and a vacation that shifts the deadline shifts it too). A player whose lead is 0 is never
+    /// the turn's time" (`deadline - turn_span / 2`: half the time after the move, and a
+    /// vacation that shifts the deadline shifts it too). A player whose lead is 0 is never
     /// reminded. The game whose half time per move passed first comes first (the order of the
     /// index that finds them).
     fn reminders_due(&self, now: i64, limit: usize) -> Result<Vec<GameRow>>;

@@ -65,6 +65,10 @@ pub const PG_MIGRATIONS: &[(&str, &str)] = &[
         "0010_featured_game.sql",
         include_str!("../../migrations/postgres/0010_featured_game.sql"),
     ),
+    (
+        "0011_clocks.sql",
+        include_str!("../../migrations/postgres/0011_clocks.sql"),
+    ),
 ];
 
 /// At most this many connections per process.
@@ -215,7 +219,8 @@ impl From<r2d2::Error> for StoreError {
 
 const GAME_COLUMNS: &str = "id, variant, setup, start_position, first_player, second_player, \
     guild, channel, thread, status, result, reason, rated, days_per_move, deadline, position, \
-    ply, version, created_at, updated_at, finished_at, to_move, reminded, computer_level";
+    ply, version, created_at, updated_at, finished_at, to_move, reminded, computer_level, \
+    clock, increment_days, cap_days, period_days, bank_first, bank_second, turn_span";
 
 const USER_COLUMNS: &str =
     "id, name, style, notify, vacation_until, last_digest_at, remind_hours, language, notation, locale";
@@ -233,7 +238,8 @@ const RATING_COLUMNS: &str =
     "user_id, variant, guild, rating, deviation, volatility, games, wins, losses, draws";
 
 const CHALLENGE_COLUMNS: &str = "id, challenger, challenged, variant, color, days_per_move, \
-    handicap, setup, rated, guild, channel, status, game_id, created_at, expires_at";
+    handicap, setup, rated, guild, channel, status, game_id, created_at, expires_at, \
+    clock, increment_days, cap_days, period_days";
 
 /// A count or a ply read back: never negative, never past `u32` (the core writes only those).
 fn count(r: &Row, i: usize) -> Result<u32> {
@@ -262,8 +268,16 @@ fn game_row(r: &Row) -> Result<GameRow> {
         result: result.as_deref().and_then(GameResult::parse),
         reason: r.try_get(11)?,
         rated: r.try_get(12)?,
-        days_per_move: count(r, 13)?,
+        control: TimeControl::from_columns(
+            &r.try_get::<_, String>(24)?,
+            count(r, 13)?,
+            count(r, 25)?,
+            count(r, 26)?,
+            count(r, 27)?,
+        ),
         deadline: r.try_get(14)?,
+        banks: [r.try_get(28)?, r.try_get(29)?],
+        turn_span: r.try_get(30)?,
         position: r.try_get(15)?,
         ply: count(r, 16)?,
         version: r.try_get(17)?,
@@ -327,7 +341,13 @@ fn challenge_row(r: &Row) -> Result<ChallengeRow> {
         challenged: r.try_get(2)?,
         variant: r.try_get(3)?,
         color: r.try_get(4)?,
-        days_per_move: count(r, 5)?,
+        control: TimeControl::from_columns(
+            &r.try_get::<_, String>(15)?,
+            count(r, 5)?,
+            count(r, 16)?,
+            count(r, 17)?,
+            count(r, 18)?,
+        ),
         handicap: r.try_get(6)?,
         setup: r.try_get(7)?,
         rated: r.try_get(8)?,
@@ -415,8 +435,10 @@ fn insert_game(c: &mut impl Sql, game: &NewGame, now: i64) -> Result<i64> {
     let row = c.query_one(
         "INSERT INTO games (variant, setup, start_position, first_player, second_player,
             guild, channel, status, rated, days_per_move, deadline, position, ply,
-            version, created_at, updated_at, to_move, computer_level)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, 'active', $8, $9, $10, $3, 0, 0, $11, $11, $12, $13)
+            version, created_at, updated_at, to_move, computer_level, clock, increment_days,
+            cap_days, period_days, bank_first, bank_second, turn_span)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, 'active', $8, $9, $10, $3, 0, 0, $11, $11, $12, $13,
+            $14, $15, $16, $17, $18, $19, $20)
          RETURNING id",
         &[
             &game.variant,
@@ -427,11 +449,18 @@ fn insert_game(c: &mut impl Sql, game: &NewGame, now: i64) -> Result<i64> {
             &game.guild,
             &game.channel,
             &game.rated,
-            &i64::from(game.days_per_move),
+            &i64::from(game.control.days),
             &game.deadline,
             &now,
             &game.to_move,
             &game.computer_level.map(i64::from),
+            &game.control.kind.as_str(),
+            &i64::from(game.control.increment),
+            &i64::from(game.control.cap),
+            &i64::from(game.control.period),
+            &game.banks[0],
+            &game.banks[1],
+            &game.turn_span,
         ],
     )?;
     Ok(row.try_get(0)?)
@@ -831,7 +860,7 @@ impl GameStore for PgStore {
         game: i64,
         version: i64,
         mv: &MoveRow,
-        next: (&str, i64),
+        next: &Turn,
         finish: Option<&Finish>,
         notices: &[NewNotice],
     ) -> Result<GameRow> {
@@ -862,9 +891,18 @@ impl GameStore for PgStore {
             )?;
             tx.execute(
                 "UPDATE games SET position = $2, ply = $3, to_move = $4, deadline = $5,
-                    reminded = FALSE
+                    reminded = FALSE, turn_span = $6, bank_first = $7, bank_second = $8
                  WHERE id = $1",
-                &[&game, &mv.position, &i64::from(mv.ply), &next.0, &next.1],
+                &[
+                    &game,
+                    &mv.position,
+                    &i64::from(mv.ply),
+                    &next.to_move,
+                    &next.deadline,
+                    &next.span,
+                    &next.banks[0],
+                    &next.banks[1],
+                ],
             )?;
             tx.execute("DELETE FROM offers WHERE game_id = $1", &[&game])?;
             if let Some(f) = finish {
@@ -943,7 +981,7 @@ impl GameStore for PgStore {
         version: i64,
         keep_ply: u32,
         position: &str,
-        next: (&str, i64),
+        next: &Turn,
         notices: &[NewNotice],
         now: i64,
     ) -> Result<GameRow> {
@@ -957,9 +995,18 @@ impl GameStore for PgStore {
             tx.execute(
                 "UPDATE games SET position = $2, ply = $3, to_move = $4, deadline = $5,
                     reminded = FALSE, status = 'active', result = NULL, reason = NULL,
-                    finished_at = NULL
+                    finished_at = NULL, turn_span = $6, bank_first = $7, bank_second = $8
                  WHERE id = $1",
-                &[&game, &position, &i64::from(keep_ply), &next.0, &next.1],
+                &[
+                    &game,
+                    &position,
+                    &i64::from(keep_ply),
+                    &next.to_move,
+                    &next.deadline,
+                    &next.span,
+                    &next.banks[0],
+                    &next.banks[1],
+                ],
             )?;
             tx.execute("DELETE FROM offers WHERE game_id = $1", &[&game])?;
             queue(tx, &self.holder, notices, now)?;
@@ -1029,15 +1076,17 @@ impl ChallengeStore for PgStore {
         self.write(|tx| {
             let row = tx.query_one(
                 "INSERT INTO challenges (challenger, challenged, variant, color, days_per_move,
-                    handicap, setup, rated, guild, channel, status, created_at, expires_at)
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 'open', $11, $12)
+                    handicap, setup, rated, guild, channel, status, created_at, expires_at, clock,
+                    increment_days, cap_days, period_days)
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 'open', $11, $12, $13, $14, $15,
+                    $16)
                  RETURNING id",
                 &[
                     &c.challenger,
                     &c.challenged,
                     &c.variant,
                     &c.color,
-                    &i64::from(c.days_per_move),
+                    &i64::from(c.control.days),
                     &c.handicap,
                     &c.setup,
                     &c.rated,
@@ -1045,6 +1094,10 @@ impl ChallengeStore for PgStore {
                     &c.channel,
                     &now,
                     &c.expires_at,
+                    &c.control.kind.as_str(),
+                    &i64::from(c.control.increment),
+                    &i64::from(c.control.cap),
+                    &i64::from(c.control.period),
                 ],
             )?;
             let id: i64 = row.try_get(0)?;
@@ -1464,10 +1517,10 @@ impl ClockStore for PgStore {
             &format!(
                 "SELECT {columns} FROM games g LEFT JOIN users u ON u.id = g.to_move
                  WHERE g.status = 'active' AND NOT g.reminded
-                   AND g.deadline - g.days_per_move * 43200 <= $1
+                   AND g.deadline - g.turn_span / 2 <= $1
                    AND coalesce(u.remind_hours, {DEFAULT_REMIND_HOURS}) > 0
                    AND g.deadline - coalesce(u.remind_hours, {DEFAULT_REMIND_HOURS}) * 3600 <= $1
-                 ORDER BY g.deadline - g.days_per_move * 43200, g.id LIMIT $2"
+                 ORDER BY g.deadline - g.turn_span / 2, g.id LIMIT $2"
             ),
             &[&now, &(limit as i64)],
             game_row,

@@ -73,6 +73,10 @@ pub const MIGRATIONS: &[(&str, &str)] = &[
         "0014_featured_game.sql",
         include_str!("../../migrations/0014_featured_game.sql"),
     ),
+    (
+        "0015_clocks.sql",
+        include_str!("../../migrations/0015_clocks.sql"),
+    ),
 ];
 
 /// How hard SQLite works to keep a commit across a crash of the machine.
@@ -106,7 +110,8 @@ struct Pool {
 
 const GAME_COLUMNS: &str = "id, variant, setup, start_position, first_player, second_player, \
     guild, channel, thread, status, result, reason, rated, days_per_move, deadline, position, \
-    ply, version, created_at, updated_at, finished_at, to_move, reminded, computer_level";
+    ply, version, created_at, updated_at, finished_at, to_move, reminded, computer_level, \
+    clock, increment_days, cap_days, period_days, bank_first, bank_second, turn_span";
 
 const USER_COLUMNS: &str =
     "id, name, style, notify, vacation_until, last_digest_at, remind_hours, language, notation, locale";
@@ -120,15 +125,18 @@ const RATING_COLUMNS: &str =
     "user_id, variant, guild, rating, deviation, volatility, games, wins, losses, draws";
 
 const CHALLENGE_COLUMNS: &str = "id, challenger, challenged, variant, color, days_per_move, \
-    handicap, setup, rated, guild, channel, status, game_id, created_at, expires_at";
+    handicap, setup, rated, guild, channel, status, game_id, created_at, expires_at, \
+    clock, increment_days, cap_days, period_days";
 
 /// Inserts a new game; its id.
 fn insert_game(tx: &rusqlite::Transaction, game: &NewGame, now: i64) -> Result<i64> {
     tx.execute(
         "INSERT INTO games (variant, setup, start_position, first_player, second_player,
             guild, channel, status, rated, days_per_move, deadline, position, ply,
-            version, created_at, updated_at, to_move, computer_level)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, 'active', ?8, ?9, ?10, ?3, 0, 0, ?11, ?11, ?12, ?13)",
+            version, created_at, updated_at, to_move, computer_level, clock, increment_days,
+            cap_days, period_days, bank_first, bank_second, turn_span)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, 'active', ?8, ?9, ?10, ?3, 0, 0, ?11, ?11, ?12, ?13,
+            ?14, ?15, ?16, ?17, ?18, ?19, ?20)",
         params![
             game.variant,
             game.setup,
@@ -138,11 +146,18 @@ fn insert_game(tx: &rusqlite::Transaction, game: &NewGame, now: i64) -> Result<i
             game.guild,
             game.channel,
             game.rated,
-            game.days_per_move,
+            game.control.days,
             game.deadline,
             now,
             game.to_move,
-            game.computer_level
+            game.computer_level,
+            game.control.kind.as_str(),
+            game.control.increment,
+            game.control.cap,
+            game.control.period,
+            game.banks[0],
+            game.banks[1],
+            game.turn_span
         ],
     )?;
     Ok(tx.last_insert_rowid())
@@ -168,8 +183,16 @@ fn game_row(r: &Row) -> rusqlite::Result<GameRow> {
         result: result.as_deref().and_then(GameResult::parse),
         reason: r.get(11)?,
         rated: r.get(12)?,
-        days_per_move: r.get(13)?,
+        control: TimeControl::from_columns(
+            &r.get::<_, String>(24)?,
+            r.get(13)?,
+            r.get(25)?,
+            r.get(26)?,
+            r.get(27)?,
+        ),
         deadline: r.get(14)?,
+        banks: [r.get(28)?, r.get(29)?],
+        turn_span: r.get(30)?,
         position: r.get(15)?,
         ply: r.get(16)?,
         version: r.get(17)?,
@@ -362,7 +385,13 @@ fn challenge_row(r: &Row) -> rusqlite::Result<ChallengeRow> {
         challenged: r.get(2)?,
         variant: r.get(3)?,
         color: r.get(4)?,
-        days_per_move: r.get(5)?,
+        control: TimeControl::from_columns(
+            &r.get::<_, String>(15)?,
+            r.get(5)?,
+            r.get(16)?,
+            r.get(17)?,
+            r.get(18)?,
+        ),
         handicap: r.get(6)?,
         setup: r.get(7)?,
         rated: r.get(8)?,
@@ -625,7 +654,7 @@ impl GameStore for SqliteStore {
         game: i64,
         version: i64,
         mv: &MoveRow,
-        next: (&str, i64),
+        next: &Turn,
         finish: Option<&Finish>,
         notices: &[NewNotice],
     ) -> Result<GameRow> {
@@ -655,10 +684,20 @@ impl GameStore for SqliteStore {
                 mv.played_at
             ])?;
             tx.prepare_cached(
-                "UPDATE games SET position = ?2, ply = ?3, to_move = ?4, deadline = ?5, reminded = 0
+                "UPDATE games SET position = ?2, ply = ?3, to_move = ?4, deadline = ?5, reminded = 0,
+                    turn_span = ?6, bank_first = ?7, bank_second = ?8
                  WHERE id = ?1",
             )?
-            .execute(params![game, mv.position, mv.ply, next.0, next.1])?;
+            .execute(params![
+                game,
+                mv.position,
+                mv.ply,
+                next.to_move,
+                next.deadline,
+                next.span,
+                next.banks[0],
+                next.banks[1]
+            ])?;
             tx.prepare_cached("DELETE FROM offers WHERE game_id = ?1")?
                 .execute([game])?;
             if let Some(f) = finish {
@@ -707,7 +746,7 @@ impl GameStore for SqliteStore {
         version: i64,
         keep_ply: u32,
         position: &str,
-        next: (&str, i64),
+        next: &Turn,
         notices: &[NewNotice],
         now: i64,
     ) -> Result<GameRow> {
@@ -719,9 +758,19 @@ impl GameStore for SqliteStore {
             )?;
             tx.execute(
                 "UPDATE games SET position = ?2, ply = ?3, to_move = ?4, deadline = ?5, reminded = 0,
-                    status = 'active', result = NULL, reason = NULL, finished_at = NULL
+                    status = 'active', result = NULL, reason = NULL, finished_at = NULL,
+                    turn_span = ?6, bank_first = ?7, bank_second = ?8
                  WHERE id = ?1",
-                params![game, position, keep_ply, next.0, next.1],
+                params![
+                    game,
+                    position,
+                    keep_ply,
+                    next.to_move,
+                    next.deadline,
+                    next.span,
+                    next.banks[0],
+                    next.banks[1]
+                ],
             )?;
             tx.execute("DELETE FROM offers WHERE game_id = ?1", [game])?;
             queue(tx, &self.holder, notices, now)?;
@@ -793,21 +842,27 @@ impl ChallengeStore for SqliteStore {
         self.write(|tx| {
             tx.execute(
                 "INSERT INTO challenges (challenger, challenged, variant, color, days_per_move,
-                    handicap, setup, rated, guild, channel, status, created_at, expires_at)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, 'open', ?11, ?12)",
+                    handicap, setup, rated, guild, channel, status, created_at, expires_at, clock,
+                    increment_days, cap_days, period_days)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, 'open', ?11, ?12, ?13, ?14, ?15,
+                    ?16)",
                 params![
                     c.challenger,
                     c.challenged,
                     c.variant,
                     c.color,
-                    c.days_per_move,
+                    c.control.days,
                     c.handicap,
                     c.setup,
                     c.rated,
                     c.guild,
                     c.channel,
                     now,
-                    c.expires_at
+                    c.expires_at,
+                    c.control.kind.as_str(),
+                    c.control.increment,
+                    c.control.cap,
+                    c.control.period
                 ],
             )?;
             let id = tx.last_insert_rowid();
@@ -1230,10 +1285,10 @@ impl ClockStore for SqliteStore {
             let mut st = c.prepare_cached(&format!(
                 "SELECT {} FROM games g LEFT JOIN users u ON u.id = g.to_move
                  WHERE g.status = 'active' AND g.reminded = 0
-                   AND g.deadline - g.days_per_move * 43200 <= ?1
+                   AND g.deadline - g.turn_span / 2 <= ?1
                    AND coalesce(u.remind_hours, {DEFAULT_REMIND_HOURS}) > 0
                    AND g.deadline - coalesce(u.remind_hours, {DEFAULT_REMIND_HOURS}) * 3600 <= ?1
-                 ORDER BY g.deadline - g.days_per_move * 43200, g.id LIMIT ?2",
+                 ORDER BY g.deadline - g.turn_span / 2, g.id LIMIT ?2",
                 qualified(GAME_COLUMNS, "g")
             ))?;
             let rows = st.query_map(params![now, limit as i64], game_row)?;

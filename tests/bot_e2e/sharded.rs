@@ -23,7 +23,9 @@ use std::time::{Duration, Instant};
 use serde_json::{json, Value};
 use tegami::engine::notation::fen;
 use tegami::engine::{Position, VariantId};
-use tegami::store::{ClockStore, GameResult, GameStatus, GameStore, NewGame, PgStore, UserStore};
+use tegami::store::{
+    ClockStore, GameResult, GameStatus, GameStore, NewGame, PgStore, TimeControl, UserStore,
+};
 
 use super::{answer, button, content, is_ephemeral, message_of, write_config, Bot, STEP};
 use crate::fake_discord::{
@@ -283,8 +285,10 @@ async fn seed(db: &TestDatabase, specs: Vec<([FakeUser; 2], u64, u64, bool)>) ->
                         guild: Some(guild.to_string()),
                         channel: Some(channel.to_string()),
                         rated: false,
-                        days_per_move: 1,
+                        control: TimeControl::per_move(1),
                         deadline: Some(deadline),
+                        banks: [0, 0],
+                        turn_span: i64::from(1) * 86_400,
                         to_move: players[0].id.to_string(),
                         computer_level: None,
                     },

@@ -39,7 +39,14 @@ fn play(store: &dyn Store, g: &GameRow, code: &str) -> GameRow {
         played_at: T0 + 60 + i64::from(g.ply),
     };
     store
-        .append_move(g.id, g.version, &mv, (&next, T0 + 3 * DAY), None, &[])
+        .append_move(
+            g.id,
+            g.version,
+            &mv,
+            &super::per_move_turn(&next, T0 + 3 * DAY),
+            None,
+            &[],
+        )
         .expect("a move")
 }
 

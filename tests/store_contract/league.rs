@@ -7,7 +7,7 @@
 use super::*;
 use tegami::store::{
     Joined, LeaguePlayerRow, LeagueRow, LeagueStatus, NewLeague, NewPairing, PairingRow,
-    RoundStart, Settle,
+    RoundStart, Settle, TimeControl,
 };
 
 const GUILD: &str = "guild-1";
@@ -25,7 +25,7 @@ fn swiss(name: &str, max_players: Option<u32>) -> NewLeague {
         channel: Some(HOME.into()),
         name: name.into(),
         variant: "shogi".into(),
-        days_per_move: 3,
+        control: TimeControl::per_move(3),
         format: "swiss".into(),
         rounds: Some(5),
         rated: true,
@@ -45,7 +45,7 @@ fn round_robin(guild: &str, name: &str) -> NewLeague {
         channel: None,
         name: name.into(),
         variant: "xiangqi".into(),
-        days_per_move: 5,
+        control: TimeControl::per_move(5),
         format: "round-robin".into(),
         rounds: None,
         rated: false,
@@ -82,8 +82,10 @@ fn league_game(a: &str, b: &str) -> NewGame {
         guild: Some(GUILD.into()),
         channel: Some(HOME.into()),
         rated: true,
-        days_per_move: 3,
+        control: TimeControl::per_move(3),
         deadline: Some(T0 + 3 * DAY),
+        banks: [0, 0],
+        turn_span: i64::from(3) * 86_400,
         to_move: a.into(),
         computer_level: None,
     }
@@ -239,7 +241,7 @@ fn a_league_is_read_back_as_created() {
             thread: None,
             name: "Spring".into(),
             variant: "shogi".into(),
-            days_per_move: 3,
+            control: TimeControl::per_move(3),
             format: "swiss".into(),
             rounds: Some(5),
             rated: true,
@@ -284,7 +286,7 @@ fn a_league_is_read_back_as_created() {
                 thread: None,
                 name: "Summer".into(),
                 variant: "xiangqi".into(),
-                days_per_move: 5,
+                control: TimeControl::per_move(5),
                 format: "round-robin".into(),
                 rounds: None,
                 rated: false,

@@ -9,11 +9,12 @@ use ::postgres::Row;
 use super::{all, count, end_game, get_game, insert_game, one, queue, queue_about_game};
 use super::{queue_with, PgStore, Sql};
 use crate::store::league::*;
-use crate::store::{Finish, GameStatus, NewNotice, Result, StoreError};
+use crate::store::{Finish, GameStatus, NewNotice, Result, StoreError, TimeControl};
 
 const LEAGUE_COLUMNS: &str = "id, guild, channel, thread, name, variant, days_per_move, format, \
     rounds, rated, schedule, round_days, max_players, rating_min, rating_max, creator, status, \
-    round, round_started_at, created_at, started_at, finished_at, version";
+    round, round_started_at, created_at, started_at, finished_at, version, clock, increment_days, \
+    cap_days, period_days";
 
 const PAIRING_COLUMNS: &str = "league, round, board, first, second, game_id, outcome";
 
@@ -32,7 +33,13 @@ fn league_row(r: &Row) -> Result<LeagueRow> {
         thread: r.try_get(3)?,
         name: r.try_get(4)?,
         variant: r.try_get(5)?,
-        days_per_move: count(r, 6)?,
+        control: TimeControl::from_columns(
+            &r.try_get::<_, String>(23)?,
+            count(r, 6)?,
+            count(r, 24)?,
+            count(r, 25)?,
+            count(r, 26)?,
+        ),
         format: r.try_get(7)?,
         rounds: opt_count(r, 8)?,
         rated: r.try_get(9)?,
@@ -116,15 +123,16 @@ impl LeagueStore for PgStore {
             let row = tx.query_one(
                 "INSERT INTO leagues (guild, channel, name, variant, days_per_move, format, rounds,
                     rated, schedule, round_days, max_players, rating_min, rating_max, creator,
-                    status, created_at)
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, 'open', $15)
+                    status, created_at, clock, increment_days, cap_days, period_days)
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, 'open', $15,
+                    $16, $17, $18, $19)
                  RETURNING id",
                 &[
                     &l.guild,
                     &l.channel,
                     &l.name,
                     &l.variant,
-                    &i64::from(l.days_per_move),
+                    &i64::from(l.control.days),
                     &l.format,
                     &opt_i64(l.rounds),
                     &l.rated,
@@ -135,6 +143,10 @@ impl LeagueStore for PgStore {
                     &l.rating_max,
                     &l.creator,
                     &now,
+                    &l.control.kind.as_str(),
+                    &i64::from(l.control.increment),
+                    &i64::from(l.control.cap),
+                    &i64::from(l.control.period),
                 ],
             )?;
             let id: i64 = row.try_get(0)?;

@@ -5,11 +5,12 @@ use rusqlite::{params, Connection, OptionalExtension, Row};
 
 use super::{end_game, get_game, insert_game, queue, queue_about_game, queue_with, SqliteStore};
 use crate::store::league::*;
-use crate::store::{Finish, NewNotice, Result, StoreError};
+use crate::store::{Finish, NewNotice, Result, StoreError, TimeControl};
 
 const LEAGUE_COLUMNS: &str = "id, guild, channel, thread, name, variant, days_per_move, format, \
     rounds, rated, schedule, round_days, max_players, rating_min, rating_max, creator, status, \
-    round, round_started_at, created_at, started_at, finished_at, version";
+    round, round_started_at, created_at, started_at, finished_at, version, clock, increment_days, \
+    cap_days, period_days";
 
 const PAIRING_COLUMNS: &str = "league, round, board, first, second, game_id, outcome";
 
@@ -22,7 +23,13 @@ fn league_row(r: &Row) -> rusqlite::Result<LeagueRow> {
         thread: r.get(3)?,
         name: r.get(4)?,
         variant: r.get(5)?,
-        days_per_move: r.get(6)?,
+        control: TimeControl::from_columns(
+            &r.get::<_, String>(23)?,
+            r.get(6)?,
+            r.get(24)?,
+            r.get(25)?,
+            r.get(26)?,
+        ),
         format: r.get(7)?,
         rounds: r.get(8)?,
         rated: r.get(9)?,
@@ -99,14 +106,15 @@ impl LeagueStore for SqliteStore {
             tx.execute(
                 "INSERT INTO leagues (guild, channel, name, variant, days_per_move, format, rounds,
                     rated, schedule, round_days, max_players, rating_min, rating_max, creator,
-                    status, created_at)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, 'open', ?15)",
+                    status, created_at, clock, increment_days, cap_days, period_days)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, 'open', ?15,
+                    ?16, ?17, ?18, ?19)",
                 params![
                     l.guild,
                     l.channel,
                     l.name,
                     l.variant,
-                    l.days_per_move,
+                    l.control.days,
                     l.format,
                     l.rounds,
                     l.rated,
@@ -116,7 +124,11 @@ impl LeagueStore for SqliteStore {
                     l.rating_min,
                     l.rating_max,
                     l.creator,
-                    now
+                    now,
+                    l.control.kind.as_str(),
+                    l.control.increment,
+                    l.control.cap,
+                    l.control.period
                 ],
             )?;
             let id = tx.last_insert_rowid();
