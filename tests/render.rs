@@ -1377,3 +1377,50 @@ fn the_largest_league_tables_render() {
     assert_eq!(img.dimensions(), (l.width, l.height));
     assert!(png.len() < 400 * 1024, "{} bytes", png.len());
 }
+
+/// The clocks (issue 23) are drawn at the right of each player's name row, the "to move" chip
+/// left of the clock and clear of the name; the board itself is untouched.
+#[test]
+fn both_clocks_are_drawn_at_the_right_of_the_name_rows() {
+    for id in [VariantId::Shogi, VariantId::Judkins] {
+        let v = Variant::get(id);
+        let pos = Position::start(id);
+        let plain = RenderOptions {
+            names: [Some("alexandra_the_great".into()), Some("bob".into())],
+            ..Default::default()
+        };
+        let timed = RenderOptions {
+            clocks: [Some("23h + 1d".into()), Some("2d + 1d".into())],
+            ..plain.clone()
+        };
+        let png = render_png(&pos, &timed).unwrap();
+        save(&format!("clocks-{}.png", id.as_str()), &png);
+        let (a, b) = (decode(&render_png(&pos, &plain).unwrap()), decode(&png));
+        let l = layout(v, &timed);
+        for c in [Color::Black, Color::White] {
+            let row = l.name_rect(c).unwrap();
+            // The right fifth of the row, where the clock goes, changed.
+            let right = Rect::new(row.x + (row.w as i32) * 4 / 5, row.y, row.w / 5, row.h);
+            assert!(
+                differing(&a, &b, right) > 50,
+                "{id:?} {c:?}: no clock drawn"
+            );
+        }
+        // The board's squares are the same.
+        let board = l.board_rect();
+        assert_eq!(differing(&a, &b, board), 0, "{id:?}: the board changed");
+        // The chip of the player to move (Black) sits between the name's share (45% of the row)
+        // and the clock: none of its green left of the name's share.
+        let row = l.name_rect(Color::Black).unwrap();
+        let names = Rect::new(row.x, row.y, row.w * 45 / 100, row.h);
+        assert_eq!(
+            count(&b, names, |p| p == theme::TURN_CHIP),
+            0,
+            "{id:?}: the chip runs into the name"
+        );
+        assert!(
+            count(&b, row, |p| p == theme::TURN_CHIP) > 100,
+            "{id:?}: a chip"
+        );
+    }
+}

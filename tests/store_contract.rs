@@ -1802,3 +1802,7 @@ mod league;
 /// The conditional moves (issue 23): `tests/store_contract/conditional.rs`.
 #[path = "store_contract/conditional.rs"]
 mod conditional;
+
+/// The game clocks (issue 23): `tests/store_contract/clocks.rs`.
+#[path = "store_contract/clocks.rs"]
+mod clocks;

@@ -16,7 +16,7 @@ cmd-not-a-player = '{ $word }' is not a player: mention them (@name), or write '
 cmd-days-number = days={ $value }: the days per move must be a number
 cmd-level-number = level={ $value }: the computer's level is a number from 1 to 5
 cmd-remind-hours = remind={ $value }: give the hours before a deadline to be reminded, 0 to { $max } (0: never), e.g. `settings remind=12`
-usage-challenge = challenge @USER|open VARIANT [black|white|red|blue|random] [days=N] [handicap=NAME] [setup=NAME] [rated|casual] [level=1-5 (against the computer)]
+usage-challenge = challenge @USER|open VARIANT [black|white|red|blue|random] [days=N] [clock=per-move|increment|byoyomi] [increment=N] [cap=N] [period=N] [handicap=NAME] [setup=NAME] [rated|casual] [level=1-5 (against the computer)]
 usage-challenge-id = { $name } [CHALLENGE_ID]
 usage-move = move [GAME_ID] MOVE   (e.g. move 7g7f, move 12 P-7f)
 usage-board = board [GAME_ID] [PLY] [kanji|international]

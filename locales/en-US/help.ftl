@@ -4,7 +4,7 @@
 
 help-head = Commands (a game or challenge id can be left out when you have only one):
 help-no-command = no command '{ $topic }': type help for the list
-help-challenge = challenge @USER|open VARIANT [black|white|random] [days=N] [handicap=NAME] [setup=NAME] [rated|casual] — invite someone to a game (variants: shogi, judkins, cannon, palace, shanghai)
+help-challenge = challenge @USER|open VARIANT [black|white|random] [days=N] [clock=per-move|increment|byoyomi] [increment=N] [cap=N] [period=N] [handicap=NAME] [setup=NAME] [rated|casual] — invite someone to a game (variants: shogi, judkins, cannon, palace, shanghai)
 help-accept = accept [CHALLENGE_ID] — accept a challenge
 help-decline = decline [CHALLENGE_ID] — decline a challenge
 help-cancel = cancel [CHALLENGE_ID] — withdraw your challenge
@@ -28,7 +28,7 @@ help-vacation = vacation [DAYS|end] — pause your deadlines (up to 14 days a mo
 help-stats = stats [@USER] — ratings and results on this server
 help-leaderboard = leaderboard VARIANT — the best rated players of a game on this server
 help-server = server [days=N] [rated|casual] [channel=CHANNEL] — server defaults (managers only)
-help-league = league create name=NAME game=VARIANT format=round-robin|double-round-robin|swiss [rounds=N] [days=N] [start=all|rounds] · league join|leave|start|cancel|show|pairings|kick league=N · league list — server leagues (round robin and Swiss)
+help-league = league create name=NAME game=VARIANT format=round-robin|double-round-robin|swiss [rounds=N] [days=N] [clock=…] [start=all|rounds] · league join|leave|start|cancel|show|pairings|kick league=N · league list — server leagues (round robin and Swiss)
 help-conditional = conditional add [GAME] "MOVES" (on your opponent's turn: "if you play X, I play Y …"), conditional list [GAME], conditional clear [GAME] — conditional moves, seen by you only
 help-help = help [COMMAND] — this list
 

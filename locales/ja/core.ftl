@@ -16,7 +16,7 @@ cmd-not-a-player = 「{ $word }」はプレイヤーではありません。相�
 cmd-days-number = days={ $value }: 一手の日数は数字で指定してください
 cmd-level-number = level={ $value }: コンピューターのレベルは 1 から 5 の数字です
 cmd-remind-hours = remind={ $value }: 期限の何時間前に知らせるかを 0 から { $max } で指定してください（0 は知らせない）。例: `settings remind=12`
-usage-challenge = challenge @相手|open 将棋の種類 [black|white|red|blue|random] [days=日数] [handicap=駒落ち] [setup=初期配置] [rated|casual] [level=1-5（コンピューター相手）]
+usage-challenge = challenge @相手|open 将棋の種類 [black|white|red|blue|random] [days=日数] [clock=per-move|increment|byoyomi] [increment=日数] [cap=日数] [period=日数] [handicap=駒落ち] [setup=初期配置] [rated|casual] [level=1-5（コンピューター相手）]
 usage-challenge-id = { $name } [挑戦番号]
 usage-move = move [対局番号] 指し手   （例: move ７六歩、move 12 76歩）
 usage-board = board [対局番号] [手数] [kanji|international]

@@ -2,7 +2,7 @@
 
 help-head = コマンド一覧（対局や挑戦がひとつだけなら番号は省略できます）:
 help-no-command = 「{ $topic }」というコマンドはありません。help で一覧を表示します
-help-challenge = challenge @相手|open 種類 [black|white|random] [days=N] [handicap=名前] [setup=名前] [rated|casual] — 対局を申し込む（種類: shogi 将棋、judkins ジャドキンス将棋、cannon 大砲将棋、palace 宮殿将棋、shanghai 上海宮殿チェス）
+help-challenge = challenge @相手|open 種類 [black|white|random] [days=N] [clock=per-move|increment|byoyomi] [increment=N] [cap=N] [period=N] [handicap=名前] [setup=名前] [rated|casual] — 対局を申し込む（種類: shogi 将棋、judkins ジャドキンス将棋、cannon 大砲将棋、palace 宮殿将棋、shanghai 上海宮殿チェス）
 help-accept = accept [挑戦番号] — 挑戦を受ける
 help-decline = decline [挑戦番号] — 挑戦を断る
 help-cancel = cancel [挑戦番号] — 自分の挑戦を取り消す
@@ -26,7 +26,7 @@ help-vacation = vacation [日数|end] — 期限を止める（月に14日まで
 help-stats = stats [@ユーザー] — このサーバーでのレーティングと成績
 help-leaderboard = leaderboard 種類 — このサーバーでのレーティング上位
 help-server = server [days=N] [rated|casual] [channel=チャンネル] [language=en|ja] — サーバーの既定値（管理者のみ）
-help-league = league create name=名前 game=種類 format=round-robin|double-round-robin|swiss [rounds=回戦数] [days=日数] [start=all|rounds] · league join|leave|start|cancel|show|pairings|kick league=番号 · league list — サーバーのリーグ戦（総当たり、スイス式）
+help-league = league create name=名前 game=種類 format=round-robin|double-round-robin|swiss [rounds=回戦数] [days=日数] [clock=…] [start=all|rounds] · league join|leave|start|cancel|show|pairings|kick league=番号 · league list — サーバーのリーグ戦（総当たり、スイス式）
 help-conditional = conditional add [対局] "指し手" （相手の手番に「相手がXなら自分はY…」）、conditional list [対局]、conditional clear [対局] — 予約手（あなたにだけ表示）
 help-help = help [コマンド] — この一覧
 

@@ -19,9 +19,19 @@ pub fn capitalised(s: &str) -> String {
     }
 }
 
+/// The share of the row the name and side label of side `c` may take: 60%, or 45% when the row
+/// also shows a clock (the clock, and the chip or the caption, take the rest).
+fn name_share(opts: &RenderOptions, c: Color) -> f32 {
+    if opts.clocks[c.index()].is_some() {
+        0.45
+    } else {
+        0.6
+    }
+}
+
 /// The name as side `c`'s strip shows it and the side label after it: name and label share the
-/// left 60% of the row (the chip or the caption take the right), the name shortened with an
-/// ellipsis when it does not fit.
+/// left of the row (`name_share`; the chip or the caption take the right), the name shortened
+/// with an ellipsis when it does not fit.
 fn fit_name(l: &Layout, v: &Variant, opts: &RenderOptions, c: Color) -> Option<(String, String)> {
     let name = opts.names[c.index()].as_ref()?;
     let name_r = l.name_rect(c)?;
@@ -30,7 +40,7 @@ fn fit_name(l: &Layout, v: &Variant, opts: &RenderOptions, c: Color) -> Option<(
     let px = h * 0.6;
     // Where the name starts: after the side mark (see `draw_strip`).
     let x = name_r.x as f32 + l.coord_band() as f32 / 2.0 + h * 0.62 + h * 0.25;
-    let left_end = name_r.x as f32 + name_r.w as f32 * 0.6;
+    let left_end = name_r.x as f32 + name_r.w as f32 * name_share(opts, c);
     let label = format!("· {}", words::side(opts.lang, v, c));
     let (lpx, gap) = (px * 0.8, px * 0.4);
     let room = left_end - x - gap - text::width(font, lpx, &label);
@@ -110,7 +120,7 @@ pub(crate) fn draw_strip(
     }
     x += m + h * 0.25;
     let side = words::side(opts.lang, v, c);
-    let left_end = name_r.x as f32 + name_r.w as f32 * 0.6;
+    let left_end = name_r.x as f32 + name_r.w as f32 * name_share(opts, c);
     match fit_name(l, v, opts, c) {
         Some((name, label)) => {
             let (lpx, gap) = (px * 0.8, px * 0.4);

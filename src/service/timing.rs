@@ -18,8 +18,10 @@
 //! - `increment` without `clock` means the increment clock, `period` without `clock` byoyomi;
 //!   the increment defaults to 1 day, the cap to the larger of 7 days and the bank, the period
 //!   to 1 day.
-//! - A takeback gives no increment and no time back: the player to move again starts a turn
-//!   with their bank as it stands.
+//! - A takeback gives no increment and takes none back: the player to move when it is accepted
+//!   keeps what was left of their bank, the player to move after it starts a turn with their
+//!   bank as it stands (the increment of a move taken back stays earned; banks are not kept
+//!   move by move).
 //! - `/moretime` adds a day to the opponent's current turn (to their bank, in the clocks that
 //!   have one). The increment never lifts a bank above the cap, but time a player was given
 //!   (a day more, a vacation cut short) is not taken away by it either.
@@ -195,6 +197,8 @@ pub fn span_text(lang: Lang, secs: i64) -> String {
         t!(lang, "timing-span-d", d = d)
     } else if d > 0 {
         t!(lang, "timing-span-dh", d = d, h = h)
+    } else if h > 0 && m == 0 {
+        t!(lang, "timing-span-h", h = h)
     } else if h > 0 {
         t!(lang, "timing-span-hm", h = h, m = m)
     } else {
@@ -427,7 +431,7 @@ mod tests {
         assert_eq!(a.as_deref(), Some("1d 12h + 1d"));
         assert_eq!(b.as_deref(), Some("2d + 1d"));
         let [a, _] = clock_texts(Lang::En, &r, 2 * DAY + 3 * 3600);
-        assert_eq!(a.as_deref(), Some("byoyomi 21h 0m"));
+        assert_eq!(a.as_deref(), Some("byoyomi 21h"));
         let p = row(TimeControl::per_move(3), [0, 0], Some(3 * DAY));
         let [a, b] = clock_texts(Lang::En, &p, 59 * 60);
         assert_eq!(a.as_deref(), Some("2d 23h"));

@@ -16,6 +16,7 @@ use crate::fake_discord::{
     opt_focused, opt_int, opt_str, opt_user, FakeDiscord, FakeUser, Recorded, APP_ID, CHANNEL_ID,
 };
 
+mod clocks;
 mod computer;
 mod conditional;
 mod hardening;
