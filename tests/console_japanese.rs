@@ -26,6 +26,13 @@ const ALLOWED: &[&str] = &[
     "Tegami",
     // Commands and their words, which stay as typed.
     "challenge",
+    // The clock options of `challenge` (`clock=per-move|increment|byoyomi`, `cap=N`, …).
+    "clock",
+    "per",
+    "increment",
+    "byoyomi",
+    "cap",
+    "period",
     "accept",
     "decline",
     "cancel",

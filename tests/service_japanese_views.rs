@@ -23,6 +23,13 @@ const ALLOWED: &[&str] = &[
     "mib",
     // commands
     "challenge",
+    // the clock options of `challenge` (`clock=per-move|increment|byoyomi`, `cap=N`, …)
+    "clock",
+    "per",
+    "increment",
+    "byoyomi",
+    "cap",
+    "period",
     "accept",
     "decline",
     "cancel",

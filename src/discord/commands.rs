@@ -832,7 +832,8 @@ pub async fn league_create(
     name: String,
     #[description = "Which game"] game: String,
     #[description = "round-robin, double-round-robin or swiss"] format: String,
-    #[description = "Days per move: 1, 2, 3, 5, 7, 10 or 14"] days: Option<i64>,
+    #[description = "Days per move (1, 2, 3, 5, 7, 10 or 14), or the starting bank of another clock"]
+    days: Option<i64>,
     #[description = "Swiss: how many rounds"]
     #[min = 1]
     #[max = 20]
@@ -1036,7 +1037,18 @@ mod tests {
             (
                 "challenge",
                 &[
-                    "color", "days", "game", "handicap", "level", "opponent", "rated", "setup",
+                    "cap",
+                    "clock",
+                    "color",
+                    "days",
+                    "game",
+                    "handicap",
+                    "increment",
+                    "level",
+                    "opponent",
+                    "period",
+                    "rated",
+                    "setup",
                 ],
             ),
             ("accept", &["challenge"]),
@@ -1082,11 +1094,15 @@ mod tests {
             (
                 "create",
                 &[
+                    "cap",
+                    "clock",
                     "days",
                     "format",
                     "game",
+                    "increment",
                     "max_players",
                     "name",
+                    "period",
                     "rated",
                     "rating_max",
                     "rating_min",
