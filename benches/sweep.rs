@@ -148,9 +148,11 @@ impl fmt::Display for Figures {
 /// The columns `src/store/sqlite.rs` reads of a game and of a challenge.
 const GAME_COLUMNS: &str = "id, variant, setup, start_position, first_player, second_player, \
     guild, channel, thread, status, result, reason, rated, days_per_move, deadline, position, \
-    ply, version, created_at, updated_at, finished_at, to_move, reminded";
+    ply, version, created_at, updated_at, finished_at, to_move, reminded, clock, increment_days, \
+    cap_days, period_days, bank_first, bank_second, turn_span";
 const CHALLENGE_COLUMNS: &str = "id, challenger, challenged, variant, color, days_per_move, \
-    handicap, setup, rated, guild, channel, status, game_id, created_at, expires_at";
+    handicap, setup, rated, guild, channel, status, game_id, created_at, expires_at, clock, \
+    increment_days, cap_days, period_days";
 
 /// The sweep's queries, as `src/store/sqlite.rs` writes them.
 fn queries() -> Vec<(&'static str, String)> {
@@ -167,10 +169,10 @@ fn queries() -> Vec<(&'static str, String)> {
             format!(
                 "SELECT {} FROM games g LEFT JOIN users u ON u.id = g.to_move
                  WHERE g.status = 'active' AND g.reminded = 0
-                   AND g.deadline - g.days_per_move * 43200 <= ?1
+                   AND g.deadline - g.turn_span / 2 <= ?1
                    AND coalesce(u.remind_hours, 24) > 0
                    AND g.deadline - coalesce(u.remind_hours, 24) * 3600 <= ?1
-                 ORDER BY g.deadline - g.days_per_move * 43200, g.id LIMIT ?2",
+                 ORDER BY g.deadline - g.turn_span / 2, g.id LIMIT ?2",
                 GAME_COLUMNS
                     .split(", ")
                     .map(|c| format!("g.{c}"))
@@ -235,9 +237,9 @@ fn fill(path: &Path, p: &Params, now: i64) {
             .prepare(
                 "INSERT INTO games (variant, start_position, first_player, second_player, guild,
                     channel, status, rated, days_per_move, deadline, position, ply, to_move,
-                    version, created_at, updated_at, reminded)
+                    version, created_at, updated_at, reminded, turn_span)
                  VALUES ('shogi', ?1, ?2, ?3, 'bench', 'games', 'active', ?4, 3, ?5, ?1, 0, ?6,
-                    0, ?7, ?7, 0)",
+                    0, ?7, ?7, 0, 259200)",
             )
             .unwrap();
         for i in 0..p.games {
@@ -423,12 +425,13 @@ fn fill_pg(url: &str, p: &Params, now: i64) {
     c.execute(
         "INSERT INTO games (variant, start_position, first_player, second_player, guild,
             channel, status, rated, days_per_move, deadline, position, ply, to_move, version,
-            created_at, updated_at, reminded)
+            created_at, updated_at, reminded, turn_span)
          SELECT 'shogi', $1, 'u' || a, 'u' || b, 'bench', 'games', 'active', i % 3 = 0, 3,
             CASE WHEN i < $2::BIGINT THEN $5::BIGINT - 1 - (i % (2 * 86400))
                  WHEN i < $2::BIGINT + $3::BIGINT THEN $5::BIGINT + 1 + (i % (86400 - 1))
                  ELSE $5::BIGINT + 86400 + 1 + (i * 37) % (13 * 86400) END,
-            $1, 0, 'u' || CASE WHEN i % 2 = 0 THEN a ELSE b END, 0, $6::BIGINT, $6::BIGINT, FALSE
+            $1, 0, 'u' || CASE WHEN i % 2 = 0 THEN a ELSE b END, 0, $6::BIGINT, $6::BIGINT, FALSE,
+            259200
          FROM (SELECT i, a, CASE WHEN a = b0 THEN (b0 + 1) % $4::BIGINT ELSE b0 END AS b
                FROM (SELECT i, i % $4::BIGINT AS a, (i * 7 + 1 + i / $4::BIGINT) % $4::BIGINT AS b0
                      FROM generate_series(0::BIGINT, $7::BIGINT - 1) AS i) AS x) AS y",
