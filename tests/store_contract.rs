@@ -1774,3 +1774,7 @@ mod league;
 /// The conditional moves (issue 23): `tests/store_contract/conditional.rs`.
 #[path = "store_contract/conditional.rs"]
 mod conditional;
+
+/// The followers and daily digests (issue 23): `tests/store_contract/follow.rs`.
+#[path = "store_contract/follow.rs"]
+mod follow;

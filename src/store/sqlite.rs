@@ -13,6 +13,7 @@ use rusqlite_migration::{Migrations, M};
 use super::*;
 
 mod conditional;
+mod follow;
 mod league;
 
 /// The migrations, in order. Each file of `migrations/` must be listed here (a test checks it).
@@ -73,6 +74,10 @@ pub const MIGRATIONS: &[(&str, &str)] = &[
         "0014_featured_game.sql",
         include_str!("../../migrations/0014_featured_game.sql"),
     ),
+    (
+        "0016_followers.sql",
+        include_str!("../../migrations/0016_followers.sql"),
+    ),
 ];
 
 /// How hard SQLite works to keep a commit across a crash of the machine.
@@ -109,7 +114,8 @@ const GAME_COLUMNS: &str = "id, variant, setup, start_position, first_player, se
     ply, version, created_at, updated_at, finished_at, to_move, reminded, computer_level";
 
 const USER_COLUMNS: &str =
-    "id, name, style, notify, vacation_until, last_digest_at, remind_hours, language, notation, locale";
+    "id, name, style, notify, vacation_until, last_digest_at, remind_hours, \
+    language, notation, locale, digest_hour, timezone, next_digest_at";
 
 /// How many columns `USER_COLUMNS` has: a column read after them comes at this index.
 fn user_columns() -> usize {
@@ -387,6 +393,9 @@ fn user_row(r: &Row) -> rusqlite::Result<UserRow> {
         language: r.get(7)?,
         notation: r.get(8)?,
         locale: r.get(9)?,
+        digest_hour: r.get(10)?,
+        timezone: r.get(11)?,
+        next_digest_at: r.get(12)?,
     })
 }
 
