@@ -1518,7 +1518,7 @@ impl tegami::store::FollowStore for CrashingStore {
         user: &str,
         planned: Option<i64>,
         next: Option<i64>,
-        notice: Option<&NewNotice>,
+        notice: Option<(&NewNotice, &[tegami::store::Told])>,
         now: i64,
     ) -> Result<bool, StoreError> {
         self.inner.record_daily(user, planned, next, notice, now)

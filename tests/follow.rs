@@ -621,3 +621,30 @@ fn the_console_follows_and_sets_the_digests_hour() {
     assert!(out.starts_with("✗ you play in game #1"), "{out}");
     let _ = store.integrity_check();
 }
+
+#[test]
+fn a_move_in_the_second_a_digest_follower_followed_is_in_their_digest_once() {
+    let env = Env::new();
+    // 2026-01-01T22:00Z: 07:00 on January 2nd in Tokyo. Everything in that second.
+    env.clock.set(T0 + 22 * HOUR);
+    let g = env.start_game("alice", "bob", "shogi");
+    env.ok("dave", "games");
+    env.ok("dave", &format!("follow {g} digest"));
+    env.ok("dave", "settings digest_hour=8 timezone=Asia/Tokyo");
+    env.ok("alice", &format!("move {g} 7g7f"));
+    assert!(sweep(&env, T0 + 23 * HOUR - 1).digests.is_empty());
+    assert_eq!(
+        sweep(&env, T0 + 23 * HOUR + 5).digests,
+        vec!["dave".to_string()]
+    );
+    let d = digests_to(&env, "dave");
+    assert!(
+        d[0].contains(&format!(
+            "#{g} alice vs bob (Shogi): 1 move since your last digest: 1. P-7f."
+        )),
+        "{}",
+        d[0]
+    );
+    // Told once: the next day, nothing new, no digest.
+    assert!(sweep(&env, T0 + 47 * HOUR).digests.is_empty());
+}

@@ -23,7 +23,8 @@
 //! their move, soonest deadline first, with the time left, the opponent and a link to the
 //! game's thread (on Discord; the game's number elsewhere); then the games where the opponent
 //! is to move; then the open challenges to them. The digest adds the moves and endings of the
-//! games they follow by digest since their last digest.
+//! games they follow by digest since they were last told of them: each follower's row keeps
+//! what their last digest told (the game's ply, whether it was over), recorded with it.
 //!
 //! **When the digest comes.** To players on `notify=digest` and to digest followers. With a
 //! `digest_hour` (0-23) it comes at that hour of their zone (`timezone`, UTC by default), at
@@ -33,14 +34,12 @@
 //! nothing. Without an hour, the rule from before: a digest at most once in 24 hours, as soon
 //! as there is something to say (looked at again hourly while there is not).
 
-use std::collections::BTreeMap;
-
 use tracing::{info, warn};
 
 use super::*;
 use crate::engine::notation::written;
 use crate::i18n::{refusal, words, Lang};
-use crate::store::{FollowRow, GameRow, NewNotice, ThreadJoin, UserRow};
+use crate::store::{GameRow, NewNotice, ThreadJoin, Told, UserRow};
 use crate::{msg, t};
 
 /// How a follower is told of a game: the values of `follow … notify=`.
@@ -495,7 +494,7 @@ impl Service {
                 None => now + DAY,
             };
             match self.digest_text(&user, now)? {
-                Some(text) => {
+                Some((text, told)) => {
                     let n = NewNotice {
                         id: new_notice_id(),
                         game: None,
@@ -506,10 +505,13 @@ impl Service {
                         ply: None,
                         league: None,
                     };
-                    if self
-                        .store
-                        .record_daily(&user.id, planned, Some(after_one), Some(&n), now)?
-                    {
+                    if self.store.record_daily(
+                        &user.id,
+                        planned,
+                        Some(after_one),
+                        Some((&n, &told)),
+                        now,
+                    )? {
                         out.push(user.id.clone());
                     }
                 }
@@ -529,12 +531,13 @@ impl Service {
 
     /// A user's digest, in their voice (`None`: nothing to say): the games waiting for their
     /// move (the first line counts them), the daily list, the challenges to them, and the
-    /// moves and endings of the games they follow by digest since their last digest.
+    /// moves and endings of the games they follow by digest since they were last told; with
+    /// what it tells of those games.
     pub(crate) fn digest_text(
         &self,
         user: &UserRow,
         now: i64,
-    ) -> Result<Option<String>, CoreError> {
+    ) -> Result<Option<(String, Vec<Told>)>, CoreError> {
         let voice = speech::voice_for(Some(user), None);
         let lang = voice.lang;
         let games = self
@@ -567,7 +570,7 @@ impl Service {
                 )
             })
             .collect();
-        let news = self.followed_news(user, voice)?;
+        let (news, told) = self.followed_news(user, voice)?;
         if waiting.is_empty() && news.is_empty() {
             return Ok(None);
         }
@@ -606,49 +609,62 @@ impl Service {
                 text.push_str(&l);
             }
         }
-        Ok(Some(text))
+        Ok(Some((text, told)))
     }
 
-    /// The news of the games `user` follows by digest, since their last digest (or since they
-    /// followed): the moves played, and the end.
-    fn followed_news(&self, user: &UserRow, voice: Voice) -> Result<Vec<String>, CoreError> {
+    /// The news of the games `user` follows by digest since they were last told of them (by
+    /// their last digest, or since they followed): the moves played, a takeback, the end; and
+    /// what the digest then tells of each game, recorded with it.
+    fn followed_news(
+        &self,
+        user: &UserRow,
+        voice: Voice,
+    ) -> Result<(Vec<String>, Vec<Told>), CoreError> {
         let lang = voice.lang;
-        let mut out = Vec::new();
-        let follows: BTreeMap<i64, FollowRow> = self
-            .store
-            .follows_of(&user.id)?
-            .into_iter()
-            .filter(|f| f.notify == "digest")
-            .map(|f| (f.game, f))
-            .collect();
-        for (game, f) in follows {
-            let since = user.last_digest_at.unwrap_or(i64::MIN).max(f.created_at);
-            let Some(row) = self.store.game(game)? else {
-                continue;
-            };
-            let ended = row.finished_at.is_some_and(|t| t > since);
-            let played = self.store.moves(game)?;
-            let from = played.iter().position(|m| m.played_at > since);
-            if from.is_none() && !ended {
+        let mut lines = Vec::new();
+        let mut told = Vec::new();
+        for f in self.store.follows_of(&user.id)? {
+            if f.notify != "digest" {
                 continue;
             }
-            let g = self.load(game)?;
+            let Some(row) = self.store.game(f.game)? else {
+                continue;
+            };
+            let over = row.status != GameStatus::Active;
+            if row.ply == f.seen_ply && over == f.seen_over {
+                continue;
+            }
+            let g = self.load(f.game)?;
             let what = self.game_words(&g.row, None, lang);
             let state = self.game_state(&g, None, voice);
-            let line = match from {
-                Some(i) => t!(
+            let line = if g.row.ply > f.seen_ply {
+                t!(
                     lang,
                     "follow-digest-moves",
                     game = what,
-                    count = (played.len() - i) as i64,
-                    moves = self.moves_from(&g, i, voice),
+                    count = i64::from(g.row.ply - f.seen_ply),
+                    moves = self.moves_from(&g, f.seen_ply as usize, voice),
                     state = state
-                ),
-                None => t!(lang, "follow-digest-state", game = what, state = state),
+                )
+            } else if g.row.ply < f.seen_ply {
+                t!(
+                    lang,
+                    "follow-ping-takeback",
+                    game = what,
+                    ply = g.row.ply,
+                    state = state
+                )
+            } else {
+                t!(lang, "follow-digest-state", game = what, state = state)
             };
-            out.push(line + &self.link(&g.row));
+            lines.push(line + &self.link(&g.row));
+            told.push(Told {
+                game: f.game,
+                ply: g.row.ply,
+                over,
+            });
         }
-        Ok(out)
+        Ok((lines, told))
     }
 }
 

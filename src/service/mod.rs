@@ -87,6 +87,10 @@ impl Clock for SystemClock {
     }
 }
 
+/// The test switch `TEGAMI_FAULT_CLOCK=RFC3339` of `tegami run`: the bot's clock starts at that
+/// time and runs on from there (end-to-end tests reach a player's digest hour with it).
+pub const FAULT_CLOCK: &str = "TEGAMI_FAULT_CLOCK";
+
 /// A clock that stands still until set.
 pub struct ManualClock(AtomicI64);
 

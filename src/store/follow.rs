@@ -16,13 +16,21 @@ pub struct FollowRow {
     /// How they are told: `thread` (a member of the game's thread), `digest` (in their daily
     /// digest) or `ping` (a mention at each move).
     pub notify: String,
-    /// What a `ping` follower was last told: the game's ply, and whether it was over. Set to
-    /// the game's when they follow (or change how they are told).
+    /// What a `ping` or `digest` follower was last told: the game's ply, and whether it was
+    /// over. Set to the game's when they follow (or change how they are told).
     pub seen_ply: u32,
     pub seen_over: bool,
     /// The thread a `thread` follower was added to (the game's thread at that time).
     pub joined_thread: Option<String>,
     pub created_at: i64,
+}
+
+/// What a digest told a follower of a game: the game's ply then, and whether it was over.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Told {
+    pub game: i64,
+    pub ply: u32,
+    pub over: bool,
 }
 
 /// A `thread` follower to add to their game's thread.
@@ -73,14 +81,16 @@ pub trait FollowStore: Send + Sync {
     fn digests_at(&self, now: i64, rolling_before: i64, limit: usize) -> Result<Vec<UserRow>>;
     /// Records a user's digest, in one transaction, if their planned digest is still `planned`
     /// (as read with their row): the next is planned at `next` (`None`: none), and with a
-    /// `notice` the digest is recorded sent `now` (`last_digest_at`) and queued. `false` if the
-    /// plan changed meanwhile (another process sent it, or they changed their settings).
+    /// `notice` the digest is recorded sent `now` (`last_digest_at`) and queued, and what it
+    /// told of the games they follow by digest is recorded (`told`: game, ply, over). `false`
+    /// if the plan changed meanwhile (another process sent it, or they changed their
+    /// settings): nothing is written.
     fn record_daily(
         &self,
         user: &str,
         planned: Option<i64>,
         next: Option<i64>,
-        notice: Option<&NewNotice>,
+        notice: Option<(&NewNotice, &[Told])>,
         now: i64,
     ) -> Result<bool>;
     /// Sets a user's digest hour and time zone (IANA name), and plans their next digest at

@@ -35,7 +35,7 @@ mod postgres;
 mod sqlite;
 
 pub use conditional::{ConditionalRow, ConditionalStore, NewConditional};
-pub use follow::{FollowRow, FollowStore, ThreadJoin};
+pub use follow::{FollowRow, FollowStore, ThreadJoin, Told};
 pub use league::{
     Joined, LeaguePlayerRow, LeagueRow, LeagueStatus, LeagueStore, NewLeague, NewPairing,
     PairingRow, RoundStart, Settle,

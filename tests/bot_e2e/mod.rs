@@ -18,6 +18,7 @@ use crate::fake_discord::{
 
 mod computer;
 mod conditional;
+mod follow;
 mod hardening;
 mod language;
 mod league;

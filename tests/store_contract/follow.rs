@@ -5,7 +5,7 @@
 //! planned time (or by the older rule when none is planned) and recorded once.
 
 use super::*;
-use tegami::store::{FollowRow, GameRow, ThreadJoin};
+use tegami::store::{FollowRow, GameRow, ThreadJoin, Told};
 
 /// Says on standard error that a follower test ran on a backend (the figures of a run).
 fn ran(test: &str, backend: &str) {
@@ -373,7 +373,7 @@ fn digests_are_found_by_their_planned_time_and_recorded_once() {
                 "cat",
                 None,
                 None,
-                Some(&notice(51, "cat", "d")),
+                Some((&notice(51, "cat", "d"), &[])),
                 T0 + 4 * 3600,
             )
             .unwrap();
@@ -394,14 +394,20 @@ fn digests_are_found_by_their_planned_time_and_recorded_once() {
         // Recorded once: the plan read is the guard.
         let d = notice(52, "ann", "your digest");
         assert!(!store
-            .record_daily("ann", Some(T0), Some(T0 + DAY), Some(&d), T0 + 5 * 3600)
+            .record_daily(
+                "ann",
+                Some(T0),
+                Some(T0 + DAY),
+                Some((&d, &[])),
+                T0 + 5 * 3600
+            )
             .unwrap());
         assert!(store
             .record_daily(
                 "ann",
                 Some(T0 + 5 * 3600),
                 Some(T0 + 29 * 3600),
-                Some(&d),
+                Some((&d, &[])),
                 T0 + 5 * 3600
             )
             .unwrap());
@@ -410,7 +416,7 @@ fn digests_are_found_by_their_planned_time_and_recorded_once() {
                 "ann",
                 Some(T0 + 5 * 3600),
                 Some(T0 + 29 * 3600),
-                Some(&notice(53, "ann", "again")),
+                Some((&notice(53, "ann", "again"), &[])),
                 T0 + 5 * 3600
             )
             .unwrap());
@@ -450,7 +456,7 @@ fn digests_are_found_by_their_planned_time_and_recorded_once() {
                             "ann",
                             Some(T0 + 29 * 3600),
                             Some(T0 + 53 * 3600),
-                            Some(&notice(id, "ann", "day two")),
+                            Some((&notice(id, "ann", "day two"), &[])),
                             T0 + 29 * 3600,
                         )
                         .expect("record")
@@ -478,6 +484,93 @@ fn digests_are_found_by_their_planned_time_and_recorded_once() {
         assert_eq!(store.user("dot").unwrap().expect("dot").digest_hour, None);
         ran(
             "digests_are_found_by_their_planned_time_and_recorded_once",
+            name,
+        );
+    }
+}
+
+#[test]
+fn what_a_digest_told_of_followed_games_is_recorded_with_it_once() {
+    for b in backends() {
+        let (name, store) = (b.name, b.store());
+        let g = new_game(store, "alice", "bob");
+        for u in ["eve", "fay"] {
+            store.touch_user(u, u, T0).unwrap();
+        }
+        store.follow(g.id, "eve", "digest", T0).unwrap();
+        store.follow(g.id, "fay", "ping", T0).unwrap();
+        store.set_digest("eve", None, None, Some(T0 + DAY)).unwrap();
+        let g = play(store, &g, "7g7f");
+        let told = [Told {
+            game: g.id,
+            ply: 1,
+            over: false,
+        }];
+        let seen = || -> Vec<(String, u32)> {
+            store
+                .followers_of(g.id)
+                .unwrap()
+                .into_iter()
+                .map(|f| (f.user, f.seen_ply))
+                .collect()
+        };
+        // Another plan than the one read: nothing written.
+        assert!(
+            !store
+                .record_daily(
+                    "eve",
+                    Some(T0),
+                    Some(T0 + 2 * DAY),
+                    Some((&notice(61, "eve", "x"), &told[..])),
+                    T0 + DAY
+                )
+                .unwrap(),
+            "{name}"
+        );
+        assert_eq!(
+            seen(),
+            vec![("eve".to_string(), 0), ("fay".to_string(), 0)],
+            "{name}"
+        );
+        assert!(store.unsent(10).unwrap().is_empty(), "{name}");
+        // The digest sent: what it told recorded, for the digest follower only.
+        assert!(
+            store
+                .record_daily(
+                    "eve",
+                    Some(T0 + DAY),
+                    Some(T0 + 2 * DAY),
+                    Some((&notice(62, "eve", "1 move"), &told[..])),
+                    T0 + DAY
+                )
+                .unwrap(),
+            "{name}"
+        );
+        assert_eq!(
+            seen(),
+            vec![("eve".to_string(), 1), ("fay".to_string(), 0)],
+            "{name}"
+        );
+        let eve = store.user("eve").unwrap().expect("eve");
+        assert_eq!(
+            (eve.last_digest_at, eve.next_digest_at),
+            (Some(T0 + DAY), Some(T0 + 2 * DAY)),
+            "{name}"
+        );
+        // Told once: the same digest again is refused, nothing queued twice.
+        assert!(!store
+            .record_daily(
+                "eve",
+                Some(T0 + DAY),
+                Some(T0 + 2 * DAY),
+                Some((&notice(63, "eve", "again"), &told[..])),
+                T0 + DAY
+            )
+            .unwrap());
+        let ids: Vec<i64> = store.unsent(10).unwrap().iter().map(|o| o.id).collect();
+        assert_eq!(ids, vec![62], "{name}");
+        ran(
+            "what_a_digest_told_of_followed_games_is_recorded_with_it_once",
             name,
         );
     }

@@ -229,7 +229,7 @@ impl FollowStore for PgStore {
         user: &str,
         planned: Option<i64>,
         next: Option<i64>,
-        notice: Option<&NewNotice>,
+        notice: Option<(&NewNotice, &[Told])>,
         now: i64,
     ) -> Result<bool> {
         self.write(|tx| {
@@ -242,8 +242,15 @@ impl FollowStore for PgStore {
                 &[&user, &planned, &next, &notice.is_some(), &now],
             )?;
             if n == 1 {
-                if let Some(notice) = notice {
+                if let Some((notice, told)) = notice {
                     queue(tx, &self.holder, std::slice::from_ref(notice), now)?;
+                    for t in told {
+                        tx.execute(
+                            "UPDATE followers SET seen_ply = $3, seen_over = $4
+                             WHERE game_id = $1 AND user_id = $2 AND notify = 'digest'",
+                            &[&t.game, &user, &i64::from(t.ply), &t.over],
+                        )?;
+                    }
                 }
             }
             Ok(n == 1)

@@ -220,7 +220,7 @@ impl FollowStore for SqliteStore {
         user: &str,
         planned: Option<i64>,
         next: Option<i64>,
-        notice: Option<&NewNotice>,
+        notice: Option<(&NewNotice, &[Told])>,
         now: i64,
     ) -> Result<bool> {
         self.write(|tx| {
@@ -231,8 +231,15 @@ impl FollowStore for SqliteStore {
                 params![user, planned, next, notice.is_some(), now],
             )?;
             if n == 1 {
-                if let Some(notice) = notice {
+                if let Some((notice, told)) = notice {
                     queue(tx, &self.holder, std::slice::from_ref(notice), now)?;
+                    let mut st = tx.prepare_cached(
+                        "UPDATE followers SET seen_ply = ?3, seen_over = ?4
+                         WHERE game_id = ?1 AND user_id = ?2 AND notify = 'digest'",
+                    )?;
+                    for t in told {
+                        st.execute(params![t.game, user, t.ply, t.over])?;
+                    }
                 }
             }
             Ok(n == 1)
