@@ -108,10 +108,6 @@ fn anyone_in_the_server_follows_its_games_and_mistakes_change_nothing() {
         ),
         (format!("follow {over}"), format!("game #{over} is over")),
         (
-            format!("follow {g} shout"),
-            "notify 'shout' is not thread, digest or ping".to_string(),
-        ),
-        (
             format!("unfollow {elsewhere}"),
             format!("you do not follow game #{elsewhere}"),
         ),
@@ -407,7 +403,10 @@ fn a_digest_comes_at_the_players_hour_in_their_zone_once_a_local_day() {
     let d = digests_to(&env, "kenji");
     assert_eq!(d.len(), 1);
     assert!(
-        d[0].starts_with(&format!("your turn in 1 game: #{g}\nYour move:\n• #{g} Shogi vs alice — your move, 6d 21h left (by 2026-01-09 05:00 JST)")),
+        d[0].starts_with(&format!(
+            "your turn in 1 game: #{g}\nYour move:\n\
+             • #{g} Shogi vs alice — your move, 6d 21h left (by 2026-01-09 05:00 JST)"
+        )),
         "{}",
         d[0]
     );
@@ -585,9 +584,14 @@ fn the_console_follows_and_sets_the_digests_hour() {
     );
     let out = say("@alice move 7g7f");
     assert!(
-        out.contains("→ @carol (mention): #1 alice vs bob (Shogi): 1. P-7f. bob (white) to move, by 2026-12-04 12:0"),
+        out.contains(
+            "→ @carol (mention): #1 alice vs bob (Shogi): 1. P-7f. bob (white) to move, \
+             by 2026-12-04 12:0"
+        ),
         "{out}"
     );
+    let out = say("@carol follow 1 shout");
+    assert_eq!(out, "✗ notify 'shout' is not thread, digest or ping");
     let out = say("@carol follow");
     assert!(
         out.contains("#1 alice vs bob (Shogi) — by a mention at each move; bob to move"),

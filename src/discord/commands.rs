@@ -1004,6 +1004,7 @@ pub async fn follow(
     #[description = "How you are told: thread (default), digest or ping"] notify: Option<String>,
 ) -> Result<(), Error> {
     let command = pick(notify, FOLLOW_NOTIFY, "notify").and_then(|notify| {
+        let notify = notify.as_deref().and_then(crate::service::FollowHow::parse);
         if notify.is_some() && game.is_none() {
             Err(msg!("discord-follow-which-game"))
         } else {

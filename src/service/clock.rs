@@ -8,7 +8,7 @@
 //!
 //! The sweep is idempotent and survives restarts: every change is one transaction guarded by
 //! what it changes (a game still active at the version seen, a reminder not yet sent for this
-//! deadline, a challenge still open, a digest still planned for the time it was read), and the notification it
+//! deadline, a challenge still open, a digest still planned as read), and the notification it
 //! causes is queued in the outbox in that same transaction. Several processes may sweep one
 //! database at once: each change claims its row in its transaction (on PostgreSQL, `FOR UPDATE
 //! SKIP LOCKED`; SQLite has one writer at a time), so a game is forfeited once and its notices

@@ -168,7 +168,7 @@ pub enum Command {
     /// without a game, the games followed.
     Follow {
         game: Option<i64>,
-        notify: Option<String>,
+        notify: Option<super::FollowHow>,
     },
     /// Stop following a game.
     Unfollow {
@@ -517,11 +517,11 @@ pub fn parse(line: &str) -> Result<Command, CommandError> {
             for a in args {
                 match a.split_once('=') {
                     Some(("game", v)) => game = Some(parse_id(v).ok_or_else(u)?),
-                    Some(("notify", v)) => notify = Some(v.to_ascii_lowercase()),
+                    Some(("notify", v)) => notify = Some(follow_how(v)?),
                     Some(_) => return Err(u()),
                     None if game.is_none() && parse_id(a).is_some() => game = parse_id(a),
                     None if notify.is_none() && parse_id(a).is_none() => {
-                        notify = Some(a.to_ascii_lowercase())
+                        notify = Some(follow_how(a)?)
                     }
                     None => return Err(u()),
                 }
@@ -794,6 +794,12 @@ fn parse_league(line: &str) -> Result<Command, CommandError> {
     }))
 }
 
+/// A way of being told of a followed game: `thread`, `digest` or `ping`.
+fn follow_how(word: &str) -> Result<super::FollowHow, CommandError> {
+    super::FollowHow::parse(word)
+        .ok_or_else(|| CommandError::Usage(msg!("follow-bad-notify", value = word)))
+}
+
 /// A user named in a command line: a mention, or a bare name.
 fn user_arg(s: &str) -> UserRef {
     UserRef::id_only(parse_mention(s).unwrap_or_else(|| s.to_string()))
@@ -981,14 +987,14 @@ mod tests {
             parse("follow #12 digest").unwrap(),
             Command::Follow {
                 game: Some(12),
-                notify: Some("digest".into())
+                notify: Some(crate::service::FollowHow::Digest)
             }
         );
         assert_eq!(
             parse("follow game=12 notify=PING").unwrap(),
             Command::Follow {
                 game: Some(12),
-                notify: Some("ping".into())
+                notify: Some(crate::service::FollowHow::Ping)
             }
         );
         assert_eq!(
@@ -1006,6 +1012,7 @@ mod tests {
             "follow digest",
             "follow 1 2",
             "follow x=1",
+            "follow 1 shout",
             "unfollow",
             "unfollow x",
         ] {

@@ -42,7 +42,48 @@ use crate::i18n::{refusal, words, Lang};
 use crate::store::{GameRow, NewNotice, ThreadJoin, Told, UserRow};
 use crate::{msg, t};
 
-/// How a follower is told of a game: the values of `follow … notify=`.
+/// How a follower is told of a game (`follow 12 digest`; stored by its word).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum FollowHow {
+    /// A member of the game's thread.
+    Thread,
+    /// In the daily digest.
+    Digest,
+    /// A mention at each move.
+    Ping,
+}
+
+impl FollowHow {
+    pub const ALL: [FollowHow; 3] = [FollowHow::Thread, FollowHow::Digest, FollowHow::Ping];
+
+    /// Its word: `thread`, `digest`, `ping`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            FollowHow::Thread => "thread",
+            FollowHow::Digest => "digest",
+            FollowHow::Ping => "ping",
+        }
+    }
+
+    /// From its word (any case).
+    pub fn parse(s: &str) -> Option<FollowHow> {
+        FollowHow::ALL
+            .into_iter()
+            .find(|h| h.as_str().eq_ignore_ascii_case(s.trim()))
+    }
+
+    /// A follower's, as stored (an unknown word is the store's error, not a default).
+    fn of(f: &crate::store::FollowRow) -> Result<FollowHow, CoreError> {
+        FollowHow::parse(&f.notify).ok_or_else(|| {
+            CoreError::Internal(format!(
+                "game {}: follower {} told by {:?}",
+                f.game, f.user, f.notify
+            ))
+        })
+    }
+}
+
+/// The words of [`FollowHow`], as the commands offer them.
 pub const FOLLOW_NOTIFY: &[&str] = &["thread", "digest", "ping"];
 
 /// At most this many moves are listed in one notice (the last ones; `…` before them).
@@ -99,12 +140,9 @@ impl Service {
         user: &User,
         place: &Place,
         game: i64,
-        notify: Option<&str>,
+        notify: Option<FollowHow>,
     ) -> Result<Reply, CoreError> {
         let lang = user.voice.lang;
-        if let Some(n) = notify.filter(|n| !FOLLOW_NOTIFY.contains(n)) {
-            return user_err(msg!("follow-bad-notify", value = n));
-        }
         let Some(guild) = place.guild.as_deref() else {
             return user_err(msg!("follow-in-server"));
         };
@@ -123,13 +161,13 @@ impl Service {
             .follows_of(&user.id)?
             .into_iter()
             .find(|f| f.game == game);
-        let notify = notify
-            .map(str::to_string)
-            .or_else(|| before.as_ref().map(|f| f.notify.clone()))
-            .unwrap_or_else(|| "thread".into());
-        let (f, new) = self.store.follow(game, &user.id, &notify, self.now())?;
+        let old = before.as_ref().map(FollowHow::of).transpose()?;
+        let how = notify.or(old).unwrap_or(FollowHow::Thread);
+        let (_, new) = self
+            .store
+            .follow(game, &user.id, how.as_str(), self.now())?;
         // A digest follower's digest is planned if none was.
-        if f.notify == "digest" {
+        if how == FollowHow::Digest {
             if let Some(me) = self.store.user(&user.id)? {
                 if me.next_digest_at.is_none() {
                     let next = self.planned_digest(&me, self.now())?;
@@ -138,19 +176,19 @@ impl Service {
                 }
             }
         }
-        let how = how_words(lang, &f.notify);
+        let words = how_words(lang, how);
         let what = self.game_words(&row, Some(guild), lang);
-        let text = match (new, before.as_ref().map(|b| b.notify.as_str())) {
-            (true, _) => t!(lang, "follow-started", game = what, how = how, id = game),
-            (false, Some(old)) if old != f.notify => {
-                t!(lang, "follow-changed", game = what, how = how, id = game)
+        let text = match (new, old) {
+            (true, _) => t!(lang, "follow-started", game = what, how = words, id = game),
+            (false, Some(old)) if old != how => {
+                t!(lang, "follow-changed", game = what, how = words, id = game)
             }
-            _ => t!(lang, "follow-already", game = what, how = how, id = game),
+            _ => t!(lang, "follow-already", game = what, how = words, id = game),
         };
-        info!(game, user = %user.id, notify = f.notify, "following");
+        info!(game, user = %user.id, notify = how.as_str(), "following");
         Ok(Reply {
             text,
-            follow: (f.notify == "thread").then_some(FollowChange::Followed(game)),
+            follow: (how == FollowHow::Thread).then_some(FollowChange::Followed(game)),
             ..Reply::default()
         })
     }
@@ -166,8 +204,8 @@ impl Service {
         let Some(f) = self.store.unfollow(game, &user.id)? else {
             return user_err(msg!("follow-not-following", id = game));
         };
-        let left = match (&f.notify[..], f.joined_thread) {
-            ("thread", Some(thread)) => Some(FollowChange::Unfollowed { game, thread }),
+        let left = match (FollowHow::of(&f)?, f.joined_thread) {
+            (FollowHow::Thread, Some(thread)) => Some(FollowChange::Unfollowed { game, thread }),
             _ => None,
         };
         Ok(Reply {
@@ -203,7 +241,7 @@ impl Service {
                 lang,
                 "follow-list-line",
                 game = self.game_words(&row, names, lang),
-                how = how_words(lang, &f.notify),
+                how = how_words(lang, FollowHow::of(&f)?),
                 state = state,
                 link = self.link(&row)
             ));
@@ -452,7 +490,7 @@ impl Service {
                 .store
                 .follows_of(&user.id)?
                 .iter()
-                .any(|f| f.notify == "digest"))
+                .any(|f| f.notify == FollowHow::Digest.as_str()))
     }
 
     /// When `user`'s next digest is due, planned at `now` (settings changed, a first digest
@@ -624,7 +662,7 @@ impl Service {
         let mut lines = Vec::new();
         let mut told = Vec::new();
         for f in self.store.follows_of(&user.id)? {
-            if f.notify != "digest" {
+            if FollowHow::of(&f)? != FollowHow::Digest {
                 continue;
             }
             let Some(row) = self.store.game(f.game)? else {
@@ -670,17 +708,28 @@ impl Service {
 
 /// How a follower is told, in words: `in its thread`, `in your daily digest`, `pinged at each
 /// move`.
-fn how_words(lang: Lang, notify: &str) -> String {
-    match notify {
-        "digest" => t!(lang, "follow-how-digest"),
-        "ping" => t!(lang, "follow-how-ping"),
-        _ => t!(lang, "follow-how-thread"),
+fn how_words(lang: Lang, how: FollowHow) -> String {
+    match how {
+        FollowHow::Thread => t!(lang, "follow-how-thread"),
+        FollowHow::Digest => t!(lang, "follow-how-digest"),
+        FollowHow::Ping => t!(lang, "follow-how-ping"),
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn ways_of_being_told_are_read_from_their_words() {
+        for h in FollowHow::ALL {
+            assert_eq!(FollowHow::parse(h.as_str()), Some(h));
+        }
+        let words: Vec<&str> = FollowHow::ALL.iter().map(|h| h.as_str()).collect();
+        assert_eq!(words, FOLLOW_NOTIFY);
+        assert_eq!(FollowHow::parse(" PING "), Some(FollowHow::Ping));
+        assert_eq!(FollowHow::parse("mention"), None);
+    }
 
     #[test]
     fn time_left_is_rounded_to_the_hour_past_a_day_and_to_the_minute_below() {

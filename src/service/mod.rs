@@ -34,7 +34,7 @@ pub use computer::{
     ANALYSIS_NODES, DEFAULT_LEVEL, FAULT_SEARCH_PANICS, PANICS_IN_A_ROW, RETRY_DELAY, WORKER_QUEUE,
 };
 pub use delivery::GameHome;
-pub use follow::FOLLOW_NOTIFY;
+pub use follow::{FollowHow, FOLLOW_NOTIFY};
 pub use names::escape_markdown;
 pub use play::{MAX_COMPUTER_GAMES, MAX_DAILY_TO_ONE, MAX_OPEN_CHALLENGES, MAX_OPEN_TO_ONE};
 pub use speech::{default_notation, Voice};
@@ -781,7 +781,7 @@ impl Service {
             Command::League(c) => self.league(u, place, c),
             Command::Conditional(c) => self.conditional(u, place, c),
             Command::Follow { game, notify } => match game {
-                Some(id) => self.follow(u, place, *id, notify.as_deref()),
+                Some(id) => self.follow(u, place, *id, *notify),
                 None => self.follows(u, place),
             },
             Command::Unfollow { game } => self.unfollow(u, place, *game),

@@ -196,6 +196,20 @@ mod tests {
     }
 
     #[test]
+    fn times_are_in_the_zone_the_player_chose_and_utc_otherwise() {
+        let mut r = row(None, None, None);
+        assert_eq!(voice_for(Some(&r), None).zone, Zone::UTC);
+        r.timezone = Some("Asia/Tokyo".into());
+        let v = voice_for(Some(&r), None);
+        assert_eq!(v.zone.name(), "Asia/Tokyo");
+        assert_eq!(v.time(1_795_636_380), "2026-11-26 04:53 JST");
+        // A zone the database does not know (stored by an older version): UTC.
+        r.timezone = Some("Mars/Olympus".into());
+        assert_eq!(voice_for(Some(&r), None).zone, Zone::UTC);
+        assert_eq!(Voice::of(Lang::Ja).zone, Zone::UTC);
+    }
+
+    #[test]
     fn a_chosen_notation_is_kept_whatever_the_language() {
         let r = row(Some("ja"), Some("usi"), None);
         let v = voice_for(Some(&r), None);
