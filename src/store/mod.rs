@@ -670,8 +670,10 @@ pub trait ClockStore: Send + Sync {
     /// Expires an open challenge and queues the notices, once (`false` if no longer open).
     fn expire_challenge(&self, id: i64, notices: &[NewNotice], now: i64) -> Result<bool>;
     /// Users on a daily digest whose last digest is older than `before`, with how many active
-    /// games wait for their move. (The sweep plans digests with [`FollowStore::digests_at`]
-    /// since digests have an hour; this is the older rule's query, kept for its benchmark.)
+    /// games wait for their move. (Since digests have an hour, the sweep finds them with
+    /// [`FollowStore::digests_at`] and records them with [`FollowStore::record_daily`]; this
+    /// and `record_digest` are the older rule's, still held to it by the contract tests and
+    /// timed by `benches/sweep.rs`.)
     fn digests_due(&self, before: i64) -> Result<Vec<(UserRow, u32)>>;
     /// Records a digest for the user and queues it, once per period (`false` if one was sent
     /// since `before`).

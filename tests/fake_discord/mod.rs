@@ -44,9 +44,10 @@
 //!   message takes the message's id;
 //! - a message to an archived thread unarchives it, unless it is locked (400, 50083);
 //! - thread members: `PUT /channels/{thread}/thread-members/{user}` adds a user the fake knows
-//!   (204; an unknown one: 404, 10007 "Unknown Member"), not to an archived thread (400, 50083)
-//!   nor to a channel that is no thread (400, 50024); `DELETE` takes them out; `GET` lists them
-//!   ([`FakeDiscord::thread_members`]). Adding a member sends no message and pings nobody;
+//!   (204; an unknown one: 404, 10007 "Unknown Member"), not in an archived thread (400, 50083)
+//!   nor in a channel that is no thread (400, 50024); `DELETE` takes them out (not from an
+//!   archived thread either); `GET` lists them ([`FakeDiscord::thread_members`]). Adding a
+//!   member sends no message and pings nobody;
 //! - a DM to a user with closed DMs ([`FakeDiscord::set_dms_closed`]): 403, 50007;
 //! - without the MESSAGE_CONTENT intent, guild messages arrive with empty content unless they
 //!   mention the bot;

@@ -531,7 +531,7 @@ fn known_thread(st: &State, id: u64) -> Result<Value, Reply> {
 }
 
 /// `PUT` (add) or `DELETE` (take out) a member of a thread, as Discord checks them: a thread
-/// (not another channel), not archived when adding, a snowflake of a user it knows. 204.
+/// (not another channel), not archived, a snowflake of a user it knows (when adding). 204.
 fn thread_member(st: &mut State, thread: u64, user: &str, r: &Req) -> Result<Outcome, Reply> {
     let ch = known_thread(st, thread)?;
     let Some(user) = sf(user) else {
@@ -541,14 +541,14 @@ fn thread_member(st: &mut State, thread: u64, user: &str, r: &Req) -> Result<Out
             "Value is not snowflake.",
         ));
     };
+    if ch["thread_metadata"]["archived"].as_bool() == Some(true) {
+        return Err(Reply::error(400, 50083, "Thread is archived"));
+    }
     if r.method == "DELETE" {
         if let Some(m) = st.thread_members.get_mut(&thread) {
             m.remove(&user);
         }
         return Ok(Reply::no_content().into());
-    }
-    if ch["thread_metadata"]["archived"].as_bool() == Some(true) {
-        return Err(Reply::error(400, 50083, "Thread is archived"));
     }
     if !st.users.contains_key(&user) {
         return Err(Reply::error(404, 10007, "Unknown Member"));

@@ -655,6 +655,13 @@ async fn fake_thread_members_are_added_listed_and_taken_out_as_discord_checks_th
             ),
             (400, 50083)
         );
+        assert_eq!(
+            refusal(
+                http.remove_thread_channel_member(t, UserId::new(carol.id))
+                    .await
+            ),
+            (400, 50083)
+        );
         assert!(fake.thread_members(thread).is_empty());
         fake.assert_no_unknown_routes();
         assert!(fake.problems().is_empty(), "{:?}", fake.problems());
