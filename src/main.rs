@@ -670,9 +670,31 @@ fn run_bot(
             Arc::new(store)
         }
     };
+    // Test switch: the bot's clock starts at the time given and runs on from there (as the
+    // console's `tick`): end-to-end tests reach a deadline or a player's digest hour.
+    let clock: Arc<dyn tegami::service::Clock> = match std::env::var(tegami::service::FAULT_CLOCK) {
+        Ok(t) if !t.is_empty() => {
+            let at =
+                time::OffsetDateTime::parse(&t, &time::format_description::well_known::Rfc3339)
+                    .map_err(|e| {
+                        UserError(format!(
+                            "{}='{t}' is not an RFC 3339 time: {e}",
+                            tegami::service::FAULT_CLOCK
+                        ))
+                    })?;
+            let clock = tegami::console::ConsoleClock::new();
+            clock.set(at.unix_timestamp());
+            tracing::warn!(
+                "test switch {}: the clock starts at {t}",
+                tegami::service::FAULT_CLOCK
+            );
+            Arc::new(clock)
+        }
+        _ => Arc::new(tegami::service::SystemClock),
+    };
     let service = Arc::new(tegami::service::Service::new(
         store,
-        Arc::new(tegami::service::SystemClock),
+        clock,
         tegami::service::Config {
             // Discord renders markdown: names are escaped to show as typed.
             markdown: true,

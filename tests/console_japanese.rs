@@ -95,6 +95,15 @@ const ALLOWED: &[&str] = &[
     "request",
     "propose",
     // The league command and its words.
+    // Following games, the digest's hour and the time zone (issue 23), typed as words.
+    "follow",
+    "unfollow",
+    "thread",
+    "ping",
+    "digest_hour",
+    "hour",
+    "timezone",
+    "none",
     // The conditional command and its sub-commands.
     "conditional",
     "add",

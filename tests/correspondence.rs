@@ -995,7 +995,7 @@ fn a_challenge_past_its_expiry_cannot_be_accepted_even_before_the_sweep() {
 
 // ---------------------------------------------------------------- a crash in the middle of a sweep
 
-/// A store that delegates everything to a SQLite store (each of the seven parts of `Store`),
+/// A store that delegates everything to a SQLite store (each of the eight parts of `Store`),
 /// except that `finish_game` fails once
 /// `allowed` calls succeeded: the process "dies" there (before the commit, or just after it
 /// when `commit_then_fail`), and every later `finish_game` fails too.
@@ -1454,6 +1454,86 @@ impl tegami::store::ConditionalStore for CrashingStore {
     }
 }
 
+impl tegami::store::FollowStore for CrashingStore {
+    fn follow(
+        &self,
+        game: i64,
+        user: &str,
+        notify: &str,
+        now: i64,
+    ) -> Result<(tegami::store::FollowRow, bool), StoreError> {
+        self.inner.follow(game, user, notify, now)
+    }
+    fn unfollow(
+        &self,
+        game: i64,
+        user: &str,
+    ) -> Result<Option<tegami::store::FollowRow>, StoreError> {
+        self.inner.unfollow(game, user)
+    }
+    fn follows_of(&self, user: &str) -> Result<Vec<tegami::store::FollowRow>, StoreError> {
+        self.inner.follows_of(user)
+    }
+    fn followers_of(&self, game: i64) -> Result<Vec<tegami::store::FollowRow>, StoreError> {
+        self.inner.followers_of(game)
+    }
+    fn pings_due(
+        &self,
+        game: Option<i64>,
+        limit: usize,
+    ) -> Result<Vec<tegami::store::FollowRow>, StoreError> {
+        self.inner.pings_due(game, limit)
+    }
+    fn mark_seen(
+        &self,
+        game: i64,
+        user: &str,
+        seen: (u32, bool),
+        to: (u32, bool),
+        notice: Option<&NewNotice>,
+        now: i64,
+    ) -> Result<bool, StoreError> {
+        self.inner.mark_seen(game, user, seen, to, notice, now)
+    }
+    fn thread_joins_due(
+        &self,
+        game: Option<i64>,
+        limit: usize,
+    ) -> Result<Vec<tegami::store::ThreadJoin>, StoreError> {
+        self.inner.thread_joins_due(game, limit)
+    }
+    fn thread_joined(&self, game: i64, user: &str, thread: &str) -> Result<(), StoreError> {
+        self.inner.thread_joined(game, user, thread)
+    }
+    fn digests_at(
+        &self,
+        now: i64,
+        rolling_before: i64,
+        limit: usize,
+    ) -> Result<Vec<UserRow>, StoreError> {
+        self.inner.digests_at(now, rolling_before, limit)
+    }
+    fn record_daily(
+        &self,
+        user: &str,
+        planned: Option<i64>,
+        next: Option<i64>,
+        notice: Option<(&NewNotice, &[tegami::store::Told])>,
+        now: i64,
+    ) -> Result<bool, StoreError> {
+        self.inner.record_daily(user, planned, next, notice, now)
+    }
+    fn set_digest(
+        &self,
+        user: &str,
+        hour: Option<u8>,
+        timezone: Option<&str>,
+        next: Option<i64>,
+    ) -> Result<(), StoreError> {
+        self.inner.set_digest(user, hour, timezone, next)
+    }
+}
+
 impl RatingStore for CrashingStore {
     fn rating(
         &self,
@@ -1688,7 +1768,15 @@ fn digest_users_get_one_digest_a_day_and_no_ping_per_move() {
     for g in [g1, g2] {
         assert!(d[0].text.contains(&format!("#{g}")), "{}", d[0].text);
     }
-    assert!(!d[0].text.contains(&format!("#{g3}")), "{}", d[0].text);
+    // The daily list: bob's move in g1 and g2, then carol's in g3.
+    let head = d[0].text.lines().next().unwrap_or_default();
+    assert!(!head.contains(&format!("#{g3}")), "{}", d[0].text);
+    let theirs = d[0].text.find("Your opponents' move:").expect("their move");
+    assert!(
+        d[0].text[theirs..].contains(&format!("#{g3} Shogi vs carol — carol's move")),
+        "{}",
+        d[0].text
+    );
 
     for t2 in [t + 1, t + HOUR, t + DAY - 1] {
         assert!(env.sweep(t2).digests.is_empty(), "within 24 h");
@@ -1703,7 +1791,13 @@ fn digest_users_get_one_digest_a_day_and_no_ping_per_move() {
     assert_eq!(env.sweep(t + DAY).digests, vec!["bob".to_string()]);
     let d = digests(&env);
     assert_eq!(d.len(), 2);
-    assert_eq!(d[1].text, format!("your turn in 1 game: #{g2}"));
+    // The first line counts the games waiting; the daily list follows it.
+    assert_eq!(
+        d[1].text.lines().next(),
+        Some(format!("your turn in 1 game: #{g2}").as_str()),
+        "{}",
+        d[1].text
+    );
     // Nothing waiting: no digest.
     env.set(t + DAY + HOUR);
     env.ok("bob", &format!("move {g2} 3c3d"));

@@ -110,6 +110,15 @@ const ALLOWED: &[&str] = &[
     "four",
     "six",
     // The league command and the words typed with it.
+    // Following games, the digest's hour and the time zone (issue 23), typed as words.
+    "follow",
+    "unfollow",
+    "thread",
+    "ping",
+    "digest_hour",
+    "hour",
+    "timezone",
+    "none",
     // The conditional command and its sub-commands.
     "conditional",
     "add",

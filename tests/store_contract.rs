@@ -1806,3 +1806,7 @@ mod conditional;
 /// The game clocks (issue 23): `tests/store_contract/clocks.rs`.
 #[path = "store_contract/clocks.rs"]
 mod clocks;
+
+/// The followers and daily digests (issue 23): `tests/store_contract/follow.rs`.
+#[path = "store_contract/follow.rs"]
+mod follow;

@@ -32,7 +32,7 @@ usage-record = record GAME_ID
 usage-replay = replay GAME_ID
 usage-export = export GAME_ID [sfen|kif|csa|fen]
 usage-rules = rules VARIANT [PIECE]
-usage-settings = settings [style=kanji|international] [notify=mention|dm|digest] [remind=HOURS] [language=en|ja] [notation=western|japanese|usi]
+usage-settings = settings [style=kanji|international] [notify=mention|dm|digest] [remind=HOURS] [language=en|ja] [notation=western|japanese|usi] [digest_hour=0-23] [timezone=ZONE]
 usage-moretime = moretime [GAME_ID]
 usage-vacation = vacation [DAYS|end]
 usage-stats = stats [@USER]

@@ -16,13 +16,13 @@ help-declare = declare [GAME_ID] — Shogi: declare the entering king on your tu
 help-draw = draw [GAME_ID] [offer|accept|decline] — offer or answer a draw
 help-takeback = takeback [GAME_ID] [request|accept|decline] — ask to take back your last move, or answer
 help-impasse = impasse [GAME_ID] [propose|accept|decline] — jishogi by agreement, once both kings are in their zones (shogi, judkins, cannon)
-help-games = games — your games in progress, your move first
+help-games = games [@USER] — your daily list: your move first (soonest deadline first, with the time left), then your opponents', then challenges; with a user, their games
 help-history = history [@USER] — finished games
 help-game = game GAME_ID [PLY] — the board of a game at any move
 help-record = record GAME_ID — the move list
 help-export = export GAME_ID [sfen|kif|csa|fen] — the game for other software (kif, csa: shogi; fen: shogi, judkins)
 help-rules = rules VARIANT [PIECE] — a game's pieces and notation, or how one piece moves
-help-settings = settings [style=kanji|international] [notify=mention|dm|digest] [remind=HOURS] — your preferences (digest: one daily message instead of a ping per move; remind: hours before a deadline to be reminded, 24 unless you choose, 0 for never; a reminder waits at least half the time per move)
+help-settings = settings [style=kanji|international] [notify=mention|dm|digest] [remind=HOURS] [digest_hour=0-23] [timezone=ZONE] — your preferences (digest: one daily message instead of a ping per move; remind: hours before a deadline to be reminded, 24 unless you choose, 0 for never; a reminder waits at least half the time per move; digest_hour: the hour of your daily digest, a day after the last one unless you choose; timezone: an IANA name such as Asia/Tokyo for that hour and the times you are shown, UTC unless you choose)
 help-moretime = moretime [GAME_ID] — give your opponent one more day on their move
 help-vacation = vacation [DAYS|end] — pause your deadlines (up to 14 days a month), or come back early
 help-stats = stats [@USER] — ratings and results on this server
@@ -30,6 +30,8 @@ help-leaderboard = leaderboard VARIANT — the best rated players of a game on t
 help-server = server [days=N] [rated|casual] [channel=CHANNEL] — server defaults (managers only)
 help-league = league create name=NAME game=VARIANT format=round-robin|double-round-robin|swiss [rounds=N] [days=N] [clock=…] [start=all|rounds] · league join|leave|start|cancel|show|pairings|kick league=N · league list — server leagues (round robin and Swiss)
 help-conditional = conditional add [GAME] "MOVES" (on your opponent's turn: "if you play X, I play Y …"), conditional list [GAME], conditional clear [GAME] — conditional moves, seen by you only
+help-follow = follow GAME_ID [thread|digest|ping] — follow a game of this server: in its thread (the default), in your daily digest, or a mention at each move; follow alone lists what you follow
+help-unfollow = unfollow GAME_ID — stop following a game
 help-help = help [COMMAND] — this list
 
 ## A game's description (`rules VARIANT`)

@@ -2,8 +2,8 @@
 
 ## Settings
 
-settings-show = Your settings: style={ $style } (kanji or international), notify={ $notify } (mention, dm or digest), remind={ $remind }, language={ $language }, notation={ $notation }. Change with `settings style=international notify=dm remind=12 language=ja notation=japanese`.
-settings-saved = Saved: style={ $style }, notify={ $notify }, remind={ $remind }, language={ $language }, notation={ $notation }.
+settings-show = Your settings: style={ $style } (kanji or international), notify={ $notify } (mention, dm or digest), remind={ $remind }, language={ $language }, notation={ $notation }, digest_hour={ $digest }, timezone={ $timezone }. Change with `settings style=international notify=dm remind=12 language=ja notation=japanese digest_hour=8 timezone=Asia/Tokyo`.
+settings-saved = Saved: style={ $style }, notify={ $notify }, remind={ $remind }, language={ $language }, notation={ $notation }, digest_hour={ $digest }, timezone={ $timezone }.
 settings-remind-off = 0 (no reminders)
 settings-remind-hours = { $hours } (reminded { $hours ->
         [one] { $hours } hour

@@ -32,7 +32,7 @@ usage-record = record 対局番号
 usage-replay = replay 対局番号
 usage-export = export 対局番号 [sfen|kif|csa|fen]
 usage-rules = rules 将棋の種類 [駒]
-usage-settings = settings [style=kanji|international] [notify=mention|dm|digest] [remind=時間] [language=en|ja] [notation=western|japanese|usi]
+usage-settings = settings [style=kanji|international] [notify=mention|dm|digest] [remind=時間] [language=en|ja] [notation=western|japanese|usi] [digest_hour=0-23] [timezone=タイムゾーン]
 usage-moretime = moretime [対局番号]
 usage-vacation = vacation [日数|end]
 usage-stats = stats [@プレイヤー]

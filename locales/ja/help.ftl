@@ -14,13 +14,13 @@ help-declare = declare [対局番号] — 将棋: 自分の手番に入玉宣言
 help-draw = draw [対局番号] [offer|accept|decline] — 引き分けを申し出る、または返答する
 help-takeback = takeback [対局番号] [request|accept|decline] — 待ったを申し出る、または返答する
 help-impasse = impasse [対局番号] [propose|accept|decline] — 双方の玉が敵陣に入ったあと、合意による持将棋（shogi、judkins、cannon）
-help-games = games — 進行中の対局（自分の手番のものから）
+help-games = games [@プレイヤー] — 毎日の一覧: 自分の手番の対局（期限の近い順、残り時間つき）、相手の手番の対局、挑戦の順。プレイヤーを指定するとその人の対局
 help-history = history [@ユーザー] — 終局した対局
 help-game = game 対局番号 [手数] — 対局の任意の手数の盤面
 help-record = record 対局番号 — 棋譜
 help-export = export 対局番号 [sfen|kif|csa|fen] — 他のソフト向けの棋譜（kif、csa: 将棋。fen: 将棋、ジャドキンス将棋）
 help-rules = rules 種類 [駒] — 駒と表記法、または駒ひとつの動き
-help-settings = settings [style=kanji|international] [notify=mention|dm|digest] [remind=時間数] [language=en|ja] [notation=western|japanese|usi] — 個人設定（digest: 一手ごとの通知の代わりに一日一通のまとめ。remind: 期限の何時間前に知らせるか。既定は24、0 で知らせない。リマインドは持ち時間の半分が過ぎるまで待ちます。language: 言語。notation: 棋譜の表記）
+help-settings = settings [style=kanji|international] [notify=mention|dm|digest] [remind=時間数] [language=en|ja] [notation=western|japanese|usi] [digest_hour=0-23] [timezone=タイムゾーン] — 個人設定（digest: 一手ごとの通知の代わりに一日一通のまとめ。remind: 期限の何時間前に知らせるか。既定は24、0 で知らせない。リマインドは持ち時間の半分が過ぎるまで待ちます。language: 言語。notation: 棋譜の表記。digest_hour: 毎日のまとめの時刻、未設定なら前回から一日後。timezone: その時刻と表示する時刻のタイムゾーン、`Asia/Tokyo` のようなタイムゾーン名、既定は UTC）
 help-moretime = moretime [対局番号] — 相手の持ち時間を一日延ばす
 help-vacation = vacation [日数|end] — 期限を止める（月に14日まで）、または早めに戻る
 help-stats = stats [@ユーザー] — このサーバーでのレーティングと成績
@@ -28,6 +28,8 @@ help-leaderboard = leaderboard 種類 — このサーバーでのレーティ�
 help-server = server [days=N] [rated|casual] [channel=チャンネル] [language=en|ja] — サーバーの既定値（管理者のみ）
 help-league = league create name=名前 game=種類 format=round-robin|double-round-robin|swiss [rounds=回戦数] [days=日数] [clock=…] [start=all|rounds] · league join|leave|start|cancel|show|pairings|kick league=番号 · league list — サーバーのリーグ戦（総当たり、スイス式）
 help-conditional = conditional add [対局] "指し手" （相手の手番に「相手がXなら自分はY…」）、conditional list [対局]、conditional clear [対局] — 予約手（あなたにだけ表示）
+help-follow = follow 対局番号 [thread|digest|ping] — このサーバーの対局をフォロー: 対局スレッドで（既定）、毎日のまとめで、または一手ごとのメンションで。follow だけでフォロー中の一覧
+help-unfollow = unfollow 対局番号 — 対局のフォローをやめる
 help-help = help [コマンド] — この一覧
 
 ## 将棋の種類の説明（rules 種類）

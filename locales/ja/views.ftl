@@ -2,8 +2,8 @@
 
 ## 設定
 
-settings-show = 現在の設定: 駒の表記 style={ $style }（kanji または international）、通知 notify={ $notify }（mention、dm、digest）、リマインド remind={ $remind }、言語 language={ $language }、棋譜表記 notation={ $notation }。変更は `settings style=kanji notify=dm remind=12 language=ja notation=japanese` のように。
-settings-saved = 保存しました: 駒の表記 style={ $style }、通知 notify={ $notify }、リマインド remind={ $remind }、言語 language={ $language }、棋譜表記 notation={ $notation }。
+settings-show = 現在の設定: 駒の表記 style={ $style }（kanji または international）、通知 notify={ $notify }（mention、dm、digest）、リマインド remind={ $remind }、言語 language={ $language }、棋譜表記 notation={ $notation }、まとめの時刻 digest_hour={ $digest }、タイムゾーン timezone={ $timezone }。変更は `settings style=kanji notify=dm remind=12 language=ja notation=japanese digest_hour=8 timezone=Asia/Tokyo` のように。
+settings-saved = 保存しました: 駒の表記 style={ $style }、通知 notify={ $notify }、リマインド remind={ $remind }、言語 language={ $language }、棋譜表記 notation={ $notation }、まとめの時刻 digest_hour={ $digest }、タイムゾーン timezone={ $timezone }。
 settings-remind-off = 0（知らせない）
 settings-remind-hours = { $hours }（期限の{ $hours }時間前に知らせます。ただし早くても持ち時間の半分が過ぎてから）
 settings-language-chosen = { $lang }

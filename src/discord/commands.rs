@@ -52,6 +52,8 @@ pub fn all() -> Vec<poise::Command<Data, Error>> {
         help(),
         league(),
         conditional(),
+        follow(),
+        unfollow(),
     ];
     // Sub-commands are named `league create` from here on (poise fills this in again later).
     poise::set_qualified_names(&mut cmds);
@@ -84,6 +86,7 @@ fn set_choices(c: &mut poise::Command<Data, Error>) {
                 (_, "action") => Some(|b| choices(b, "action", ACTIONS)),
                 ("export", "format") => Some(|b| choices(b, "format", FORMATS)),
                 ("settings", "notify") => Some(|b| choices(b, "notify", NOTIFY)),
+                ("follow", "notify") => Some(|b| choices(b, "notify", FOLLOW_NOTIFY)),
                 ("settings" | "server", "language") => {
                     Some(|b| choices(b, "language", LANGUAGES))
                 }
@@ -154,6 +157,7 @@ const STYLES: &[&str] = &["kanji", "international"];
 const ACTIONS: &[&str] = &["offer", "accept", "decline"];
 const FORMATS: &[&str] = &["sfen", "kif", "csa", "fen"];
 const NOTIFY: &[&str] = &["mention", "dm", "digest"];
+const FOLLOW_NOTIFY: &[&str] = crate::service::FOLLOW_NOTIFY;
 const LANGUAGES: &[&str] = &["en", "ja"];
 const NOTATIONS: &[&str] = &["western", "japanese", "usi"];
 const LEAGUE_FORMATS: &[&str] = &["round-robin", "double-round-robin", "swiss"];
@@ -641,7 +645,18 @@ pub async fn leaderboard(
     run(ctx, command).await
 }
 
+/// Suggests time zones (IANA names) as the player types.
+async fn suggest_zones(_ctx: Ctx<'_>, partial: &str) -> CreateAutocompleteResponse {
+    CreateAutocompleteResponse::new().set_choices(
+        crate::service::suggest_zones(partial, 25)
+            .into_iter()
+            .map(|z| AutocompleteChoice::new(z, z))
+            .collect(),
+    )
+}
+
 /// Your settings: piece style, how you are told of moves, when you are reminded, language and notation.
+#[allow(clippy::too_many_arguments)] // one per option of /settings
 #[poise::command(slash_command, prefix_command)]
 pub async fn settings(
     ctx: Ctx<'_>,
@@ -655,6 +670,14 @@ pub async fn settings(
     #[description = "How moves are written for you: western, japanese or usi"] notation: Option<
         String,
     >,
+    #[description = "The hour of your daily digest, 0 to 23, in your time zone"]
+    #[min = 0]
+    #[max = 23]
+    digest_hour: Option<i64>,
+    #[description = "Your time zone, e.g. Asia/Tokyo (UTC by default)"]
+    #[autocomplete = "suggest_zones"]
+    #[max_length = 64]
+    timezone: Option<String>,
 ) -> Result<(), Error> {
     let command = (|| {
         // Discord keeps to the bounds; a prefix command does not: the core refuses past them.
@@ -668,12 +691,20 @@ pub async fn settings(
             Some(Ok(h)) => Some(h),
             None => None,
         };
+        // The same for the digest's hour (0 to 23).
+        let digest_hour = match digest_hour.map(u8::try_from) {
+            Some(Ok(h)) if h < 24 => Some(Some(h)),
+            Some(_) => return Err(msg!("discord-bad-digest-hour")),
+            None => None,
+        };
         Ok(Command::Settings {
             style: pick(style, STYLES, "style")?,
             notify: pick(notify, NOTIFY, "notify")?,
             remind,
             language: pick(language, LANGUAGES, "language")?,
             notation: pick(notation, NOTATIONS, "notation")?,
+            digest_hour,
+            timezone: timezone.map(|z| z.trim().to_string()),
         })
     })();
     run(ctx, command).await
@@ -1015,6 +1046,37 @@ pub async fn conditional_clear(
     .await
 }
 
+/// Follow a game of this server (without a game: the games you follow).
+#[poise::command(slash_command, prefix_command, guild_only)]
+pub async fn follow(
+    ctx: Ctx<'_>,
+    #[description = "The game's number"]
+    #[min = 1]
+    game: Option<i64>,
+    #[description = "How you are told: thread (default), digest or ping"] notify: Option<String>,
+) -> Result<(), Error> {
+    let command = pick(notify, FOLLOW_NOTIFY, "notify").and_then(|notify| {
+        let notify = notify.as_deref().and_then(crate::service::FollowHow::parse);
+        if notify.is_some() && game.is_none() {
+            Err(msg!("discord-follow-which-game"))
+        } else {
+            Ok(Command::Follow { game, notify })
+        }
+    });
+    run(ctx, command).await
+}
+
+/// Stop following a game.
+#[poise::command(slash_command, prefix_command)]
+pub async fn unfollow(
+    ctx: Ctx<'_>,
+    #[description = "The game's number"]
+    #[min = 1]
+    game: i64,
+) -> Result<(), Error> {
+    run(ctx, Ok(Command::Unfollow { game })).await
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1088,6 +1150,9 @@ mod tests {
         for n in ["settings", "vacation", "server", "help"] {
             find(n);
         }
+        // `/follow game`, `/unfollow game` (a contract too).
+        assert_eq!(option_names(find("follow")), ["game", "notify"]);
+        assert_eq!(option_names(find("unfollow")), ["game"]);
         // `/league` and its sub-commands (a contract too).
         let league = find("league");
         let subs: &[(&str, &[&str])] = &[
@@ -1365,7 +1430,15 @@ mod tests {
             .expect("/settings");
         assert_eq!(
             option_names(c),
-            ["language", "notation", "notify", "remind", "style"]
+            [
+                "digest_hour",
+                "language",
+                "notation",
+                "notify",
+                "remind",
+                "style",
+                "timezone"
+            ]
         );
         let json = serde_json::to_value(c.create_as_slash_command().expect("slash")).expect("json");
         let remind = json["options"]

@@ -669,6 +669,8 @@ pub async fn run_loops(
             _ = sweep_tick.tick() => {
                 let ended = sweep(&service).await;
                 requeue_computer(&service, &computer).await;
+                // Followers not yet added to their game's thread (a Discord failure before).
+                respond::join_threads(&http, &service, None).await;
                 ended
             }
         };

@@ -23,7 +23,8 @@ use super::outbox::{self, Failure};
 use super::{Ctx, Data, Error};
 use crate::i18n::Lang;
 use crate::service::{
-    Attachment, Command, LeagueCommand, Notice, Place, Reply, Request, User, Via, MAX_ATTACHMENT,
+    Attachment, Command, FollowChange, LeagueCommand, Notice, Place, Reply, Request, User, Via,
+    MAX_ATTACHMENT,
 };
 use crate::t;
 
@@ -593,6 +594,14 @@ pub async fn answer(
     public: bool,
     reply: Reply,
 ) {
+    // A follower joins the game's thread, or leaves the one they were added to.
+    match &reply.follow {
+        Some(FollowChange::Followed(game)) => join_threads(http, &data.service, Some(*game)).await,
+        Some(FollowChange::Unfollowed { game, thread }) => {
+            leave_thread(http, *game, thread, origin.user).await
+        }
+        None => {}
+    }
     if reply.error {
         refuse(http, &target, &reply.text).await;
         // A refusal that ended the game (a move after the deadline): both players are told,
@@ -1017,7 +1026,8 @@ pub(crate) async fn start_thread(
             let s = service.clone();
             let id = thread.id.to_string();
             match tokio::task::spawn_blocking(move || s.set_thread(game, &id)).await {
-                Ok(Ok(())) => {}
+                // The game's followers join its new thread.
+                Ok(Ok(())) => join_threads(http, service, Some(game)).await,
                 Ok(Err(e)) => warn!(game, "cannot record the game's thread: {e}"),
                 Err(e) => warn!(game, "cannot record the game's thread: {e}"),
             }
@@ -1077,6 +1087,58 @@ pub(crate) async fn start_league_thread(
                 "cannot make a thread; the league stays in the channel: {e}"
             )
         }
+    }
+}
+
+/// Adds the `thread` followers of `game` (or of every game) to their game's thread, where
+/// they were not added yet: the thread then shows in their list, and nobody is pinged. Each
+/// one done, or found impossible (the thread closed to the bot, the user not in the server),
+/// is recorded; one that failed for a passing reason is tried again by the next sweep.
+pub async fn join_threads(http: &Http, service: &Arc<crate::service::Service>, game: Option<i64>) {
+    let s = service.clone();
+    let due = match tokio::task::spawn_blocking(move || s.thread_joins(game)).await {
+        Ok(Ok(d)) => d,
+        Ok(Err(e)) => return warn!(?game, "cannot read the followers to add to threads: {e}"),
+        Err(e) => return warn!(?game, "cannot read the followers to add to threads: {e}"),
+    };
+    for j in due {
+        let target = outbox::channel_of(Some(&j.thread)).zip(user_id(&j.user));
+        let done = match target {
+            // Not a Discord thread or user (a console name in a shared database).
+            None => true,
+            Some((thread, user)) => match http.add_thread_channel_member(thread, user).await {
+                Ok(()) => true,
+                Err(e) => match outbox::failure(&e) {
+                    Failure::Passing => {
+                        warn!(game = j.game, user = %j.user, "cannot add a follower to the thread (tried again later): {e}");
+                        false
+                    }
+                    Failure::Closed | Failure::Refused => {
+                        warn!(game = j.game, user = %j.user, "a follower cannot be added to the thread: {e}");
+                        true
+                    }
+                },
+            },
+        };
+        if done {
+            let s = service.clone();
+            match tokio::task::spawn_blocking(move || s.thread_joined(&j)).await {
+                Ok(Ok(())) => {}
+                Ok(Err(e)) => warn!("cannot record a follower added to a thread: {e}"),
+                Err(e) => warn!("cannot record a follower added to a thread: {e}"),
+            }
+        }
+    }
+}
+
+/// Takes a follower who stopped following a game out of the thread they were added to (best
+/// effort: leaving the thread in Discord does the same).
+async fn leave_thread(http: &Http, game: i64, thread: &str, user: UserId) {
+    let Some(thread) = outbox::channel_of(Some(thread)) else {
+        return;
+    };
+    if let Err(e) = http.remove_thread_channel_member(thread, user).await {
+        warn!(game, %user, "cannot take a former follower out of the thread: {e}");
     }
 }
 

@@ -8,7 +8,7 @@
 //!
 //! The sweep is idempotent and survives restarts: every change is one transaction guarded by
 //! what it changes (a game still active at the version seen, a reminder not yet sent for this
-//! deadline, a challenge still open, a digest not sent in the last day), and the notification it
+//! deadline, a challenge still open, a digest still planned as read), and the notification it
 //! causes is queued in the outbox in that same transaction. Several processes may sweep one
 //! database at once: each change claims its row in its transaction (on PostgreSQL, `FOR UPDATE
 //! SKIP LOCKED`; SQLite has one writer at a time), so a game is forfeited once and its notices
@@ -247,7 +247,7 @@ impl Service {
                             voice.lang,
                             "clock-reminder",
                             id = row.id,
-                            time = format_time(deadline)
+                            time = voice.time(deadline)
                         )
                     })?
                     .about(row.id);
@@ -283,38 +283,8 @@ impl Service {
                 }
             }
         }
-        // Daily digests instead of a ping per move.
-        for (user, waiting) in self.store.digests_due(now - DAY)? {
-            if waiting == 0 {
-                continue;
-            }
-            let games = self
-                .store
-                .games_of(&user.id, GameStatus::Active, None, 200)?;
-            let ids: Vec<String> = games
-                .iter()
-                .filter(|g| g.to_move.as_deref() == Some(user.id.as_str()))
-                .map(|g| format!("#{}", g.id))
-                .collect();
-            let n = NewNotice {
-                id: super::new_notice_id(),
-                game: None,
-                user: user.id.clone(),
-                via: "dm".into(),
-                channel: None,
-                ply: None,
-                league: None,
-                text: t!(
-                    super::speech::voice_for(Some(&user), None).lang,
-                    "clock-digest",
-                    count = waiting as i64,
-                    ids = ids.join(", ")
-                ),
-            };
-            if self.store.record_digest(&user.id, now - DAY, &n, now)? {
-                out.digests.push(user.id);
-            }
-        }
+        // Daily digests instead of a ping per move, at each player's hour (see `follow`).
+        self.sweep_digests(now, &mut out.digests)?;
         // Leagues: a game lost on time may close a round; a round past its deadline is
         // adjudicated. Their notices are delivered with the rest (let go here, claimed below).
         let mut league_notices = Vec::new();
@@ -329,6 +299,11 @@ impl Service {
         match self.sweep_conditionals() {
             Ok(n) => league_notices.extend(n),
             Err(e) => tracing::warn!("conditional lines not swept: {e}"),
+        }
+        // Followers pinged at each move not told yet (the games this sweep ended, a crash).
+        match self.sweep_follows() {
+            Ok(n) => league_notices.extend(n),
+            Err(e) => tracing::warn!("followers not swept: {e}"),
         }
         let ids: Vec<i64> = league_notices.iter().filter_map(|n| n.id).collect();
         self.release_notices(&ids);
@@ -438,7 +413,7 @@ impl Service {
             &super::to_store(&notify),
             self.now(),
         )?;
-        let deadline = row.deadline.map(format_time).unwrap_or_default();
+        let deadline = row.deadline.map(|d| user.voice.time(d)).unwrap_or_default();
         Ok(Reply {
             text: t!(
                 user.voice.lang,
@@ -540,17 +515,20 @@ impl Service {
                 lang,
                 "clock-welcome-back",
                 name = self.shown_name(&user.id, place.guild.as_deref()),
-                time = format_time(until)
+                time = user.voice.time(until)
             )));
         }
         let Some(days) = days else {
             return Ok(Reply::text(match on {
-                Some(until) => t!(lang, "clock-on-vacation", time = format_time(until)),
+                Some(until) => t!(lang, "clock-on-vacation", time = user.voice.time(until)),
                 None => t!(lang, "clock-vacation-left", left = left_days),
             }));
         };
         if let Some(until) = on {
-            return user_err(msg!("clock-already-on-vacation", time = format_time(until)));
+            return user_err(msg!(
+                "clock-already-on-vacation",
+                time = user.voice.time(until)
+            ));
         }
         if days == 0 || days as i64 > left_days {
             return user_err(msg!("clock-vacation-limit", left = left_days));
@@ -568,7 +546,7 @@ impl Service {
             lang,
             "clock-vacation-started",
             name = self.shown_name(&user.id, place.guild.as_deref()),
-            time = format_time(until),
+            time = user.voice.time(until),
             rest = if waiting.is_empty() {
                 t!(lang, "clock-vacation-no-waiting")
             } else {

@@ -130,6 +130,11 @@ pub enum Command {
         language: Option<String>,
         /// `western`, `japanese` or `usi` (`default`: the language's).
         notation: Option<String>,
+        /// The local hour (0-23) of the daily digest (`Some(None)`: back to the default, a
+        /// day after the last one).
+        digest_hour: Option<Option<u8>>,
+        /// An IANA time zone name (`Asia/Tokyo`; `UTC` or `default`: back to UTC).
+        timezone: Option<String>,
     },
     /// Give the opponent one more day on their move.
     MoreTime {
@@ -160,6 +165,17 @@ pub enum Command {
     },
     Help {
         topic: Option<String>,
+    },
+    /// Follow a game of the server (see `service::follow`), told of it by `notify` (`thread`,
+    /// `digest` or `ping`; `None`: in its thread, or as before for a game already followed);
+    /// without a game, the games followed.
+    Follow {
+        game: Option<i64>,
+        notify: Option<super::FollowHow>,
+    },
+    /// Stop following a game.
+    Unfollow {
+        game: i64,
     },
     /// A server league (see `service::league`).
     League(LeagueCommand),
@@ -461,8 +477,19 @@ pub fn parse(line: &str) -> Result<Command, CommandError> {
             let mut remind = None;
             let mut language = None;
             let mut notation = None;
+            let mut digest_hour = None;
+            let mut timezone = None;
             for a in args {
                 match a.split_once('=') {
+                    Some(("digest_hour" | "digest-hour", v)) => {
+                        digest_hour = Some(match v.to_ascii_lowercase().as_str() {
+                            "none" | "off" | "default" => None,
+                            n => Some(n.trim_end_matches(['h', 'H']).parse().map_err(|_| {
+                                CommandError::Usage(msg!("cmd-digest-hour", value = v))
+                            })?),
+                        })
+                    }
+                    Some(("timezone" | "tz", v)) => timezone = Some(v.to_string()),
                     Some(("style", v)) => style = Some(v.to_ascii_lowercase()),
                     Some(("notify", v)) => notify = Some(v.to_ascii_lowercase()),
                     Some(("language" | "lang", v)) => language = Some(v.to_ascii_lowercase()),
@@ -485,8 +512,38 @@ pub fn parse(line: &str) -> Result<Command, CommandError> {
                 remind,
                 language,
                 notation,
+                digest_hour,
+                timezone,
             }
         }
+        "follow" => {
+            let u = || usage("usage-follow");
+            let mut game = None;
+            let mut notify = None;
+            for a in args {
+                match a.split_once('=') {
+                    Some(("game", v)) => game = Some(parse_id(v).ok_or_else(u)?),
+                    Some(("notify", v)) => notify = Some(follow_how(v)?),
+                    Some(_) => return Err(u()),
+                    None if game.is_none() && parse_id(a).is_some() => game = parse_id(a),
+                    None if notify.is_none() && parse_id(a).is_none() => {
+                        notify = Some(follow_how(a)?)
+                    }
+                    None => return Err(u()),
+                }
+            }
+            if notify.is_some() && game.is_none() {
+                return Err(u());
+            }
+            Command::Follow { game, notify }
+        }
+        "unfollow" => match args {
+            [id] => Command::Unfollow {
+                game: parse_id(id.trim_start_matches("game="))
+                    .ok_or_else(|| usage("usage-unfollow"))?,
+            },
+            _ => return Err(usage("usage-unfollow")),
+        },
         "moretime" => {
             let (game, rest) = game_arg(args);
             if !rest.is_empty() {
@@ -746,6 +803,12 @@ fn parse_league(line: &str) -> Result<Command, CommandError> {
     }))
 }
 
+/// A way of being told of a followed game: `thread`, `digest` or `ping`.
+fn follow_how(word: &str) -> Result<super::FollowHow, CommandError> {
+    super::FollowHow::parse(word)
+        .ok_or_else(|| CommandError::Usage(msg!("follow-bad-notify", value = word)))
+}
+
 /// A user named in a command line: a mention, or a bare name.
 fn user_arg(s: &str) -> UserRef {
     UserRef::id_only(parse_mention(s).unwrap_or_else(|| s.to_string()))
@@ -965,6 +1028,70 @@ mod tests {
         ));
         assert!(matches!(parse("export x"), Err(CommandError::Usage(_))));
         assert!(matches!(parse("draw 3 maybe"), Err(CommandError::Usage(_))));
+    }
+
+    #[test]
+    fn follow_unfollow_and_digest_settings_are_read() {
+        assert_eq!(
+            parse("follow 12").unwrap(),
+            Command::Follow {
+                game: Some(12),
+                notify: None
+            }
+        );
+        assert_eq!(
+            parse("follow #12 digest").unwrap(),
+            Command::Follow {
+                game: Some(12),
+                notify: Some(crate::service::FollowHow::Digest)
+            }
+        );
+        assert_eq!(
+            parse("follow game=12 notify=PING").unwrap(),
+            Command::Follow {
+                game: Some(12),
+                notify: Some(crate::service::FollowHow::Ping)
+            }
+        );
+        assert_eq!(
+            parse("follow").unwrap(),
+            Command::Follow {
+                game: None,
+                notify: None
+            }
+        );
+        assert_eq!(
+            parse("unfollow 12").unwrap(),
+            Command::Unfollow { game: 12 }
+        );
+        for bad in [
+            "follow digest",
+            "follow 1 2",
+            "follow x=1",
+            "follow 1 shout",
+            "unfollow",
+            "unfollow x",
+        ] {
+            assert!(matches!(parse(bad), Err(CommandError::Usage(_))), "{bad}");
+        }
+        let Command::Settings {
+            digest_hour,
+            timezone,
+            ..
+        } = parse("settings digest_hour=8 timezone=Asia/Tokyo").unwrap()
+        else {
+            panic!("settings");
+        };
+        assert_eq!(
+            (digest_hour, timezone.as_deref()),
+            (Some(Some(8)), Some("Asia/Tokyo"))
+        );
+        let Command::Settings { digest_hour, .. } = parse("settings digest_hour=none").unwrap()
+        else {
+            panic!("settings");
+        };
+        assert_eq!(digest_hour, Some(None));
+        assert!(parse("settings digest_hour=eight").is_err());
     }
 
     #[test]

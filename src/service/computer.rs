@@ -238,7 +238,11 @@ impl Service {
             }
         };
         match reply {
-            Ok(r) => Ok(Some(r)),
+            Ok(mut r) => {
+                // Its followers pinged at each move are told, as after anyone's move.
+                r.notify.extend(self.follow_step(game));
+                Ok(Some(r))
+            }
             // The position changed while it thought (a resignation, say): nothing to do.
             Err(CoreError::User(msg)) => {
                 info!(game, "the computer's move was not needed: {msg}");

@@ -13,6 +13,7 @@ mod computer;
 pub mod conditional;
 mod delivery;
 pub mod export;
+mod follow;
 mod ids;
 pub mod league;
 mod names;
@@ -22,6 +23,7 @@ mod speech;
 mod suggest;
 pub mod timing;
 mod views;
+mod zone;
 
 pub use clock::{Sweep, MAX_REMIND_HOURS};
 pub use command::{
@@ -33,12 +35,14 @@ pub use computer::{
     ANALYSIS_NODES, DEFAULT_LEVEL, FAULT_SEARCH_PANICS, PANICS_IN_A_ROW, RETRY_DELAY, WORKER_QUEUE,
 };
 pub use delivery::GameHome;
+pub use follow::{FollowHow, FOLLOW_NOTIFY};
 pub use names::escape_markdown;
 pub use play::{MAX_COMPUTER_GAMES, MAX_DAILY_TO_ONE, MAX_OPEN_CHALLENGES, MAX_OPEN_TO_ONE};
 pub use speech::{default_notation, Voice};
 pub use suggest::Suggestion;
 pub use timing::ClockArgs;
 pub use views::{find_kind, help_in, piece_diagram};
+pub use zone::{suggest_zones, Zone};
 
 pub(crate) use ids::new_notice_id;
 
@@ -84,6 +88,10 @@ impl Clock for SystemClock {
             .map_or(0, |d| d.as_secs() as i64)
     }
 }
+
+/// The test switch `TEGAMI_FAULT_CLOCK=RFC3339` of `tegami run`: the bot's clock starts at that
+/// time and runs on from there (end-to-end tests reach a player's digest hour with it).
+pub const FAULT_CLOCK: &str = "TEGAMI_FAULT_CLOCK";
 
 /// A clock that stands still until set.
 pub struct ManualClock(AtomicI64);
@@ -409,6 +417,19 @@ pub struct Reply {
     pub post: Option<Notice>,
     /// A league just created: the adapter may make the league's thread from the announcement.
     pub league: Option<i64>,
+    /// The sender just followed or unfollowed a game: the adapter adds them to its thread, or
+    /// takes them out of the thread they were added to.
+    pub follow: Option<FollowChange>,
+}
+
+/// A change of the threads a follower is a member of (see [`Reply::follow`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum FollowChange {
+    /// They follow this game in its thread now: added to it (through the core's list of
+    /// followers not yet added, so that a failure is tried again).
+    Followed(i64),
+    /// They no longer follow a game whose thread they were added to.
+    Unfollowed { game: i64, thread: String },
 }
 
 /// The game a reply is about, as it stands after the command.
@@ -636,10 +657,15 @@ impl Service {
                 if let Some(g) = r.game.as_ref().filter(|g| moved && !g.over && !r.error) {
                     r.notify.extend(self.conditional_step(g.id));
                 }
+                // Followers who asked for a ping at each move are told of what changed.
+                if let Some(g) = r.game.as_ref().filter(|_| (acts || moved) && !r.error) {
+                    r.notify.extend(self.follow_step(g.id));
+                }
                 Ok(r)
             }
             Err(CoreError::Ended(m, g, mut notify)) => {
                 notify.extend(self.after_league_game(g.id));
+                notify.extend(self.follow_step(g.id));
                 Err(CoreError::Ended(m, g, notify))
             }
             Err(e) => Err(e),
@@ -720,6 +746,8 @@ impl Service {
                 remind,
                 language,
                 notation,
+                digest_hour,
+                timezone,
             } => self.settings(
                 u,
                 views::SettingsChange {
@@ -728,6 +756,8 @@ impl Service {
                     remind: *remind,
                     language: language.as_deref(),
                     notation: notation.as_deref(),
+                    digest_hour: *digest_hour,
+                    timezone: timezone.as_deref(),
                 },
             ),
             Command::MoreTime { game } => self.more_time(u, place, *game),
@@ -754,6 +784,11 @@ impl Service {
             Command::Help { topic } => Ok(views::help_in(u.voice.lang, topic.as_deref())),
             Command::League(c) => self.league(u, place, c),
             Command::Conditional(c) => self.conditional(u, place, c),
+            Command::Follow { game, notify } => match game {
+                Some(id) => self.follow(u, place, *id, *notify),
+                None => self.follows(u, place),
+            },
+            Command::Unfollow { game } => self.unfollow(u, place, *game),
         }
     }
 
@@ -999,7 +1034,8 @@ pub(crate) fn to_store(notices: &[Notice]) -> Vec<crate::store::NewNotice> {
         .collect()
 }
 
-/// A date and time for messages: `2026-11-25 18:00 UTC`.
+/// A date and time for messages: `2026-11-25 18:00 UTC`. Public posts use this one; a reply
+/// or a notice to a player writes times in their zone ([`Voice::time`], [`format_time_in`]).
 pub fn format_time(t: i64) -> String {
     match time::OffsetDateTime::from_unix_timestamp(t) {
         Ok(dt) => format!(
@@ -1012,4 +1048,9 @@ pub fn format_time(t: i64) -> String {
         ),
         Err(_) => t.to_string(),
     }
+}
+
+/// A date and time for a reader in `zone`: `2026-11-26 04:53 JST` (in UTC, [`format_time`]'s).
+pub fn format_time_in(t: i64, zone: Zone) -> String {
+    zone.time(t)
 }

@@ -357,7 +357,7 @@ impl Service {
                 "play-daily-cap",
                 name = name,
                 count = recent.len(),
-                time = format_time(again)
+                time = user.voice.time(again)
             ));
         }
         Ok(())
@@ -940,7 +940,7 @@ impl Service {
                                 "play-notice-time-ran-out",
                                 id = g.row.id,
                                 name = self.shown_name(&user.id, names),
-                                time = format_time(deadline),
+                                time = voice.time(deadline),
                                 outcome = self.outcome_sentence(g, o, names, voice.lang)
                             )
                         },
@@ -952,7 +952,7 @@ impl Service {
                 msg!(
                     "play-time-ran-out",
                     id = g.row.id,
-                    time = format_time(deadline)
+                    time = user.voice.time(deadline)
                 ),
                 GameRef {
                     id: row.id,

@@ -13,32 +13,45 @@
 //! The notation is the player's choice (`/settings notation`), else the one that goes with the
 //! language: Japanese notation in Japanese, Western in English. A server's posts use its
 //! language's notation.
+//!
+//! Times are written in the reader's zone (`/settings timezone`, UTC until they choose one) in
+//! replies and notices ([`Voice::time`]). Public posts keep UTC, the one zone every reader of a
+//! thread shares: a move's announcement too, which on Discord is also the mover's reply.
 
 use crate::engine::notation::Notation;
 use crate::i18n::{Lang, Msg};
 use crate::store::UserRow;
 
+use super::zone::Zone;
 use super::{CoreError, Place, Service, User};
 
-/// The language and notation of a text.
+/// The language, notation and time zone of a text.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Voice {
     pub lang: Lang,
     pub notation: Notation,
+    /// The zone its times are written in.
+    pub zone: Zone,
 }
 
 impl Voice {
-    /// A language with the notation that goes with it.
+    /// A language with the notation that goes with it, times in UTC.
     pub fn of(lang: Lang) -> Voice {
         Voice {
             lang,
             notation: default_notation(lang),
+            zone: Zone::UTC,
         }
     }
 
     /// `msg` in this voice's language.
     pub fn say(&self, msg: &Msg) -> String {
         msg.render(self.lang)
+    }
+
+    /// A date and time in this voice's zone: `2026-11-26 04:53 JST`.
+    pub fn time(&self, t: i64) -> String {
+        self.zone.time(t)
     }
 }
 
@@ -63,7 +76,19 @@ pub(crate) fn voice_for(row: Option<&UserRow>, locale: Option<&str>) -> Voice {
         .and_then(|r| r.notation.as_deref())
         .and_then(Notation::parse)
         .unwrap_or_else(|| default_notation(lang));
-    Voice { lang, notation }
+    let zone = match row.and_then(|r| r.timezone.as_deref()) {
+        None => Zone::UTC,
+        Some(name) => Zone::named(name).unwrap_or_else(|| {
+            // Stored when it was valid: a zone the database no longer has is UTC (logged).
+            tracing::warn!(zone = name, "a stored time zone is unknown; UTC instead");
+            Zone::UTC
+        }),
+    };
+    Voice {
+        lang,
+        notation,
+        zone,
+    }
 }
 
 impl Service {
@@ -152,6 +177,9 @@ mod tests {
             language: language.map(String::from),
             notation: notation.map(String::from),
             locale: locale.map(String::from),
+            digest_hour: None,
+            timezone: None,
+            next_digest_at: None,
         }
     }
 
@@ -165,6 +193,20 @@ mod tests {
         let r = row(None, None, Some("ja"));
         assert_eq!(voice_for(Some(&r), None).notation, Notation::Japanese);
         assert_eq!(voice_for(None, None), Voice::default());
+    }
+
+    #[test]
+    fn times_are_in_the_zone_the_player_chose_and_utc_otherwise() {
+        let mut r = row(None, None, None);
+        assert_eq!(voice_for(Some(&r), None).zone, Zone::UTC);
+        r.timezone = Some("Asia/Tokyo".into());
+        let v = voice_for(Some(&r), None);
+        assert_eq!(v.zone.name(), "Asia/Tokyo");
+        assert_eq!(v.time(1_795_636_380), "2026-11-26 04:53 JST");
+        // A zone the database does not know (stored by an older version): UTC.
+        r.timezone = Some("Mars/Olympus".into());
+        assert_eq!(voice_for(Some(&r), None).zone, Zone::UTC);
+        assert_eq!(Voice::of(Lang::Ja).zone, Zone::UTC);
     }
 
     #[test]

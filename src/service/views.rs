@@ -138,8 +138,10 @@ impl Service {
         ]
     }
 
-    /// The first lines of a game's views: who plays whom, whose move (or how it ended).
-    fn status_line(&self, g: &Loaded, lang: Lang) -> String {
+    /// The first lines of a game's views: who plays whom, whose move (or how it ended), in
+    /// `voice` (its deadline in the reader's zone).
+    fn status_line(&self, g: &Loaded, voice: Voice) -> String {
+        let lang = voice.lang;
         let v = g.variant();
         let guild = g.row.guild.as_deref();
         let head = t!(
@@ -172,7 +174,7 @@ impl Service {
                 let deadline = g
                     .row
                     .deadline
-                    .map(|d| t!(lang, "views-deadline", time = format_time(d)))
+                    .map(|d| t!(lang, "views-deadline", time = voice.time(d)))
                     .unwrap_or_default();
                 let line = t!(
                     lang,
@@ -198,8 +200,7 @@ impl Service {
         style: Option<&str>,
     ) -> Result<Reply, CoreError> {
         let g = self.pick_game(user, place, game)?;
-        let lang = user.voice.lang;
-        let text = format!("{}\n`{}`", self.status_line(&g, lang), g.row.position);
+        let text = format!("{}\n`{}`", self.status_line(&g, user.voice), g.row.position);
         let viewer = if g.side_of(&user.id).is_some() {
             user.id.to_string()
         } else if g.row.status == GameStatus::Active {
@@ -402,50 +403,29 @@ impl Service {
             text.push_str(&undelivered);
             return Ok(Reply::text(text));
         }
-        let mut lines: Vec<(bool, i64, String)> = Vec::new();
-        for row in rows {
-            let side = if row.players[0] == id { 0 } else { 1 };
-            let to_move = row.to_move.clone().unwrap_or_default();
-            let mine = to_move == id;
-            let deadline = row
-                .deadline
-                .map(|d| t!(lang, "views-deadline", time = format_time(d)))
-                .unwrap_or_default();
-            let turn = if mine && me {
-                t!(lang, "views-your-move", deadline = deadline)
-            } else {
-                t!(
-                    lang,
-                    "views-their-move",
-                    name = self.shown_name(&to_move, here),
-                    deadline = deadline
-                )
-            };
-            lines.push((
-                !mine,
-                row.deadline.unwrap_or(i64::MAX),
-                t!(
-                    lang,
-                    "views-game-line",
-                    id = row.id,
-                    variant = variant_words(lang, &row.variant),
-                    opponent = self.shown_name(&row.players[1 - side], here),
-                    turn = turn
-                ),
-            ));
-        }
+        // The daily list: the subject's move first, soonest deadline first (see `follow`).
+        let mut lines: Vec<(bool, i64, String)> = rows
+            .iter()
+            .map(|row| self.daily_line(row, id, me, here, user.voice))
+            .collect();
         lines.sort();
         let head = if me {
             t!(lang, "views-games-head-me")
         } else {
             t!(lang, "views-games-head-other", name = name.as_str())
         };
+        // Someone else's games: how to follow one.
+        let hint = match rows.first().filter(|_| !me && place.guild.is_some()) {
+            Some(g) => format!("\n{}", t!(lang, "follow-hint", id = g.id)),
+            None => String::new(),
+        };
         let text = std::iter::once(head)
             .chain(lines.into_iter().map(|(_, _, l)| l))
             .collect::<Vec<_>>()
             .join("\n")
             + &challenge_lines
-            + &undelivered;
+            + &undelivered
+            + &hint;
         Ok(Reply::text(text))
     }
 
@@ -498,7 +478,10 @@ impl Service {
                 outcome = outcome,
                 reason = reason,
                 moves = r.ply,
-                time = r.finished_at.map(format_time).unwrap_or_default()
+                time = r
+                    .finished_at
+                    .map(|t| user.voice.time(t))
+                    .unwrap_or_default()
             ));
         }
         Ok(Reply::text(text))
@@ -541,7 +524,7 @@ impl Service {
             game: Some(g.game_ref(false)),
             text: format!(
                 "{}\n{after}\n`{}`",
-                self.status_line(&g, lang),
+                self.status_line(&g, user.voice),
                 fen::write(&pos)
             ),
             attachments: self
@@ -582,7 +565,7 @@ impl Service {
                 .map(|(i, &m)| written(&g.game.position_at(i), m, notation, last_to(&g.game, i)))
                 .collect()
         };
-        let mut text = self.status_line(&g, lang);
+        let mut text = self.status_line(&g, user.voice);
         let first = g.game.start().side_to_move();
         let mut line = String::new();
         for (i, m) in shown.iter().enumerate() {
@@ -675,13 +658,13 @@ impl Service {
             );
             return Ok(Reply::text(format!(
                 "{}\n{}",
-                self.status_line(&g, lang),
+                self.status_line(&g, user.voice),
                 t!(lang, "views-replay-too-long", id = id)
             )));
         };
         let mut text = format!(
             "{}\n{}",
-            self.status_line(&g, lang),
+            self.status_line(&g, user.voice),
             t!(lang, "views-replay", moves = moves)
         );
         if !gif.every_position() {
@@ -761,6 +744,8 @@ impl Service {
             remind,
             language,
             notation,
+            digest_hour,
+            timezone,
         } = change;
         let shown = |row: &crate::store::UserRow, voice: Voice| SettingsShown {
             style: row.style.clone(),
@@ -786,6 +771,8 @@ impl Service {
                     notation = voice.notation.as_str()
                 ),
             },
+            digest: super::follow::digest_hour_words(voice.lang, row.digest_hour),
+            timezone: row.timezone.clone().unwrap_or_else(|| "UTC".into()),
         };
         if change.is_empty() {
             let v = user.voice;
@@ -797,7 +784,9 @@ impl Service {
                 notify = s.notify,
                 remind = s.remind,
                 language = s.language,
-                notation = s.notation
+                notation = s.notation,
+                digest = s.digest,
+                timezone = s.timezone
             )));
         }
         let style = style.unwrap_or(&current.style);
@@ -837,6 +826,23 @@ impl Service {
                     .to_string(),
             ),
         };
+        // The digest's hour (0-23) and the zone it is in: checked before anything is saved.
+        let new_hour = match digest_hour {
+            None => current.digest_hour,
+            Some(Some(h)) if h > 23 => {
+                return user_err(msg!("settings-bad-digest-hour", value = h))
+            }
+            Some(h) => h,
+        };
+        let new_zone = match timezone {
+            None => current.timezone.clone(),
+            Some(v) if back(v) => None,
+            Some(v) => {
+                let zone = super::Zone::named(v)
+                    .ok_or_else(|| CoreError::User(msg!("settings-bad-timezone", value = v)))?;
+                (!zone.is_utc()).then(|| zone.name().to_string())
+            }
+        };
         if style != current.style || notify != current.notify {
             self.store.set_user_settings(&user.id, style, notify)?;
         }
@@ -850,14 +856,29 @@ impl Service {
                 new_notation.as_deref(),
             )?;
         }
-        let saved = crate::store::UserRow {
+        let mut saved = crate::store::UserRow {
             style: style.to_string(),
             notify: notify.to_string(),
             remind_hours: remind.or(current.remind_hours),
             language: new_language,
             notation: new_notation,
-            ..current
+            digest_hour: new_hour,
+            timezone: new_zone,
+            ..current.clone()
         };
+        // A new hour, zone or way of being told: the next digest planned again.
+        if saved.digest_hour != current.digest_hour
+            || saved.timezone != current.timezone
+            || saved.notify != current.notify
+        {
+            saved.next_digest_at = self.planned_digest(&saved, self.now())?;
+            self.store.set_digest(
+                &user.id,
+                saved.digest_hour,
+                saved.timezone.as_deref(),
+                saved.next_digest_at,
+            )?;
+        }
         // Said in the language just chosen.
         let v = speech::voice_for(Some(&saved), user.locale.as_deref());
         let s = shown(&saved, v);
@@ -868,7 +889,9 @@ impl Service {
             notify = s.notify,
             remind = s.remind,
             language = s.language,
-            notation = s.notation
+            notation = s.notation,
+            digest = s.digest,
+            timezone = s.timezone
         )))
     }
 }
@@ -881,6 +904,8 @@ pub(crate) struct SettingsChange<'a> {
     pub remind: Option<u32>,
     pub language: Option<&'a str>,
     pub notation: Option<&'a str>,
+    pub digest_hour: Option<Option<u8>>,
+    pub timezone: Option<&'a str>,
 }
 
 impl SettingsChange<'_> {
@@ -890,6 +915,8 @@ impl SettingsChange<'_> {
             && self.remind.is_none()
             && self.language.is_none()
             && self.notation.is_none()
+            && self.digest_hour.is_none()
+            && self.timezone.is_none()
     }
 }
 
@@ -900,6 +927,8 @@ struct SettingsShown {
     remind: String,
     language: String,
     notation: String,
+    digest: String,
+    timezone: String,
 }
 
 /// A reminder lead as the settings show it: `12 (hours before a deadline, ...)`, or off.
@@ -1027,6 +1056,8 @@ const HELP: &[(&str, &str)] = &[
     ("server", "help-server"),
     ("league", "help-league"),
     ("conditional", "help-conditional"),
+    ("follow", "help-follow"),
+    ("unfollow", "help-unfollow"),
     ("help", "help-help"),
 ];
 

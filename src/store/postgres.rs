@@ -20,6 +20,7 @@ use r2d2_postgres::PostgresConnectionManager;
 use super::*;
 
 mod conditional;
+mod follow;
 mod league;
 mod tls;
 
@@ -68,6 +69,10 @@ pub const PG_MIGRATIONS: &[(&str, &str)] = &[
     (
         "0011_clocks.sql",
         include_str!("../../migrations/postgres/0011_clocks.sql"),
+    ),
+    (
+        "0012_followers.sql",
+        include_str!("../../migrations/postgres/0012_followers.sql"),
     ),
 ];
 
@@ -223,7 +228,8 @@ const GAME_COLUMNS: &str = "id, variant, setup, start_position, first_player, se
     clock, increment_days, cap_days, period_days, bank_first, bank_second, turn_span";
 
 const USER_COLUMNS: &str =
-    "id, name, style, notify, vacation_until, last_digest_at, remind_hours, language, notation, locale";
+    "id, name, style, notify, vacation_until, last_digest_at, remind_hours, \
+    language, notation, locale, digest_hour, timezone, next_digest_at";
 
 /// How many columns `USER_COLUMNS` has: a column read after them comes at this index.
 fn user_columns() -> usize {
@@ -379,6 +385,18 @@ fn user_row(r: &Row) -> Result<UserRow> {
         language: r.try_get(7)?,
         notation: r.try_get(8)?,
         locale: r.try_get(9)?,
+        digest_hour: {
+            let h: Option<i64> = r.try_get(10)?;
+            h.map(|h| {
+                u8::try_from(h)
+                    .ok()
+                    .filter(|h| *h < 24)
+                    .ok_or_else(|| StoreError::Invalid(format!("digest_hour {h} out of range")))
+            })
+            .transpose()?
+        },
+        timezone: r.try_get(11)?,
+        next_digest_at: r.try_get(12)?,
     })
 }
 

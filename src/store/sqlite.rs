@@ -13,6 +13,7 @@ use rusqlite_migration::{Migrations, M};
 use super::*;
 
 mod conditional;
+mod follow;
 mod league;
 
 /// The migrations, in order. Each file of `migrations/` must be listed here (a test checks it).
@@ -77,6 +78,10 @@ pub const MIGRATIONS: &[(&str, &str)] = &[
         "0015_clocks.sql",
         include_str!("../../migrations/0015_clocks.sql"),
     ),
+    (
+        "0016_followers.sql",
+        include_str!("../../migrations/0016_followers.sql"),
+    ),
 ];
 
 /// How hard SQLite works to keep a commit across a crash of the machine.
@@ -114,7 +119,8 @@ const GAME_COLUMNS: &str = "id, variant, setup, start_position, first_player, se
     clock, increment_days, cap_days, period_days, bank_first, bank_second, turn_span";
 
 const USER_COLUMNS: &str =
-    "id, name, style, notify, vacation_until, last_digest_at, remind_hours, language, notation, locale";
+    "id, name, style, notify, vacation_until, last_digest_at, remind_hours, \
+    language, notation, locale, digest_hour, timezone, next_digest_at";
 
 /// How many columns `USER_COLUMNS` has: a column read after them comes at this index.
 fn user_columns() -> usize {
@@ -416,6 +422,9 @@ fn user_row(r: &Row) -> rusqlite::Result<UserRow> {
         language: r.get(7)?,
         notation: r.get(8)?,
         locale: r.get(9)?,
+        digest_hour: r.get(10)?,
+        timezone: r.get(11)?,
+        next_digest_at: r.get(12)?,
     })
 }
 

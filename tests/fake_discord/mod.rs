@@ -43,6 +43,11 @@
 //! - a thread started without a message and without `type` is PRIVATE (12); one started from a
 //!   message takes the message's id;
 //! - a message to an archived thread unarchives it, unless it is locked (400, 50083);
+//! - thread members: `PUT /channels/{thread}/thread-members/{user}` adds a user the fake knows
+//!   (204; an unknown one: 404, 10007 "Unknown Member"), not in an archived thread (400, 50083)
+//!   nor in a channel that is no thread (400, 50024); `DELETE` takes them out (not from an
+//!   archived thread either); `GET` lists them ([`FakeDiscord::thread_members`]). Adding a
+//!   member sends no message and pings nobody;
 //! - a DM to a user with closed DMs ([`FakeDiscord::set_dms_closed`]): 403, 50007;
 //! - without the MESSAGE_CONTENT intent, guild messages arrive with empty content unless they
 //!   mention the bot;
@@ -356,6 +361,9 @@ pub(crate) struct State {
     pub upload_limit: usize,
     /// The bot tokens accepted (without `Bot `); `None`: every token.
     pub accepted_tokens: Option<HashSet<String>>,
+    /// The members the bot added to each thread (`PUT /channels/{thread}/thread-members/{user}`),
+    /// with when, less those it took out.
+    pub thread_members: BTreeMap<u64, BTreeMap<u64, String>>,
 }
 
 impl State {
@@ -933,6 +941,16 @@ impl FakeDiscord {
             .iter()
             .filter_map(|id| st.channels.get(id).cloned())
             .collect()
+    }
+
+    /// The users the bot made members of a thread (and did not take out), by id.
+    pub fn thread_members(&self, thread: u64) -> Vec<u64> {
+        self.shared
+            .lock()
+            .thread_members
+            .get(&thread)
+            .map(|m| m.keys().copied().collect())
+            .unwrap_or_default()
     }
 
     /// The DM channel opened with this user, if the bot opened one.

@@ -442,14 +442,10 @@ fn route(shared: &Shared, st: &mut State, r: &Req) -> Routed {
             let c = sf(c)?;
             Some(known_channel(st, c).map(|_| Reply::no_content().into()))
         }
-        ("PUT" | "DELETE", ["channels", c, "thread-members", _]) => {
-            let c = sf(c)?;
-            Some(known_thread(st, c).map(|_| Reply::no_content().into()))
+        ("PUT" | "DELETE", ["channels", c, "thread-members", u]) => {
+            Some(thread_member(st, sf(c)?, u, r))
         }
-        ("GET", ["channels", c, "thread-members"]) => {
-            let c = sf(c)?;
-            Some(known_thread(st, c).map(|_| Reply::json(json!([])).into()))
-        }
+        ("GET", ["channels", c, "thread-members"]) => Some(thread_members(st, sf(c)?)),
         ("GET", ["guilds", g, "members", u]) => Some(member(st, sf(g)?, sf(u)?)),
         ("GET", ["guilds", g, "channels"]) => {
             let g = sf(g)?;
@@ -532,6 +528,60 @@ fn known_thread(st: &State, id: u64) -> Result<Value, Reply> {
         ));
     }
     Ok(ch)
+}
+
+/// `PUT` (add) or `DELETE` (take out) a member of a thread, as Discord checks them: a thread
+/// (not another channel), not archived, a snowflake of a user it knows (when adding). 204.
+fn thread_member(st: &mut State, thread: u64, user: &str, r: &Req) -> Result<Outcome, Reply> {
+    let ch = known_thread(st, thread)?;
+    let Some(user) = sf(user) else {
+        return Err(Reply::form_error(
+            "user_id",
+            "NUMBER_TYPE_COERCE",
+            "Value is not snowflake.",
+        ));
+    };
+    if ch["thread_metadata"]["archived"].as_bool() == Some(true) {
+        return Err(Reply::error(400, 50083, "Thread is archived"));
+    }
+    if r.method == "DELETE" {
+        if let Some(m) = st.thread_members.get_mut(&thread) {
+            m.remove(&user);
+        }
+        return Ok(Reply::no_content().into());
+    }
+    if !st.users.contains_key(&user) {
+        return Err(Reply::error(404, 10007, "Unknown Member"));
+    }
+    st.thread_members
+        .entry(thread)
+        .or_default()
+        .entry(user)
+        .or_insert_with(fixtures::now);
+    Ok(Reply::no_content().into())
+}
+
+/// `GET /channels/{thread}/thread-members`: the members added, as thread member objects.
+fn thread_members(st: &State, thread: u64) -> Result<Outcome, Reply> {
+    known_thread(st, thread)?;
+    let list: Vec<Value> = st
+        .thread_members
+        .get(&thread)
+        .into_iter()
+        .flatten()
+        .map(|(user, at)| {
+            json!({
+                "id": thread.to_string(),
+                "user_id": user.to_string(),
+                "join_timestamp": at,
+                "flags": 0,
+            })
+        })
+        .collect();
+    let list = Value::from(list);
+    fixtures::parses::<Vec<serenity::all::ThreadMember>>(&list)
+        .map_err(|e| Reply::error(500, 0, &format!("thread members serenity cannot read: {e}")))?;
+    Ok(Reply::json(list).into())
 }
 
 /// A stored message that is in channel `c`.

@@ -603,3 +603,68 @@ async fn fake_fail_times_fails_n_calls_then_serves() {
     })
     .await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn fake_thread_members_are_added_listed_and_taken_out_as_discord_checks_them() {
+    bounded(async {
+        let fake = FakeDiscord::start().await;
+        let http = http(&fake, "token");
+        let carol = FakeUser::new(2_000_000_000_000_000_901, "carol");
+        fake.add_user(&carol);
+        let (_, thread) = thread_from_message(&http, CHANNEL_ID, "Game 7").await;
+        let t = ChannelId::new(thread);
+        let before = fake.messages_in(thread).len();
+        http.add_thread_channel_member(t, UserId::new(carol.id))
+            .await
+            .expect("a member added");
+        // Twice is the same member; no message, nobody pinged.
+        http.add_thread_channel_member(t, UserId::new(carol.id))
+            .await
+            .expect("added again");
+        assert_eq!(fake.thread_members(thread), vec![carol.id]);
+        assert_eq!(fake.messages_in(thread).len(), before);
+        let listed = http
+            .get_channel_thread_members(t)
+            .await
+            .expect("serenity reads the list");
+        assert_eq!(listed.len(), 1);
+        assert_eq!(listed[0].user_id.get(), carol.id);
+        // Someone the server does not have; a channel that is no thread; an archived thread.
+        assert_eq!(
+            refusal(http.add_thread_channel_member(t, UserId::new(42)).await),
+            (404, 10007)
+        );
+        assert_eq!(
+            refusal(
+                http.add_thread_channel_member(ChannelId::new(CHANNEL_ID), UserId::new(carol.id))
+                    .await
+            ),
+            (400, 50024)
+        );
+        http.remove_thread_channel_member(t, UserId::new(carol.id))
+            .await
+            .expect("taken out");
+        assert!(fake.thread_members(thread).is_empty());
+        http.edit_thread(t, &json!({"archived": true}), None)
+            .await
+            .expect("archived");
+        assert_eq!(
+            refusal(
+                http.add_thread_channel_member(t, UserId::new(carol.id))
+                    .await
+            ),
+            (400, 50083)
+        );
+        assert_eq!(
+            refusal(
+                http.remove_thread_channel_member(t, UserId::new(carol.id))
+                    .await
+            ),
+            (400, 50083)
+        );
+        assert!(fake.thread_members(thread).is_empty());
+        fake.assert_no_unknown_routes();
+        assert!(fake.problems().is_empty(), "{:?}", fake.problems());
+    })
+    .await;
+}
