@@ -304,9 +304,7 @@ fn the_daily_list_is_the_players_move_by_deadline_then_the_opponents_then_challe
         lines[..4],
         [
             "Your games (your move first):",
-            &format!(
-                "#{a} Judkins Shogi vs carol — your move, 23h 0m left (by 2026-01-02 00:00 UTC)"
-            ),
+            &format!("#{a} Judkins Shogi vs carol — your move, 23h left (by 2026-01-02 00:00 UTC)"),
             &format!("#{b} Shogi vs bob — your move, 2d 23h left (by 2026-01-04 00:00 UTC)"),
             &format!("#{c} Shogi vs bob — bob's move, 1d 23h left (by 2026-01-03 00:00 UTC)"),
         ],
@@ -325,7 +323,7 @@ fn the_daily_list_is_the_players_move_by_deadline_then_the_opponents_then_challe
         "{text}"
     );
     assert!(text.contains(&format!(
-        "#{a} Judkins Shogi vs carol — alice's move, 23h 0m left"
+        "#{a} Judkins Shogi vs carol — alice's move, 23h left"
     )));
     assert!(
         !text.contains("Challenge #"),
@@ -344,7 +342,7 @@ fn the_daily_list_is_the_players_move_by_deadline_then_the_opponents_then_challe
         format!(
             "your turn in 2 games: #{a}, #{b}\n\
              Your move:\n\
-             • #{a} Judkins Shogi vs carol — your move, 22h 0m left (by 2026-01-02 00:00 UTC)\n\
+             • #{a} Judkins Shogi vs carol — your move, 22h left (by 2026-01-02 00:00 UTC)\n\
              • #{b} Shogi vs bob — your move, 2d 22h left (by 2026-01-04 00:00 UTC)\n\
              Your opponents' move:\n\
              • #{c} Shogi vs bob — bob's move, 1d 22h left (by 2026-01-03 00:00 UTC)\n\
@@ -357,7 +355,7 @@ fn the_daily_list_is_the_players_move_by_deadline_then_the_opponents_then_challe
     let text = env.ok("alice", "games").text;
     assert!(
         text.contains(&format!(
-            "#{a} Judkins Shogi vs carol — your move, 22h 0m left (by 2026-01-02 09:00 JST)"
+            "#{a} Judkins Shogi vs carol — your move, 22h left (by 2026-01-02 09:00 JST)"
         )),
         "{text}"
     );
@@ -623,7 +621,7 @@ fn the_console_follows_and_sets_the_digests_hour() {
     );
     let out = say("@bob games");
     assert!(
-        out.contains("#1 Shogi vs alice — your move, 3d 0h left (by 2026-12-04 21:0"),
+        out.contains("#1 Shogi vs alice — your move, 3d left (by 2026-12-04 21:0"),
         "{out}"
     );
     let out = say("@bob follow 1");

@@ -36,8 +36,7 @@ follow-over-plain = Over.
 ## The daily list and the digest
 
 follow-deadline = , { $left } (by { $time })
-follow-left-days = { $days }d { $hours }h left
-follow-left-hours = { $hours }h { $minutes }m left
+follow-left = { $span } left
 follow-overdue = overdue
 follow-digest-none-waiting = no game waits for your move.
 follow-digest-your-move = Your move:

@@ -22,7 +22,7 @@ help-game = game GAME_ID [PLY] — the board of a game at any move
 help-record = record GAME_ID — the move list
 help-export = export GAME_ID [sfen|kif|csa|fen] — the game for other software (kif, csa: shogi; fen: shogi, judkins)
 help-rules = rules VARIANT [PIECE] — a game's pieces and notation, or how one piece moves
-help-settings = settings [style=kanji|international] [notify=mention|dm|digest] [remind=HOURS] [digest_hour=0-23] [timezone=ZONE] — your preferences (digest: one daily message instead of a ping per move; remind: hours before a deadline to be reminded, 24 unless you choose, 0 for never; a reminder waits at least half the time per move; digest_hour: the hour of your daily digest, a day after the last one unless you choose; timezone: an IANA name such as Asia/Tokyo for that hour and the times you are shown, UTC unless you choose)
+help-settings = settings [style=kanji|international] [notify=mention|dm|digest] [remind=HOURS] [digest_hour=0-23] [timezone=ZONE] — your preferences (digest: one daily message instead of a ping per move; remind: hours before a deadline to be reminded, 24 unless you choose, 0 for never; a reminder waits at least half the time of the turn; digest_hour: the hour of your daily digest, a day after the last one unless you choose; timezone: an IANA name such as Asia/Tokyo for that hour and the times you are shown, UTC unless you choose)
 help-moretime = moretime [GAME_ID] — give your opponent one more day on their move
 help-vacation = vacation [DAYS|end] — pause your deadlines (up to 14 days a month), or come back early
 help-stats = stats [@USER] — ratings and results on this server

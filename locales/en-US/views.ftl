@@ -8,7 +8,7 @@ settings-remind-off = 0 (no reminders)
 settings-remind-hours = { $hours } (reminded { $hours ->
         [one] { $hours } hour
        *[other] { $hours } hours
-    } before a deadline, at the earliest halfway through the time per move)
+    } before a deadline, at the earliest halfway through the turn's time)
 settings-language-chosen = { $lang }
 settings-language-client = { $lang } (your Discord language)
 settings-notation-chosen = { $notation }

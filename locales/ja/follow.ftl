@@ -35,8 +35,7 @@ follow-over-plain = 終局。
 ## 毎日の一覧とまとめ
 
 follow-deadline = 、{ $left }（期限 { $time }）
-follow-left-days = 残り{ $days }日{ $hours }時間
-follow-left-hours = 残り{ $hours }時間{ $minutes }分
+follow-left = 残り{ $span }
 follow-overdue = 期限切れ
 follow-digest-none-waiting = あなたの手番の対局はありません。
 follow-digest-your-move = あなたの手番:

@@ -109,27 +109,16 @@ pub(crate) fn digest_hour_words(lang: Lang, hour: Option<u8>) -> String {
     }
 }
 
-/// The time left before a deadline, in words: `2d 23h left`, `5h 12m left`, `overdue`
-/// (rounded to the hour past a day, to the minute below).
+/// The time left before a deadline, in words: `2d 23h left`, `5h 12m left`, `overdue` (the
+/// span as the clocks write it, `timing::span_text`).
 pub(crate) fn time_left(lang: Lang, secs: i64) -> String {
     if secs <= 0 {
         return t!(lang, "follow-overdue");
     }
-    let minutes = (secs + 30) / 60;
-    if minutes < 24 * 60 {
-        return t!(
-            lang,
-            "follow-left-hours",
-            hours = minutes / 60,
-            minutes = minutes % 60
-        );
-    }
-    let hours = (secs + 1800) / 3600;
     t!(
         lang,
-        "follow-left-days",
-        days = hours / 24,
-        hours = hours % 24
+        "follow-left",
+        span = super::timing::span_text(lang, secs)
     )
 }
 
@@ -732,13 +721,14 @@ mod tests {
     }
 
     #[test]
-    fn time_left_is_rounded_to_the_hour_past_a_day_and_to_the_minute_below() {
+    fn time_left_is_written_as_the_clocks_write_it() {
         let l = |s| time_left(Lang::En, s);
-        assert_eq!(l(3 * DAY - 2), "3d 0h left");
+        assert_eq!(l(3 * DAY), "3d left");
+        assert_eq!(l(3 * DAY - 2), "2d 23h left");
         assert_eq!(l(2 * DAY + 23 * 3600 + 10), "2d 23h left");
         assert_eq!(l(5 * 3600 + 12 * 60), "5h 12m left");
-        assert_eq!(l(DAY - 10), "1d 0h left");
-        assert_eq!(l(59), "0h 1m left");
+        assert_eq!(l(DAY - 10), "23h 59m left");
+        assert_eq!(l(59), "0m left");
         assert_eq!(l(0), "overdue");
         assert_eq!(l(-5), "overdue");
         assert_eq!(time_left(Lang::Ja, 2 * DAY + 3 * 3600), "残り2日3時間");

@@ -760,15 +760,6 @@ pub trait ClockStore: Send + Sync {
     fn expired_challenges(&self, now: i64, limit: usize) -> Result<Vec<ChallengeRow>>;
     /// Expires an open challenge and queues the notices, once (`false` if no longer open).
     fn expire_challenge(&self, id: i64, notices: &[NewNotice], now: i64) -> Result<bool>;
-    /// Users on a daily digest whose last digest is older than `before`, with how many active
-    /// games wait for their move. (Since digests have an hour, the sweep finds them with
-    /// [`FollowStore::digests_at`] and records them with [`FollowStore::record_daily`]; this
-    /// and `record_digest` are the older rule's, still held to it by the contract tests and
-    /// timed by `benches/sweep.rs`.)
-    fn digests_due(&self, before: i64) -> Result<Vec<(UserRow, u32)>>;
-    /// Records a digest for the user and queues it, once per period (`false` if one was sent
-    /// since `before`).
-    fn record_digest(&self, user: &str, before: i64, notice: &NewNotice, now: i64) -> Result<bool>;
     /// Notifications not yet marked sent, oldest first, whoever holds them (a read: for
     /// tests and diagnostics; delivery goes through `claim_unsent`).
     fn unsent(&self, limit: usize) -> Result<Vec<OutboxRow>>;

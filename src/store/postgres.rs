@@ -1588,42 +1588,6 @@ impl ClockStore for PgStore {
         })
     }
 
-    fn digests_due(&self, before: i64) -> Result<Vec<(UserRow, u32)>> {
-        let columns = USER_COLUMNS
-            .split(", ")
-            .map(|c| format!("u.{c}"))
-            .collect::<Vec<_>>()
-            .join(", ");
-        let rows = self.client()?.query(
-            &format!(
-                "SELECT {columns},
-                    (SELECT count(*) FROM games g WHERE g.status = 'active' AND g.to_move = u.id)
-                 FROM users u
-                 WHERE u.notify = 'digest' AND (u.last_digest_at IS NULL OR u.last_digest_at <= $1)"
-            ),
-            &[&before],
-        )?;
-        rows.iter()
-            .map(|r| Ok((user_row(r)?, count(r, user_columns())?)))
-            .collect()
-    }
-
-    fn record_digest(&self, user: &str, before: i64, notice: &NewNotice, now: i64) -> Result<bool> {
-        self.write(|tx| {
-            let n = tx.execute(
-                "UPDATE users SET last_digest_at = $3
-                 WHERE id = (SELECT id FROM users
-                    WHERE id = $1 AND (last_digest_at IS NULL OR last_digest_at <= $2)
-                    FOR UPDATE SKIP LOCKED)",
-                &[&user, &before, &now],
-            )?;
-            if n == 1 {
-                queue(tx, &self.holder, std::slice::from_ref(notice), now)?;
-            }
-            Ok(n == 1)
-        })
-    }
-
     fn unsent(&self, limit: usize) -> Result<Vec<OutboxRow>> {
         all(
             &mut *self.client()?,

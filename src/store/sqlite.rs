@@ -1343,33 +1343,6 @@ impl ClockStore for SqliteStore {
         })
     }
 
-    fn digests_due(&self, before: i64) -> Result<Vec<(UserRow, u32)>> {
-        self.with(|c| {
-            let mut st = c.prepare_cached(&format!(
-                "SELECT {}, (SELECT count(*) FROM games g WHERE g.status = 'active' AND g.to_move = u.id)
-                 FROM users u
-                 WHERE u.notify = 'digest' AND (u.last_digest_at IS NULL OR u.last_digest_at <= ?1)",
-                qualified(USER_COLUMNS, "u")
-            ))?;
-            let rows = st.query_map([before], |r| Ok((user_row(r)?, r.get::<_, u32>(user_columns())?)))?;
-            Ok(rows.collect::<rusqlite::Result<Vec<_>>>()?)
-        })
-    }
-
-    fn record_digest(&self, user: &str, before: i64, notice: &NewNotice, now: i64) -> Result<bool> {
-        self.write(|tx| {
-            let n = tx.execute(
-                "UPDATE users SET last_digest_at = ?3
-                 WHERE id = ?1 AND (last_digest_at IS NULL OR last_digest_at <= ?2)",
-                params![user, before, now],
-            )?;
-            if n == 1 {
-                queue(tx, &self.holder, std::slice::from_ref(notice), now)?;
-            }
-            Ok(n == 1)
-        })
-    }
-
     fn unsent(&self, limit: usize) -> Result<Vec<OutboxRow>> {
         self.with(|c| {
             let mut st = c.prepare_cached(
