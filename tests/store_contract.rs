@@ -29,6 +29,34 @@ fn per_move_turn(to_move: &str, deadline: i64) -> Turn<'_> {
     }
 }
 
+/// Plays a move in `g` by the player to move; the other one is to move next (3 days).
+fn play(store: &dyn Store, g: &tegami::store::GameRow, code: &str) -> tegami::store::GameRow {
+    let mover = g.to_move.clone().expect("someone to move");
+    let next = if mover == g.players[0] {
+        g.players[1].clone()
+    } else {
+        g.players[0].clone()
+    };
+    let mv = MoveRow {
+        ply: g.ply + 1,
+        code: code.into(),
+        notation: code.into(),
+        position: format!("position after {}", g.ply + 1),
+        user: mover,
+        played_at: T0 + 60 + i64::from(g.ply),
+    };
+    store
+        .append_move(
+            g.id,
+            g.version,
+            &mv,
+            &per_move_turn(&next, T0 + 3 * DAY),
+            None,
+            &[],
+        )
+        .expect("a move")
+}
+
 const T0: i64 = 1_767_225_600;
 const DAY: i64 = 86_400;
 const START: &str = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1";

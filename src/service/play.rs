@@ -103,7 +103,9 @@ impl Service {
     ) -> Result<Turn<'a>, CoreError> {
         let side_of = |user: &str| row.players.iter().position(|p| p == user);
         let mut banks = row.banks;
-        if let Some(side) = row.to_move.as_deref().and_then(side_of) {
+        // A per-move clock keeps no bank: nothing to read for the player whose turn ends.
+        let banked = row.control.kind != crate::store::ClockKind::PerMove;
+        if let Some(side) = row.to_move.as_deref().and_then(side_of).filter(|_| banked) {
             let from = self.turn_from(&row.players[side])?;
             banks = timing::banks_after(row, side, from, moved);
         }

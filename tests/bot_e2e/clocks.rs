@@ -7,15 +7,6 @@ use serde_json::json;
 
 use super::*;
 
-/// The number after `prefix` in `text`.
-fn number_after(text: &str, prefix: &str) -> i64 {
-    text.split(prefix)
-        .nth(1)
-        .and_then(|t| t.split(|c: char| !c.is_ascii_digit()).next())
-        .and_then(|n| n.parse().ok())
-        .unwrap_or_else(|| panic!("a number after {prefix:?} in {text:?}"))
-}
-
 /// A game's clock as stored: deadline, turn span, both banks.
 fn clock_of(conn: &rusqlite::Connection, game: i64) -> (i64, i64, [i64; 2]) {
     conn.query_row(

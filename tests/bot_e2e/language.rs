@@ -78,15 +78,6 @@ fn japanese(text: &str) -> bool {
         .any(|c| matches!(c, '\u{3040}'..='\u{30ff}' | '\u{4e00}'..='\u{9fff}'))
 }
 
-/// A number after `after` in `text` (`Challenge #12` → 12).
-fn number_after(text: &str, after: &str) -> i64 {
-    text.split(after)
-        .nth(1)
-        .and_then(|t| t.split(|c: char| !c.is_ascii_digit()).next())
-        .and_then(|n| n.parse().ok())
-        .unwrap_or_else(|| panic!("a number after {after:?} in {text:?}"))
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_japanese_client_sees_japanese_commands_and_answers_an_english_one_english() {
     let dir = tempfile::tempdir().expect("temp dir");

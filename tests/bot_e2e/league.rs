@@ -24,15 +24,6 @@ async fn league(fake: &FakeDiscord, user: &FakeUser, sub: &str, options: Vec<Val
     .await
 }
 
-/// The number after `prefix` in `text`.
-fn number_after(text: &str, prefix: &str) -> i64 {
-    text.split(prefix)
-        .nth(1)
-        .and_then(|t| t.split(|c: char| !c.is_ascii_digit()).next())
-        .and_then(|n| n.parse().ok())
-        .unwrap_or_else(|| panic!("a number after {prefix:?} in {text:?}"))
-}
-
 /// A pairing read off a round's post: `1. alice – bob: game #5`.
 #[derive(Clone, Debug)]
 struct Board {

@@ -222,6 +222,15 @@ pub fn png_of(r: &Recorded) -> (u32, u32) {
     (img.width(), img.height())
 }
 
+/// The number after `prefix` in `text` (`Challenge #12` → 12); panics when there is none.
+pub fn number_after(text: &str, prefix: &str) -> i64 {
+    text.split(prefix)
+        .nth(1)
+        .and_then(|t| t.split(|c: char| !c.is_ascii_digit()).next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("a number after {prefix:?} in {text:?}"))
+}
+
 pub fn content(r: &Recorded) -> String {
     r.content().unwrap_or_default()
 }

@@ -30,13 +30,7 @@ pub(super) async fn start_game(fake: &FakeDiscord, a: &FakeUser, b: &FakeUser, d
         &[b],
     )
     .await;
-    let text = content(&ack);
-    let challenge: i64 = text
-        .split("Challenge #")
-        .nth(1)
-        .and_then(|t| t.split(|c: char| !c.is_ascii_digit()).next())
-        .and_then(|n| n.parse().ok())
-        .unwrap_or_else(|| panic!("a challenge number in {text:?}"));
+    let challenge = number_after(&content(&ack), "Challenge #");
     let ack = slash(
         fake,
         CHANNEL_ID,
@@ -46,12 +40,7 @@ pub(super) async fn start_game(fake: &FakeDiscord, a: &FakeUser, b: &FakeUser, d
         &[],
     )
     .await;
-    let text = content(&ack);
-    text.split("Game #")
-        .nth(1)
-        .and_then(|t| t.split(|c: char| !c.is_ascii_digit()).next())
-        .and_then(|n| n.parse().ok())
-        .unwrap_or_else(|| panic!("a game number in {text:?}"))
+    number_after(&content(&ack), "Game #")
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -4,7 +4,7 @@
 //! are to be looked at.
 
 use super::*;
-use tegami::store::{ConditionalRow, GameRow, NewConditional};
+use tegami::store::{ConditionalRow, NewConditional};
 
 /// Says on standard error that a conditional-move test ran on a backend (the figures of a run).
 fn ran(test: &str, backend: &str) {
@@ -20,34 +20,6 @@ fn line(game: i64, user: &str, ply: u32, moves: &[&str]) -> NewConditional {
         position: format!("position after {ply}"),
         moves: moves.iter().map(|m| m.to_string()).collect(),
     }
-}
-
-/// Plays a move in `g` by the player to move; the other one is to move next.
-fn play(store: &dyn Store, g: &GameRow, code: &str) -> GameRow {
-    let mover = g.to_move.clone().expect("someone to move");
-    let next = if mover == g.players[0] {
-        g.players[1].clone()
-    } else {
-        g.players[0].clone()
-    };
-    let mv = MoveRow {
-        ply: g.ply + 1,
-        code: code.into(),
-        notation: code.into(),
-        position: format!("position after {}", g.ply + 1),
-        user: mover,
-        played_at: T0 + 60 + i64::from(g.ply),
-    };
-    store
-        .append_move(
-            g.id,
-            g.version,
-            &mv,
-            &super::per_move_turn(&next, T0 + 3 * DAY),
-            None,
-            &[],
-        )
-        .expect("a move")
 }
 
 /// Whether `err` is `Invalid`.

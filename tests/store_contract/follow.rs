@@ -5,39 +5,11 @@
 //! planned time (or by the older rule when none is planned) and recorded once.
 
 use super::*;
-use tegami::store::{FollowRow, GameRow, ThreadJoin, Told};
+use tegami::store::{FollowRow, ThreadJoin, Told};
 
 /// Says on standard error that a follower test ran on a backend (the figures of a run).
 fn ran(test: &str, backend: &str) {
     say(&format!("follow store test {test}: ran on {backend}"));
-}
-
-/// Plays a move in `g` by the player to move; the other one is to move next.
-fn play(store: &dyn Store, g: &GameRow, code: &str) -> GameRow {
-    let mover = g.to_move.clone().expect("someone to move");
-    let next = if mover == g.players[0] {
-        g.players[1].clone()
-    } else {
-        g.players[0].clone()
-    };
-    let mv = MoveRow {
-        ply: g.ply + 1,
-        code: code.into(),
-        notation: code.into(),
-        position: format!("position after {}", g.ply + 1),
-        user: mover,
-        played_at: T0 + 60 + i64::from(g.ply),
-    };
-    store
-        .append_move(
-            g.id,
-            g.version,
-            &mv,
-            &super::per_move_turn(&next, T0 + 3 * DAY),
-            None,
-            &[],
-        )
-        .expect("a move")
 }
 
 /// A notice to `user` with id `id`.
