@@ -8,6 +8,7 @@ pub mod discord;
 pub mod engine;
 pub mod i18n;
 pub mod league;
+pub mod ops;
 pub mod render;
 pub mod service;
 pub mod store;

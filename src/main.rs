@@ -151,6 +151,42 @@ enum Command {
         #[arg(long)]
         out: Option<std::path::PathBuf>,
     },
+    /// The operator's database tools: copy, backup, check.
+    Db {
+        #[command(subcommand)]
+        command: DbCommand,
+    },
+}
+
+/// `tegami db …` (see src/ops/). A database is a SQLite file or a `postgres://` URL.
+#[derive(Subcommand)]
+enum DbCommand {
+    /// Copies a whole database into an empty one (SQLite to PostgreSQL or back), verifies the
+    /// copy (rows and a digest of every table, every game's moves) and prints the counts.
+    Copy {
+        /// The database copied: a SQLite file or a postgres:// URL. No bot may be running on it.
+        #[arg(long, value_name = "FILE_OR_URL")]
+        from: String,
+        /// The empty database written (a missing SQLite file is created).
+        #[arg(long, value_name = "FILE_OR_URL")]
+        to: String,
+    },
+    /// An online backup of a SQLite database, safe while the bot runs (PostgreSQL: says how to
+    /// call pg_dump).
+    Backup {
+        /// The database backed up.
+        #[arg(long, value_name = "FILE")]
+        db: String,
+        /// The new file written (never overwritten).
+        #[arg(long, value_name = "FILE")]
+        to: std::path::PathBuf,
+    },
+    /// Integrity, migrations applied, counts. Reads only. Exit status 1 if a problem is found.
+    Check {
+        /// The database checked (default: DATABASE_URL if set, else tegami.db).
+        #[arg(long, value_name = "FILE_OR_URL")]
+        db: Option<String>,
+    },
 }
 
 #[derive(Args)]
@@ -309,7 +345,7 @@ fn play_moves(v: &'static Variant, mut game: Game, moves: &str) -> Result<Game, 
     Ok(game)
 }
 
-fn run(cli: Cli) -> Result<(), UserError> {
+fn run(cli: Cli) -> Result<ExitCode, UserError> {
     match cli.command {
         Command::Legal { game, notation } => {
             let g = build_game(&game)?;
@@ -401,6 +437,7 @@ fn run(cli: Cli) -> Result<(), UserError> {
             hash,
         } => bestmove(&game, level, depth, nodes, movetime, seed, hash)?,
         Command::Analyse { game, nodes, out } => analyse(&game, nodes, &out)?,
+        Command::Db { command } => return Ok(db_command(command)),
         Command::Run {
             config,
             db,
@@ -412,6 +449,8 @@ fn run(cli: Cli) -> Result<(), UserError> {
             run_bot(config.as_deref(), db.as_deref(), shards)?
         }
         Command::Console { db, out } => {
+            // Held for the session: `tegami db copy` refuses the file meanwhile.
+            let _in_use = tegami::ops::hold_shared(&db).map_err(UserError)?;
             let store = tegami::store::SqliteStore::open(&db).map_err(|e| {
                 UserError(format!("cannot open the database {}: {e}", db.display()))
             })?;
@@ -523,7 +562,7 @@ fn run(cli: Cli) -> Result<(), UserError> {
             write_file(&out, &gif)?;
         }
     }
-    Ok(())
+    Ok(ExitCode::SUCCESS)
 }
 
 /// `tegami bestmove`: one `info` line per completed iteration, then `bestmove`.
@@ -649,6 +688,7 @@ fn run_bot(
         .with_writer(std::io::stderr)
         .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
         .init();
+    let mut held_lock = None;
     let store: Arc<dyn tegami::store::Store> = match &cfg.database_url {
         // The URL may hold a password: the message does not repeat it.
         Some(url) => Arc::new(
@@ -657,6 +697,10 @@ fn run_bot(
         ),
         None => {
             let path = &cfg.database;
+            // Held while the bot runs: `tegami db copy` refuses the file meanwhile (and a bot
+            // does not start while a copy works on it).
+            let in_use = tegami::ops::hold_shared(path).map_err(UserError)?;
+            held_lock = Some(in_use);
             let store = tegami::store::SqliteStore::open(path).map_err(|e| {
                 UserError(format!("cannot open the database {}: {e}", path.display()))
             })?;
@@ -709,12 +753,62 @@ fn run_bot(
     // Commands in flight have finished; dropping the runtime and the service closes the
     // database.
     runtime.shutdown_timeout(std::time::Duration::from_secs(5));
+    drop(held_lock);
     match result {
         Ok(()) => Ok(()),
         Err(tegami::discord::RunError::Setup(m)) => Err(UserError(m)),
         Err(tegami::discord::RunError::Discord(m)) => {
             eprintln!("tegami: {m}");
             std::process::exit(1);
+        }
+    }
+}
+
+/// `tegami db …`: its report on stdout, an error on stderr; the exit status says which (0 done
+/// and well, 1 failed or a problem found, 2 refused with nothing changed).
+fn db_command(command: DbCommand) -> ExitCode {
+    use tegami::ops::{self, Location, OpsError};
+    let failed = |e: OpsError| {
+        eprintln!("tegami: {e}");
+        ExitCode::from(e.status())
+    };
+    match command {
+        DbCommand::Copy { from, to } => {
+            let progress = std::io::IsTerminal::is_terminal(&std::io::stderr());
+            match ops::copy::copy(&Location::parse(&from), &Location::parse(&to), progress) {
+                Ok(report) => {
+                    outln!("{}", report.render().trim_end());
+                    if report.verified() {
+                        ExitCode::SUCCESS
+                    } else {
+                        ExitCode::from(1)
+                    }
+                }
+                Err(e) => failed(e),
+            }
+        }
+        DbCommand::Backup { db, to } => match ops::backup::backup(&Location::parse(&db), &to) {
+            Ok(report) => {
+                outln!("{}", report.render().trim_end());
+                ExitCode::SUCCESS
+            }
+            Err(e) => failed(e),
+        },
+        DbCommand::Check { db } => {
+            let db = db
+                .or_else(|| std::env::var("DATABASE_URL").ok().filter(|u| !u.is_empty()))
+                .unwrap_or_else(|| "tegami.db".to_string());
+            match ops::check::check(&Location::parse(&db)) {
+                Ok(report) => {
+                    outln!("{}", report.render().trim_end());
+                    if report.ok() {
+                        ExitCode::SUCCESS
+                    } else {
+                        ExitCode::from(1)
+                    }
+                }
+                Err(e) => failed(e),
+            }
         }
     }
 }
@@ -727,7 +821,7 @@ fn write_file(path: &std::path::Path, bytes: &[u8]) -> Result<(), UserError> {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match run(cli) {
-        Ok(()) => ExitCode::SUCCESS,
+        Ok(code) => code,
         Err(UserError(msg)) => {
             eprintln!("tegami: {msg}");
             ExitCode::from(2)

@@ -1838,3 +1838,7 @@ mod clocks;
 /// The followers and daily digests (issue 23): `tests/store_contract/follow.rs`.
 #[path = "store_contract/follow.rs"]
 mod follow;
+
+// The database tools (issue 24): `tegami db copy`, `backup` and `check`.
+#[path = "store_contract/dbcopy.rs"]
+mod dbcopy;

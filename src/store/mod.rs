@@ -41,6 +41,7 @@ pub use league::{
     PairingRow, RoundStart, Settle,
 };
 
+pub use postgres::tls::{connect as connect_postgres, BOT_APPLICATION};
 pub use postgres::{PgStore, PG_MAX_CONNECTIONS, PG_MIGRATIONS};
 pub use sqlite::{fill, Durability, SqliteStore, MAX_CONNECTIONS, MIGRATIONS};
 

@@ -22,7 +22,7 @@ use super::*;
 mod conditional;
 mod follow;
 mod league;
-mod tls;
+pub mod tls;
 
 /// The migrations, in order.
 pub const PG_MIGRATIONS: &[(&str, &str)] = &[

@@ -19,6 +19,7 @@ use crate::fake_discord::{
 mod clocks;
 mod computer;
 mod conditional;
+mod dbcopy;
 mod follow;
 mod hardening;
 mod language;

@@ -33,7 +33,7 @@ use crate::fake_discord::{
 };
 
 /// The PostgreSQL server of the tests.
-const PG_URL_ENV: &str = "TEGAMI_TEST_DATABASE_URL";
+pub(super) const PG_URL_ENV: &str = "TEGAMI_TEST_DATABASE_URL";
 
 /// The longest the whole test may take before it fails instead of hanging.
 const LIMIT: Duration = Duration::from_secs(150);
@@ -77,7 +77,7 @@ fn say(line: &str) {
 
 /// Runs `f` on a plain thread: the synchronous `postgres` client starts a runtime of its own,
 /// which it may not do on one of the test's runtime threads.
-fn off_runtime<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> T {
+pub(super) fn off_runtime<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> T {
     std::thread::spawn(f)
         .join()
         .unwrap_or_else(|e| std::panic::resume_unwind(e))
@@ -148,7 +148,7 @@ impl Drop for TestDatabase {
 
 /// The URL of database `name` on the server of `server` (a `postgres://` URL, or `key=value`
 /// settings), in the `postgres://` form the bot accepts.
-fn database_url(server: &str, name: &str) -> String {
+pub(super) fn database_url(server: &str, name: &str) -> String {
     for scheme in ["postgres://", "postgresql://"] {
         if let Some(rest) = server.strip_prefix(scheme) {
             let (rest, query) = match rest.split_once('?') {
@@ -172,7 +172,7 @@ fn database_url(server: &str, name: &str) -> String {
 }
 
 /// The server's URL, or `None` (said on stderr) when the test is to be skipped.
-fn pg_server(test: &str) -> Option<String> {
+pub(super) fn pg_server(test: &str) -> Option<String> {
     match std::env::var(PG_URL_ENV) {
         Ok(url) if !url.is_empty() => Some(url),
         // In CI the server is part of the run: its absence is a failure, not a skip.

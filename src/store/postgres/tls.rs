@@ -32,10 +32,15 @@ pub(super) fn config_of(url: &str) -> Result<(::postgres::Config, Option<MakeRus
         ));
     }
     let verify = url.contains("sslmode=verify-full");
-    let config: ::postgres::Config = url
+    let mut config: ::postgres::Config = url
         .replace("sslmode=verify-full", "sslmode=require")
         .parse()
         .map_err(|e: ::postgres::Error| invalid(e.to_string()))?;
+    // The bot's connections carry its name, so that `tegami db copy` can tell a database in use
+    // (see `src/ops/`); a URL's own `application_name` wins.
+    if config.get_application_name().is_none() {
+        config.application_name(BOT_APPLICATION);
+    }
     if config.get_ssl_mode() != ::postgres::config::SslMode::Require {
         return Ok((config, None));
     }
@@ -54,6 +59,20 @@ pub(super) fn config_of(url: &str) -> Result<(::postgres::Config, Option<MakeRus
             .with_no_client_auth()
     };
     Ok((config, Some(MakeRustlsConnect::new(tls))))
+}
+
+/// The `application_name` of the bot's connections (unless its URL names another).
+pub const BOT_APPLICATION: &str = "tegami";
+
+/// One plain client (no pool, no migrations) to `url`, encrypted as its `sslmode` asks, with
+/// `application` as its `application_name`: the database tools of `src/ops/`.
+pub fn connect(url: &str, application: &str) -> Result<::postgres::Client> {
+    let (mut config, tls) = config_of(url)?;
+    config.application_name(application);
+    Ok(match tls {
+        None => config.connect(::postgres::NoTls)?,
+        Some(tls) => config.connect(tls)?,
+    })
 }
 
 /// The system's trusted roots (for `verify-full`).
