@@ -76,7 +76,7 @@ fn choose(
     };
     // Half the right players send the ply they saw (as a button does); the wrong players always
     // do, so that a late one is not a fair move of the next ply.
-    let seen_ply = (!right_player || thread % 2 == 0).then_some(seen);
+    let seen_ply = (!right_player || thread.is_multiple_of(2)).then_some(seen);
     (seen, user, code, right_player, seen_ply)
 }
 

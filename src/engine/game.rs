@@ -303,7 +303,7 @@ impl Game {
 
     fn position_side(&self, i: usize) -> Color {
         let s = self.start.side_to_move();
-        if i % 2 == 0 {
+        if i.is_multiple_of(2) {
             s
         } else {
             !s

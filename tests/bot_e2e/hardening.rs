@@ -762,7 +762,11 @@ impl Stored {
             );
         }
         if finish {
-            let who = if plies % 2 == 0 { black } else { white };
+            let who = if plies.is_multiple_of(2) {
+                black
+            } else {
+                white
+            };
             let r = self.run(who, &format!("resign {id}"));
             assert!(r.game.as_ref().is_some_and(|g| g.over), "{}", r.text);
         }
@@ -939,7 +943,7 @@ async fn other_players_are_answered_while_a_level_5_move_and_a_long_analysis_run
         let deadline = Instant::now() + Duration::from_secs(120);
         let mut analysis = None;
         while analysis.is_none() && Instant::now() < deadline {
-            let black_to_move = local.moves().len() % 2 == 0;
+            let black_to_move = local.moves().len().is_multiple_of(2);
             let (mover, watcher) = if black_to_move {
                 (&dave, &erin)
             } else {

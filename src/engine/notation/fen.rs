@@ -267,7 +267,7 @@ fn parse_castling(v: &Variant, pos: &mut Position, field: &str) -> Result<(), Fe
         field: field.to_string(),
         why,
     };
-    if field.len() % 2 != 0 || !field.is_ascii() {
+    if !field.len().is_multiple_of(2) || !field.is_ascii() {
         return Err(err(
             "it lists lance squares such as 9i1i9a1a, or is '-'".into()
         ));

@@ -89,7 +89,7 @@ pub fn written_all(
 /// before the second's (so a handicap game, White first, begins with `1…`).
 pub fn move_number(ply: usize, first: Color) -> String {
     let k = ply + usize::from(first == Color::White);
-    let dots = if k % 2 == 0 { "." } else { "…" };
+    let dots = if k.is_multiple_of(2) { "." } else { "…" };
     format!("{}{dots}", k / 2 + 1)
 }
 

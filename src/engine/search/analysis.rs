@@ -179,7 +179,7 @@ fn searcher_think(s: &mut Searcher, g: &Game, limits: &Limits) -> super::SearchR
 impl Analysis {
     /// The side that made move `ply`.
     pub fn mover(&self, ply: usize) -> Color {
-        if ply % 2 == 0 {
+        if ply.is_multiple_of(2) {
             self.first
         } else {
             !self.first

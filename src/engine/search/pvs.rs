@@ -174,7 +174,7 @@ impl<'a> Tree<'a> {
         let (mut them_all, mut us_all) = (true, true);
         for k in first + 1..n {
             if !self.checks[k] {
-                if (n - 1 - k) % 2 == 0 {
+                if (n - 1 - k).is_multiple_of(2) {
                     them_all = false;
                 } else {
                     us_all = false;

@@ -151,7 +151,7 @@ pub(super) fn side_of_higher(h: &Colours, l: &Colours, board: usize) -> Side {
     }
     match h.last {
         Some(last) => last.other(),
-        None if board % 2 == 0 => Side::First,
+        None if board.is_multiple_of(2) => Side::First,
         None => Side::Second,
     }
 }
