@@ -213,7 +213,7 @@ fn a_database_copied_to_postgres_and_back_is_the_same_file() {
         assert_eq!(counts, [n.as_str(), n.as_str()], "{line}");
     }
     assert!(
-        out.contains("every game's moves are equal on both sides (4 games)"),
+        out.contains("every game's moves are equal on both sides (5 games)"),
         "{out}"
     );
 
