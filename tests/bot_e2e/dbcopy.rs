@@ -41,37 +41,9 @@ async fn the_bot_started_on_a_postgres_copy_continues_the_game() {
         fake.add_user(u);
     }
 
-    // On SQLite: a challenge, its acceptance, Black's first move.
-    let mut bot = Bot::start(&fake, dir.path(), &config, 1);
-    fake.wait_ready(STEP).await;
-    fake.wait_for("command registration", STEP, |c| {
-        c.method == "PUT" && c.path.ends_with("/commands")
-    })
-    .await;
-    let ack = slash(
-        &fake,
-        CHANNEL_ID,
-        &alice,
-        "challenge",
-        json!([
-            opt_user("opponent", &bob),
-            opt_str("game", "shogi"),
-            opt_str("color", "black")
-        ]),
-        &[&bob],
-    )
-    .await;
-    let challenge = number_after(&content(&ack), "Challenge #");
-    let ack = slash(
-        &fake,
-        CHANNEL_ID,
-        &bob,
-        "accept",
-        json!([opt_int("challenge", challenge)]),
-        &[],
-    )
-    .await;
-    let game = number_after(&content(&ack), "Game #");
+    // On SQLite: a challenge (the first), its acceptance, Black's first move.
+    let mut bot = Bot::start_ready(&fake, dir.path(), &config).await;
+    let game = super::reminders::start_game(&fake, &alice, &bob, 3).await;
     let r = slash(
         &fake,
         CHANNEL_ID,
@@ -147,6 +119,7 @@ async fn the_bot_started_on_a_postgres_copy_continues_the_game() {
     .await;
     assert!(!content(&r).starts_with('✗'), "{}", content(&r));
     // A new challenge is numbered after the copied one.
+    let challenge = 1;
     let ack = slash(
         &fake,
         CHANNEL_ID,

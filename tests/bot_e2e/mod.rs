@@ -51,6 +51,17 @@ impl Bot {
         )
     }
 
+    /// `Bot::start`, then waits until the bot is connected and has registered its commands.
+    pub async fn start_ready(fake: &FakeDiscord, dir: &Path, config: &Path) -> Bot {
+        let bot = Bot::start(fake, dir, config, 1);
+        fake.wait_ready(STEP).await;
+        fake.wait_for("command registration", STEP, |c| {
+            c.method == "PUT" && c.path.ends_with("/commands")
+        })
+        .await;
+        bot
+    }
+
     /// Starts `tegami run --config CONFIG ARGS` pointed at the fake, with `env` set over the
     /// defaults (`DISCORD_TOKEN`, the log filter; no `DATABASE_URL` unless given); stderr goes
     /// to `dir/bot-NAME.log`.
