@@ -11,8 +11,8 @@
 //! (a resume after op 7 or a close frame), while a shard it restarts leaves the manager at once.
 //!
 //! The gauges read from the database (the outbox backlog, its oldest notice's age, the games in
-//! play) are refreshed on a timer ([`GAUGES_EVERY`], or each sweep if sweeps are more often),
-//! not per scrape. The server reads one request per connection (at most [`MAX_REQUEST`] bytes,
+//! play) are refreshed on a timer (every [`GAUGES_EVERY`], or at the sweep's interval if that
+//! is shorter), not per scrape. The server reads one request per connection (at most [`MAX_REQUEST`] bytes,
 //! within [`READ_TIMEOUT`]) and closes it after the answer.
 
 use std::collections::HashMap;
@@ -63,8 +63,11 @@ impl Health {
     }
 
     fn set(&self, shard: u32, connected: bool) {
-        lock(&self.shards).insert(shard, connected);
-        let n = lock(&self.shards).values().filter(|c| **c).count();
+        let n = {
+            let mut shards = lock(&self.shards);
+            shards.insert(shard, connected);
+            shards.values().filter(|c| **c).count()
+        };
         metrics::gauge!("tegami_shards_connected").set(n as f64);
     }
 

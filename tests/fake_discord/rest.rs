@@ -359,9 +359,9 @@ fn route(shared: &Shared, st: &mut State, r: &Req) -> Routed {
         }
     }
     match (m, segs.as_slice()) {
-        ("GET", ["gateway"]) => ok(Reply::json(json!({"url": gateway_url(shared, &st)}))),
+        ("GET", ["gateway"]) => ok(Reply::json(json!({"url": gateway_url(shared, st)}))),
         ("GET", ["gateway", "bot"]) => ok(Reply::json(json!({
-            "url": gateway_url(shared, &st),
+            "url": gateway_url(shared, st),
             "shards": 1,
             "session_start_limit": {
                 "total": 1000, "remaining": 999, "reset_after": 14_400_000, "max_concurrency": 1
