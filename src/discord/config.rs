@@ -34,7 +34,8 @@ pub enum LogFormat {
     /// tracing's human format (the default).
     #[default]
     Text,
-    /// One JSON object per line (`timestamp`, `level`, `target`, `fields`, `spans`).
+    /// One JSON object per line (`timestamp`, `level`, `target`, `fields`; `spans` for an event
+    /// inside spans).
     Json,
 }
 
