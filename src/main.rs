@@ -682,12 +682,22 @@ fn run_bot(
             ))
         })?,
     };
-    // Colours only on a terminal: a log written to a file or a pipe carries no escape codes.
-    tracing_subscriber::fmt()
-        .with_env_filter(filter)
-        .with_writer(std::io::stderr)
-        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
-        .init();
+    match cfg.log_format {
+        // Colours only on a terminal: a log written to a file or a pipe carries no escape codes.
+        tegami::discord::LogFormat::Text => tracing_subscriber::fmt()
+            .with_env_filter(filter)
+            .with_writer(std::io::stderr)
+            .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
+            .init(),
+        // One JSON object a line, for a log collector: the event's fields under `fields`, the
+        // spans it happened in under `spans`.
+        tegami::discord::LogFormat::Json => tracing_subscriber::fmt()
+            .json()
+            .with_env_filter(filter)
+            .with_writer(std::io::stderr)
+            .with_current_span(false)
+            .init(),
+    }
     let mut held_lock = None;
     let store: Arc<dyn tegami::store::Store> = match &cfg.database_url {
         // The URL may hold a password: the message does not repeat it.

@@ -1332,6 +1332,9 @@ impl ClockStore for CrashingStore {
     fn renew_claims(&self) -> Result<(), StoreError> {
         self.inner.renew_claims()
     }
+    fn gauges(&self) -> Result<tegami::store::Gauges, StoreError> {
+        self.inner.gauges()
+    }
 }
 
 impl tegami::store::LeagueStore for CrashingStore {

@@ -497,6 +497,57 @@ fn notices_wait_in_the_outbox_until_marked_sent() {
     }
 }
 
+#[test]
+fn the_gauges_count_unsent_notices_and_games_in_play_alike() {
+    for b in backends() {
+        let (name, store) = (b.name, b.store());
+        assert_eq!(
+            store.gauges().expect("gauges"),
+            tegami::store::Gauges::default(),
+            "{name}: an empty database"
+        );
+        let g = new_game(store, "alice", "bob");
+        new_game(store, "carol", "dave");
+        let notice = |id: i64| NewNotice {
+            id,
+            game: Some(g.id),
+            user: "bob".into(),
+            via: "mention".into(),
+            channel: Some("chan".into()),
+            text: "game over".into(),
+            ply: None,
+            league: None,
+        };
+        let ending = resignation();
+        let notices = [notice(21), notice(22)];
+        let f = Finish {
+            ending: &ending,
+            notices: &notices,
+            ratings: vec![],
+        };
+        store
+            .finish_game(g.id, g.version, &f, T0 + 5)
+            .expect("ends");
+        let gauges = store.gauges().expect("gauges");
+        assert_eq!(
+            gauges,
+            tegami::store::Gauges {
+                unsent: 2,
+                oldest_unsent: Some(T0 + 5),
+                games_in_play: 1,
+            },
+            "{name}"
+        );
+        // Sent and set aside both leave the backlog.
+        store.mark_sent(&[21], T0 + 6).expect("sent");
+        assert_eq!(store.gauges().expect("gauges").unsent, 1, "{name}");
+        store.set_aside(22, "nowhere", T0 + 7).expect("aside");
+        let gauges = store.gauges().expect("gauges");
+        assert_eq!((gauges.unsent, gauges.oldest_unsent), (0, None), "{name}");
+        assert_eq!(gauges.games_in_play, 1, "{name}");
+    }
+}
+
 /// The number after `prefix` in `text` (`Game #12 begins` → 12).
 fn number_after(text: &str, prefix: &str) -> Option<i64> {
     let at = text.find(prefix)? + prefix.len();

@@ -2,6 +2,7 @@
 //! environment winning for the token (`DISCORD_TOKEN`), the PostgreSQL database
 //! (`DATABASE_URL`), the REST base (`TEGAMI_DISCORD_API`) and the log filter (`RUST_LOG`). A mistyped or unknown field is an error, never ignored.
 
+use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 
 use serde::Deserialize;
@@ -22,7 +23,20 @@ struct File {
     message_content: Option<bool>,
     sweep_interval_secs: Option<u64>,
     log: Option<String>,
+    log_format: Option<String>,
     api_base: Option<String>,
+    metrics_addr: Option<String>,
+}
+
+/// How log lines are written on stderr.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum LogFormat {
+    /// tracing's human format (the default).
+    #[default]
+    Text,
+    /// One JSON object per line (`timestamp`, `level`, `target`, `fields`; `spans` for an event
+    /// inside spans).
+    Json,
 }
 
 /// The bot's settings, after the file, the environment and the defaults.
@@ -43,6 +57,10 @@ pub struct BotConfig {
     pub sweep_interval_secs: u64,
     /// The `tracing` filter when `RUST_LOG` is not set.
     pub log: String,
+    /// How log lines are written (`log_format`: `text`, the default, or `json`).
+    pub log_format: LogFormat,
+    /// Where `/metrics` and `/healthz` are served over HTTP; `None` (the default): nowhere.
+    pub metrics_addr: Option<SocketAddr>,
     /// Where REST calls go (`https://discord.com`, a proxy, or a test's fake Discord).
     pub api_base: String,
     /// The gateway shards this process runs (`--shards A-B --total-shards N`); `None`: one
@@ -106,7 +124,9 @@ impl std::fmt::Debug for BotConfig {
             .field("message_content", &self.message_content)
             .field("sweep_interval_secs", &self.sweep_interval_secs)
             .field("log", &self.log)
+            .field("log_format", &self.log_format)
             .field("api_base", &self.api_base)
+            .field("metrics_addr", &self.metrics_addr)
             .field("shards", &self.shards)
             .finish()
     }
@@ -214,6 +234,25 @@ impl BotConfig {
                 "sweep_interval_secs must be at least 1".into(),
             ));
         }
+        let log_format = match file.log_format.as_deref() {
+            None | Some("text") => LogFormat::Text,
+            Some("json") => LogFormat::Json,
+            Some(other) => {
+                return Err(ConfigError::Invalid(format!(
+                    "log_format '{}' is not a log format: write \"text\" or \"json\"",
+                    hide_long_strings(&format!("\"{other}\"")).trim_matches('"')
+                )))
+            }
+        };
+        let metrics_addr = match file.metrics_addr.as_deref() {
+            None => None,
+            Some(a) => Some(a.trim().parse::<SocketAddr>().map_err(|_| {
+                ConfigError::Invalid(format!(
+                    "metrics_addr '{}' is not an address to listen on: write an IP address and a port, such as \"127.0.0.1:9187\"",
+                    hide_long_strings(&format!("\"{a}\"")).trim_matches('"')
+                ))
+            })?),
+        };
         Ok(BotConfig {
             token,
             database: db
@@ -226,7 +265,9 @@ impl BotConfig {
             message_content: file.message_content.unwrap_or(false),
             sweep_interval_secs,
             log: file.log.unwrap_or_else(|| "info".to_string()),
+            log_format,
             api_base,
+            metrics_addr,
             shards: None,
         })
     }
@@ -391,6 +432,44 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(e.contains("\"yes\""), "{e}");
+    }
+
+    #[test]
+    fn log_format_is_text_unless_json_is_asked_and_nothing_else_is_taken() {
+        let c = load_text("token = \"a\"\n", &[]).expect("config");
+        assert_eq!(c.log_format, LogFormat::Text);
+        let c = load_text("token = \"a\"\nlog_format = \"text\"\n", &[]).expect("config");
+        assert_eq!(c.log_format, LogFormat::Text);
+        let c = load_text("token = \"a\"\nlog_format = \"json\"\n", &[]).expect("config");
+        assert_eq!(c.log_format, LogFormat::Json);
+        for bad in ["JSON", "yaml", ""] {
+            let e = load_text(&format!("token = \"a\"\nlog_format = \"{bad}\"\n"), &[])
+                .unwrap_err()
+                .to_string();
+            assert!(e.contains("log_format") && e.contains("json"), "{e}");
+            assert!(!e.contains('\n'), "one line: {e}");
+        }
+        assert!(load_text("token = \"a\"\nlog_format = 1\n", &[]).is_err());
+    }
+
+    #[test]
+    fn metrics_are_off_unless_an_address_is_given() {
+        let c = load_text("token = \"a\"\n", &[]).expect("config");
+        assert_eq!(c.metrics_addr, None);
+        let c =
+            load_text("token = \"a\"\nmetrics_addr = \"127.0.0.1:9187\"\n", &[]).expect("config");
+        assert_eq!(
+            c.metrics_addr,
+            Some(SocketAddr::from(([127, 0, 0, 1], 9187)))
+        );
+        let c = load_text("token = \"a\"\nmetrics_addr = \"[::1]:9187\"\n", &[]).expect("config");
+        assert_eq!(c.metrics_addr.map(|a| a.port()), Some(9187));
+        for bad in ["localhost:9187", "127.0.0.1", "127.0.0.1:99999", ":9187"] {
+            let e = load_text(&format!("token = \"a\"\nmetrics_addr = \"{bad}\"\n"), &[])
+                .unwrap_err()
+                .to_string();
+            assert!(e.contains("metrics_addr") && e.contains(bad), "{e}");
+        }
     }
 
     #[test]

@@ -12,6 +12,7 @@
 //!   correspondence sweep.
 //! - `guard`: the per-user rate limit and the gate that lets a shutdown finish the commands in
 //!   flight.
+//! - `ops`: for the operator, `/metrics` and `/healthz` over HTTP at `metrics_addr`.
 //!
 //! No Discord type crosses into the core: it is given user ids, channel ids and texts.
 
@@ -19,6 +20,7 @@ pub mod commands;
 pub mod config;
 mod events;
 mod guard;
+mod ops;
 mod outbox;
 mod respond;
 
@@ -28,7 +30,7 @@ use std::time::Duration;
 use poise::serenity_prelude as serenity;
 use tracing::{error, info, warn};
 
-pub use config::{BotConfig, ConfigError, Env, ProcessEnv, Shards};
+pub use config::{BotConfig, ConfigError, Env, LogFormat, ProcessEnv, Shards};
 
 use crate::service::{Reply, Service, User, Worker};
 
@@ -64,6 +66,16 @@ const DRAIN: Duration = Duration::from_secs(30);
 
 /// Runs the bot until SIGINT or SIGTERM (then finishes the commands in flight and returns).
 pub async fn run(config: BotConfig, service: Arc<Service>) -> Result<(), RunError> {
+    // The operator's endpoint first: a taken address stops the bot before it connects.
+    let metrics = match config.metrics_addr {
+        Some(addr) => {
+            let listener = ops::bind(addr).await.map_err(RunError::Setup)?;
+            let handle = ops::install_recorder().map_err(RunError::Setup)?;
+            Some((listener, handle))
+        }
+        None => None,
+    };
+    let health = Arc::new(ops::Health::new());
     let mut intents = serenity::GatewayIntents::non_privileged();
     if config.message_content {
         intents |= serenity::GatewayIntents::MESSAGE_CONTENT;
@@ -184,8 +196,19 @@ pub async fn run(config: BotConfig, service: Arc<Service>) -> Result<(), RunErro
 
     let mut client = serenity::ClientBuilder::new_with_http(http, intents)
         .framework(framework)
+        .event_handler(ops::ShardWatch(health.clone()))
         .await
         .map_err(|e| RunError::Discord(format!("cannot build the Discord client: {e}")))?;
+    health.watch(client.shard_manager.clone());
+    // `/metrics` and `/healthz`, and the gauges read from the database.
+    let operated = metrics.map(|(listener, handle)| {
+        let ops = Arc::new(ops::Ops::new(health.clone(), handle, service.clone()));
+        let every = ops::GAUGES_EVERY.min(sweep_every);
+        (
+            tokio::spawn(ops::serve(listener, ops)),
+            tokio::spawn(ops::refresh_gauges(service.clone(), every)),
+        )
+    });
 
     // serenity falls back to Discord's own gateway when `GET /gateway` fails: behind another
     // REST base (a proxy, a test's fake) that would reach the real Discord with our token.
@@ -264,6 +287,10 @@ pub async fn run(config: BotConfig, service: Arc<Service>) -> Result<(), RunErro
     };
     stopper.abort();
     announcer.abort();
+    if let Some((server, gauges)) = operated {
+        server.abort();
+        gauges.abort();
+    }
     gate.close();
     gate.drained(DRAIN).await;
     // The delivery loop stops at its next tick once the gate is closed: a delivery under way

@@ -584,6 +584,7 @@ async fn settle(service: &Arc<Service>, outbox: &Arc<Outbox>, n: &Notice, outcom
             }
         }
         Delivery::Later(e) => {
+            metrics::counter!("tegami_notices_retrying_total").increment(1);
             warn!(notice = id, "delivery failed, will retry: {e}");
             outbox.failed(id);
             service.release_notices(&[id]);
@@ -600,6 +601,7 @@ pub async fn mark_sent(service: &Arc<Service>, outbox: &Arc<Outbox>, ids: Vec<i6
     let done = ids.clone();
     match tokio::task::spawn_blocking(move || s.mark_sent(&done)).await {
         Ok(Ok(())) => {
+            metrics::counter!("tegami_notices_sent_total").increment(ids.len() as u64);
             for id in ids {
                 outbox.delivered(id);
             }
@@ -702,8 +704,20 @@ async fn requeue_computer(service: &Arc<Service>, computer: &Arc<Worker>) {
 async fn sweep(service: &Arc<Service>) -> Vec<i64> {
     let s = service.clone();
     let now = s.now();
-    match tokio::task::spawn_blocking(move || s.sweep(now)).await {
+    let started = Instant::now();
+    let swept = tokio::task::spawn_blocking(move || s.sweep(now)).await;
+    metrics::histogram!("tegami_sweep_duration_seconds").record(started.elapsed().as_secs_f64());
+    match swept {
         Ok(Ok(done)) => {
+            for (action, count) in [
+                ("timeout", done.timeouts.len()),
+                ("reminder", done.reminders.len()),
+                ("expired_challenge", done.expired.len()),
+                ("digest", done.digests.len()),
+            ] {
+                metrics::counter!("tegami_sweep_actions_total", "action" => action)
+                    .increment(count as u64);
+            }
             if !(done.timeouts.is_empty() && done.reminders.is_empty() && done.expired.is_empty()) {
                 info!(
                     timeouts = done.timeouts.len(),

@@ -244,6 +244,8 @@ pub async fn run_core_telling(
 ) -> Reply {
     let service = data.service.clone();
     let command = format!("{:?}", req.command);
+    let name = req.command.name();
+    let started = std::time::Instant::now();
     let lang = req
         .user
         .locale
@@ -260,6 +262,8 @@ pub async fn run_core_telling(
     .await
     {
         Ok(reply) => {
+            let outcome = if reply.error { "refused" } else { "ok" };
+            command_done(name, outcome, started);
             // The computer is to move: its worker thinks, then announces the move.
             if let Some(game) = reply.think {
                 data.computer.queue(game);
@@ -267,10 +271,19 @@ pub async fn run_core_telling(
             reply
         }
         Err(e) => {
+            command_done(name, "failed", started);
             error!(%command, "the command panicked: {e}");
             Reply::error(t!(lang, "discord-sorry"))
         }
     }
+}
+
+/// Counts a command run through the core, and its time.
+fn command_done(name: &'static str, outcome: &'static str, started: std::time::Instant) {
+    metrics::counter!("tegami_commands_total", "command" => name, "outcome" => outcome)
+        .increment(1);
+    metrics::histogram!("tegami_command_duration_seconds", "command" => name)
+        .record(started.elapsed().as_secs_f64());
 }
 
 /// Where an answer goes.
@@ -831,6 +844,7 @@ pub async fn answer(
         Err((Failure::Passing, _)) => {
             // The delivery loop posts the stored announcement (with its mentions) later.
             if reply.post.is_some() {
+                metrics::counter!("tegami_notices_retrying_total").increment(with_it.len() as u64);
                 data.service.release_notices(&with_it);
             } else {
                 deliver_separately(http, data, folded);

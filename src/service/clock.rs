@@ -64,6 +64,7 @@ fn notice_to(
     text: String,
 ) -> NewNotice {
     let via = if by_dm(known) { "dm" } else { "mention" };
+    super::queued(1);
     NewNotice {
         id: super::new_notice_id(),
         game: None,

@@ -183,6 +183,46 @@ pub enum Command {
     Conditional(ConditionalCommand),
 }
 
+impl Command {
+    /// The command's name, as its slash command is named (`challenge`, `move`, `league` ...):
+    /// a fixed set, for the metrics' labels.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Command::Challenge { .. } => "challenge",
+            Command::Accept { .. } => "accept",
+            Command::Decline { .. } => "decline",
+            Command::Cancel { .. } => "cancel",
+            Command::Move { .. } => "move",
+            Command::Board { .. } => "board",
+            Command::Moves { .. } => "moves",
+            Command::Resign { .. } => "resign",
+            Command::Declare { .. } => "declare",
+            Command::Draw { .. } => "draw",
+            Command::Takeback { .. } => "takeback",
+            Command::Impasse { .. } => "impasse",
+            Command::Games { .. } => "games",
+            Command::History { .. } => "history",
+            Command::Game { .. } => "game",
+            Command::Record { .. } => "record",
+            Command::Analysis { .. } => "analysis",
+            Command::Replay { .. } => "replay",
+            Command::Export { .. } => "export",
+            Command::Rules { .. } => "rules",
+            Command::Settings { .. } => "settings",
+            Command::MoreTime { .. } => "moretime",
+            Command::Vacation { .. } => "vacation",
+            Command::Stats { .. } => "stats",
+            Command::Leaderboard { .. } => "leaderboard",
+            Command::Server { .. } => "server",
+            Command::Help { .. } => "help",
+            Command::Follow { .. } => "follow",
+            Command::Unfollow { .. } => "unfollow",
+            Command::League(_) => "league",
+            Command::Conditional(_) => "conditional",
+        }
+    }
+}
+
 /// The sub-commands of `conditional`; `game` is needed only when the player has several.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ConditionalCommand {

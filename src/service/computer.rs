@@ -560,14 +560,14 @@ struct WorkerQueue {
 
 impl WorkerQueue {
     fn queue(&self, game: i64) -> bool {
-        if !lock(&self.queued).insert(game) {
+        if !self.with_queued(|q| q.insert(game)) {
             // Already waiting: it will be taken up.
             return true;
         }
         match self.tx.try_send(game) {
             Ok(()) => true,
             Err(mpsc::TrySendError::Full(_)) => {
-                lock(&self.queued).remove(&game);
+                self.with_queued(|q| q.remove(&game));
                 warn!(
                     game,
                     capacity = self.capacity,
@@ -576,11 +576,20 @@ impl WorkerQueue {
                 false
             }
             Err(mpsc::TrySendError::Disconnected(_)) => {
-                lock(&self.queued).remove(&game);
+                self.with_queued(|q| q.remove(&game));
                 warn!(game, "the computer's threads have stopped; move not queued");
                 false
             }
         }
+    }
+
+    /// Changes the set of games waiting, and publishes its size (the
+    /// `tegami_computer_queue_length` gauge).
+    fn with_queued<T>(&self, change: impl FnOnce(&mut HashSet<i64>) -> T) -> T {
+        let mut queued = lock(&self.queued);
+        let out = change(&mut queued);
+        metrics::gauge!("tegami_computer_queue_length").set(queued.len() as f64);
+        out
     }
 
     /// After a job: a success forgets the game's panics; a panic queues it again, or gives
@@ -656,7 +665,7 @@ impl Worker {
                     let next = lock(&rx).recv();
                     let Ok(game) = next else { return };
                     if let Some(q) = shared.upgrade() {
-                        lock(&q.queued).remove(&game);
+                        q.with_queued(|queued| queued.remove(&game));
                     }
                     let outcome = std::panic::catch_unwind(AssertUnwindSafe(|| job(game)));
                     match shared.upgrade() {

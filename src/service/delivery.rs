@@ -106,11 +106,18 @@ impl Service {
         }
     }
 
+    /// What the operator's gauges show from the database: the outbox backlog, when its oldest
+    /// notice was made, the games in play (one cheap query; also the health check's probe).
+    pub fn gauges(&self) -> Result<crate::store::Gauges, CoreError> {
+        Ok(self.store.gauges()?)
+    }
+
     /// Sets a notice aside that no way could deliver, with the reason (logged): its player is
     /// shown it by `games`.
     pub fn set_aside(&self, id: i64, user: &str, reason: &str) -> Result<(), CoreError> {
         warn!(notice = id, user, "notice set aside: {reason}");
         self.store.set_aside(id, reason, self.now())?;
+        metrics::counter!("tegami_notices_failed_total").increment(1);
         self.release_notices(&[id]);
         Ok(())
     }

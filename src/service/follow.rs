@@ -522,6 +522,7 @@ impl Service {
             };
             match self.digest_text(&user, now)? {
                 Some((text, told)) => {
+                    super::queued(1);
                     let n = NewNotice {
                         id: new_notice_id(),
                         game: None,

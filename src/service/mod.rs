@@ -1017,8 +1017,15 @@ impl Service {
     }
 }
 
+/// Counts notices made for the outbox (`tegami_notices_queued_total`), as they are turned
+/// into its rows.
+pub(crate) fn queued(count: usize) {
+    metrics::counter!("tegami_notices_queued_total").increment(count as u64);
+}
+
 /// The outbox rows of notices, to store with the change they announce.
 pub(crate) fn to_store(notices: &[Notice]) -> Vec<crate::store::NewNotice> {
+    queued(notices.len());
     notices
         .iter()
         .map(|n| crate::store::NewNotice {

@@ -343,6 +343,18 @@ impl NewNotice {
     }
 }
 
+/// What the operator's gauges read from the database (`ClockStore::gauges`): the whole
+/// database's, whichever process asks.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Gauges {
+    /// Notices not yet sent nor set aside.
+    pub unsent: u64,
+    /// When the oldest of them was made (`created_at`); `None` when there is none.
+    pub oldest_unsent: Option<i64>,
+    /// Games in play (status `active`).
+    pub games_in_play: u64,
+}
+
 /// A notification of the outbox.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct OutboxRow {
@@ -808,6 +820,9 @@ pub trait ClockStore: Send + Sync {
     /// `OUTBOX_LEASE` (called every few seconds while a slow batch is delivered, so that its
     /// hold never lapses under it). Claims nothing new.
     fn renew_claims(&self) -> Result<()>;
+    /// The outbox backlog and the games in play ([`Gauges`]), in one cheap query; also what a
+    /// health check asks to know the database answers.
+    fn gauges(&self) -> Result<Gauges>;
 }
 
 /// Ratings, read; they are written with the end of a rated game (`Finish::ratings`).

@@ -1718,6 +1718,24 @@ impl ClockStore for PgStore {
     fn renew_claims(&self) -> Result<()> {
         renew(&mut *self.client()?, &self.holder)
     }
+
+    fn gauges(&self) -> Result<Gauges> {
+        let row = one(
+            &mut *self.client()?,
+            "SELECT (SELECT count(*) FROM outbox WHERE sent_at IS NULL),
+                    (SELECT min(created_at) FROM outbox WHERE sent_at IS NULL),
+                    (SELECT count(*) FROM games WHERE status = 'active')",
+            &[],
+            |r| {
+                Ok(Gauges {
+                    unsent: u64::try_from(r.try_get::<_, i64>(0)?).unwrap_or(0),
+                    oldest_unsent: r.try_get(1)?,
+                    games_in_play: u64::try_from(r.try_get::<_, i64>(2)?).unwrap_or(0),
+                })
+            },
+        )?;
+        Ok(row.unwrap_or_default())
+    }
 }
 
 /// Pushes the hold of every unsent notice `holder` holds to the server's now + `OUTBOX_LEASE`.

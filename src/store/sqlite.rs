@@ -1480,6 +1480,23 @@ impl ClockStore for SqliteStore {
     fn renew_claims(&self) -> Result<()> {
         self.write(|tx| renew(tx, &self.holder))
     }
+
+    fn gauges(&self) -> Result<Gauges> {
+        self.with(|c| {
+            let (unsent, oldest_unsent, games): (i64, Option<i64>, i64) = c
+                .prepare_cached(
+                    "SELECT (SELECT count(*) FROM outbox WHERE sent_at IS NULL),
+                            (SELECT min(created_at) FROM outbox WHERE sent_at IS NULL),
+                            (SELECT count(*) FROM games WHERE status = 'active')",
+                )?
+                .query_row([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?;
+            Ok(Gauges {
+                unsent: u64::try_from(unsent).unwrap_or(0),
+                oldest_unsent,
+                games_in_play: u64::try_from(games).unwrap_or(0),
+            })
+        })
+    }
 }
 
 /// Pushes the hold of every unsent notice `holder` holds to SQLite's now + `OUTBOX_LEASE`.

@@ -4,6 +4,7 @@
 //! mistakes players make, a crash and restart mid-game, a dropped gateway and a failed notice.
 //! `sharded`: two processes, one shard each, on one PostgreSQL database. `language`: the bot
 //! in Japanese for a Japanese client, its commands registered with their Japanese words.
+//! `metrics`: `/metrics` and `/healthz` (through a gateway reset and RESUME), JSON logs.
 
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
@@ -24,6 +25,7 @@ mod follow;
 mod hardening;
 mod language;
 mod league;
+mod metrics;
 mod reminders;
 mod sharded;
 mod startup;

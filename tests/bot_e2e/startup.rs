@@ -66,7 +66,7 @@ fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
 
 /// `tegami run`, started in `dir`, with no token, no log filter and no REST base from the
 /// environment of the test run (a run that starts anyway goes to [`NOWHERE`]).
-fn tegami(dir: &Path) -> Command {
+pub(super) fn tegami(dir: &Path) -> Command {
     let mut c = Command::new(env!("CARGO_BIN_EXE_tegami"));
     c.arg("run")
         .current_dir(dir)
@@ -79,7 +79,7 @@ fn tegami(dir: &Path) -> Command {
 }
 
 /// Runs the command to its end (at most [`STEP`]) and returns what it printed.
-fn run_to_end(cmd: &mut Command) -> Output {
+pub(super) fn run_to_end(cmd: &mut Command) -> Output {
     let mut child = cmd
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -120,7 +120,7 @@ fn run_to_end(cmd: &mut Command) -> Output {
 /// Checks that the run was refused the operator's way: exit status 2, nothing on stdout, one
 /// line on stderr (no panic, no backtrace) that contains each of `says`, and never the token.
 /// Returns the line.
-fn refused(out: &Output, says: &[&str]) -> String {
+pub(super) fn refused(out: &Output, says: &[&str]) -> String {
     let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
     let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
     assert_eq!(

@@ -27,6 +27,10 @@ pub(crate) struct GatewayView {
     pub readies: u64,
     pub resumes: u64,
     pub invalid_sessions: u64,
+    /// RESUMEs (op 6) received, answered or not.
+    pub resume_requests: u64,
+    /// While true, a RESUME received waits (see `FakeDiscord::hold_resumes`).
+    pub resumes_held: bool,
     pub heartbeats: u64,
     /// The number of the last connection that ended.
     pub last_ended: u64,
@@ -408,6 +412,13 @@ impl Connection {
     }
 
     async fn resume(&mut self, d: &Value) -> Flow {
+        self.shared.gw_tx.send_modify(|v| v.resume_requests += 1);
+        let mut view = self.shared.gw_tx.subscribe();
+        let mut stop = self.shared.shutdown_tx.subscribe();
+        tokio::select! {
+            _ = view.wait_for(|v| !v.resumes_held) => {}
+            () = stopped(&mut stop) => return Flow::End,
+        }
         let session_id = d["session_id"].as_str().unwrap_or_default().to_owned();
         let client_seq = d["seq"].as_u64().unwrap_or(0);
         let replay = {

@@ -90,6 +90,7 @@ mod checks;
 mod fixtures;
 mod gateway;
 mod messages;
+mod relay;
 mod rest;
 // The fake's own tests: run from the test binary; the benchmark that includes the fake has none.
 #[cfg(test)]
@@ -322,6 +323,9 @@ pub(crate) struct Session {
 /// Everything mutable, behind one std mutex that is never held across an await.
 #[derive(Default)]
 pub(crate) struct State {
+    /// The TCP relay in front of the gateway, once [`FakeDiscord::relay_gateway`] started it:
+    /// `GET /gateway` hands out its address.
+    pub relay: Option<Arc<relay::Relay>>,
     pub calls: Vec<Recorded>,
     pub unknown: Vec<String>,
     pub problems: Vec<String>,
@@ -855,6 +859,38 @@ impl FakeDiscord {
             done,
         })
         .await
+    }
+
+    /// Puts a TCP relay in front of the gateway and hands out its address from `GET /gateway`
+    /// (call it before the bot starts): [`Self::reset_gateway`] can then reset connections.
+    pub async fn relay_gateway(&self) {
+        let relay = relay::Relay::start(self.addr, self.shared.shutdown_tx.subscribe()).await;
+        self.shared.lock().relay = Some(relay);
+    }
+
+    /// Resets (TCP RST) every gateway connection through the relay, as a network failure
+    /// would; the bot resumes on a new connection. Panics without [`Self::relay_gateway`].
+    pub fn reset_gateway(&self) {
+        let relay = self.shared.lock().relay.clone();
+        let relay = relay.expect("fake discord: reset_gateway needs relay_gateway first");
+        relay.resets.send_modify(|n| *n += 1);
+    }
+
+    /// While held, a RESUME (op 6) is counted ([`Self::resume_requests`]) but not answered
+    /// until [`Self::release_resumes`]: a test sees the bot between its reconnection and its
+    /// RESUMED.
+    pub fn hold_resumes(&self) {
+        self.shared.gw_tx.send_modify(|v| v.resumes_held = true);
+    }
+
+    /// Answers the RESUMEs held, and those to come.
+    pub fn release_resumes(&self) {
+        self.shared.gw_tx.send_modify(|v| v.resumes_held = false);
+    }
+
+    /// RESUMEs (op 6) received so far, answered or not.
+    pub fn resume_requests(&self) -> u64 {
+        self.gw().resume_requests
     }
 
     /// Sends op 7 (reconnect) on the current connection: the bot reconnects and resumes. Returns

@@ -359,9 +359,9 @@ fn route(shared: &Shared, st: &mut State, r: &Req) -> Routed {
         }
     }
     match (m, segs.as_slice()) {
-        ("GET", ["gateway"]) => ok(Reply::json(json!({"url": shared.ws_url}))),
+        ("GET", ["gateway"]) => ok(Reply::json(json!({"url": gateway_url(shared, st)}))),
         ("GET", ["gateway", "bot"]) => ok(Reply::json(json!({
-            "url": shared.ws_url,
+            "url": gateway_url(shared, st),
             "shards": 1,
             "session_start_limit": {
                 "total": 1000, "remaining": 999, "reset_after": 14_400_000, "max_concurrency": 1
@@ -1189,4 +1189,12 @@ fn edit_channel(st: &mut State, c: u64, body: &Value) -> Result<Outcome, Reply> 
     }
     st.channels.insert(c, ch.clone());
     Ok(Reply::json(ch).into())
+}
+
+/// The gateway address handed out: the relay's when one runs, else the fake's own.
+fn gateway_url(shared: &Shared, st: &State) -> String {
+    match &st.relay {
+        Some(r) => format!("ws://{}/gateway", r.addr),
+        None => shared.ws_url.clone(),
+    }
 }
