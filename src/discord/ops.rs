@@ -12,8 +12,7 @@
 //!
 //! The gauges read from the database (the outbox backlog, its oldest notice's age, the games in
 //! play) are refreshed on a timer (every [`GAUGES_EVERY`], or at the sweep's interval if that
-//! is shorter), not per scrape. The server reads one request per connection (at most [`MAX_REQUEST`] bytes,
-//! within [`READ_TIMEOUT`]) and closes it after the answer.
+//! is shorter), not per scrape. The server is axum's, on the bot's runtime.
 
 use std::collections::HashMap;
 use std::net::SocketAddr;
@@ -21,10 +20,10 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
+use axum::extract::State;
 use metrics_exporter_prometheus::{PrometheusBuilder, PrometheusHandle};
 use poise::serenity_prelude as serenity;
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use tokio::net::{TcpListener, TcpStream};
+use tokio::net::TcpListener;
 use tracing::{debug, info, warn};
 
 use super::outbox::lock;
@@ -34,10 +33,6 @@ use crate::service::Service;
 pub const PROBE_TIMEOUT: Duration = Duration::from_secs(2);
 /// How often the database gauges are refreshed at most.
 pub const GAUGES_EVERY: Duration = Duration::from_secs(15);
-/// The longest request read.
-const MAX_REQUEST: usize = 8 * 1024;
-/// How long a client may take to send its request.
-const READ_TIMEOUT: Duration = Duration::from_secs(5);
 /// The histogram buckets, in seconds (command latency, sweep duration).
 const BUCKETS: [f64; 14] = [
     0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 20.0, 30.0, 60.0,
@@ -253,8 +248,8 @@ impl Ops {
         }
     }
 
-    /// `/healthz`: the status and the body.
-    pub async fn health(&self) -> (u16, String) {
+    /// `/healthz`: whether the process is ready, and the body.
+    pub async fn health(&self) -> (bool, String) {
         let (db, shards) = tokio::join!(self.probe(), self.health.connected());
         let mut why = Vec::new();
         if let Err(e) = db {
@@ -265,11 +260,11 @@ impl Ops {
         }
         if why.is_empty() {
             (
-                200,
+                true,
                 format!("ready: the database answers; shards connected: {shards}\n"),
             )
         } else {
-            (503, format!("not ready: {}\n", why.join("; ")))
+            (false, format!("not ready: {}\n", why.join("; ")))
         }
     }
 
@@ -287,116 +282,59 @@ pub async fn bind(addr: SocketAddr) -> Result<TcpListener, String> {
         .map_err(|e| format!("cannot listen on metrics_addr {addr}: {e}"))
 }
 
-/// Serves `/metrics` and `/healthz` on `listener` until aborted.
+/// Serves `/metrics` and `/healthz` on `listener` until aborted (axum: another method is
+/// answered 405, another path 404).
 pub async fn serve(listener: TcpListener, ops: Arc<Ops>) {
+    use axum::http::{header, StatusCode};
+    use axum::routing::get;
+
     if let Ok(a) = listener.local_addr() {
         info!(addr = %a, "serving /metrics and /healthz");
     }
-    let mut handle_upkeep = tokio::time::interval(Duration::from_secs(5));
-    loop {
-        tokio::select! {
-            accepted = listener.accept() => match accepted {
-                Ok((stream, _)) => {
-                    tokio::spawn(answer(stream, ops.clone()));
-                }
-                Err(e) => {
-                    warn!("metrics server: cannot accept a connection: {e}");
-                    tokio::time::sleep(Duration::from_millis(100)).await;
-                }
-            },
-            // Histograms are drained into their buckets here (the recorder has no thread).
-            _ = handle_upkeep.tick() => ops.handle.run_upkeep(),
-        }
-    }
-}
-
-/// The request line's method and path (without a query), from the bytes read so far once
-/// the headers are complete.
-fn request_line(buf: &[u8]) -> Option<(String, String)> {
-    let end = buf.windows(4).position(|w| w == b"\r\n\r\n")?;
-    let head = std::str::from_utf8(&buf[..end]).ok()?;
-    let mut words = head.lines().next()?.split(' ');
-    let method = words.next()?.to_string();
-    let target = words.next()?;
-    let path = target.split('?').next().unwrap_or(target).to_string();
-    Some((method, path))
-}
-
-/// Reads one request and answers it.
-async fn answer(mut stream: TcpStream, ops: Arc<Ops>) {
-    let mut buf = Vec::with_capacity(1024);
-    let read = tokio::time::timeout(READ_TIMEOUT, async {
-        let mut chunk = [0u8; 1024];
+    // Histograms are drained into their buckets here (the recorder has no thread).
+    let upkeep = ops.handle.clone();
+    let upkeep = tokio::spawn(async move {
+        let mut every = tokio::time::interval(Duration::from_secs(5));
         loop {
-            if let Some(line) = request_line(&buf) {
-                return Some(line);
-            }
-            if buf.len() >= MAX_REQUEST {
-                return None;
-            }
-            match stream.read(&mut chunk).await {
-                Ok(0) | Err(_) => return None,
-                Ok(n) => buf.extend_from_slice(&chunk[..n]),
-            }
+            every.tick().await;
+            upkeep.run_upkeep();
         }
-    })
-    .await;
-    let (status, kind, body) = match read {
-        Ok(Some((method, path))) => match (method.as_str(), path.as_str()) {
-            ("GET", "/metrics") => (
-                200,
-                "text/plain; version=0.0.4; charset=utf-8",
-                ops.metrics().await,
-            ),
-            ("GET", "/healthz") => {
-                let (status, body) = ops.health().await;
-                (status, "text/plain; charset=utf-8", body)
-            }
-            (_, "/metrics" | "/healthz") => (
-                405,
-                "text/plain; charset=utf-8",
-                "only GET is answered here\n".to_string(),
-            ),
-            _ => (
-                404,
-                "text/plain; charset=utf-8",
-                "not found: ask /metrics or /healthz\n".to_string(),
-            ),
-        },
-        _ => (
-            400,
-            "text/plain; charset=utf-8",
-            "bad request\n".to_string(),
-        ),
-    };
-    let reason = match status {
-        200 => "OK",
-        400 => "Bad Request",
-        404 => "Not Found",
-        405 => "Method Not Allowed",
-        _ => "Service Unavailable",
-    };
-    let head = format!(
-        "HTTP/1.1 {status} {reason}\r\nContent-Type: {kind}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
-        body.len()
-    );
-    let _ = stream.write_all(head.as_bytes()).await;
-    let _ = stream.write_all(body.as_bytes()).await;
-    let _ = stream.shutdown().await;
-}
-
-#[cfg(test)]
-mod tests {
-    use super::request_line;
-
-    #[test]
-    fn the_request_line_is_read_once_the_headers_are_complete() {
-        assert_eq!(request_line(b"GET /metrics HTTP/1.1\r\nHost: x\r\n"), None);
-        assert_eq!(
-            request_line(b"GET /healthz?x=1 HTTP/1.1\r\nHost: x\r\n\r\n"),
-            Some(("GET".into(), "/healthz".into()))
-        );
-        assert_eq!(request_line(b"\r\n\r\n"), None);
-        assert_eq!(request_line(b"\xff\xfe /x\r\n\r\n"), None);
+    });
+    let text = |body: String| ([(header::CONTENT_TYPE, "text/plain; charset=utf-8")], body);
+    let router = axum::Router::new()
+        .route(
+            "/metrics",
+            get(|State(ops): State<Arc<Ops>>| async move {
+                (
+                    [(
+                        header::CONTENT_TYPE,
+                        "text/plain; version=0.0.4; charset=utf-8",
+                    )],
+                    ops.metrics().await,
+                )
+            }),
+        )
+        .route(
+            "/healthz",
+            get(move |State(ops): State<Arc<Ops>>| async move {
+                let (ready, body) = ops.health().await;
+                let status = if ready {
+                    StatusCode::OK
+                } else {
+                    StatusCode::SERVICE_UNAVAILABLE
+                };
+                (status, text(body))
+            }),
+        )
+        .fallback(|| async {
+            (
+                StatusCode::NOT_FOUND,
+                "not found: ask /metrics or /healthz\n",
+            )
+        })
+        .with_state(ops);
+    if let Err(e) = axum::serve(listener, router).await {
+        warn!("metrics server stopped: {e}");
     }
+    upkeep.abort();
 }
