@@ -32,6 +32,7 @@ mod conditional;
 mod follow;
 mod league;
 mod postgres;
+mod sql;
 mod sqlite;
 
 pub use conditional::{ConditionalRow, ConditionalStore, NewConditional};
@@ -42,7 +43,8 @@ pub use league::{
 };
 
 pub use postgres::{PgStore, PG_MAX_CONNECTIONS, PG_MIGRATIONS};
-pub use sqlite::{fill, Durability, SqliteStore, MAX_CONNECTIONS, MIGRATIONS};
+pub use sql::fill;
+pub use sqlite::{Durability, SqliteStore, MAX_CONNECTIONS, MIGRATIONS};
 
 use thiserror::Error;
 
