@@ -305,3 +305,49 @@ impl Backend for SqliteStore {
         self.immediate(|tx| f(&mut Sqlite(tx)))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Values bind and read back as SQLite keeps them: a boolean as 0 or 1 (read back as a
+    /// boolean), NULL as NULL, `$N` bound by index; a list is refused.
+    #[test]
+    fn values_bind_and_read_back() -> Result<()> {
+        let conn = Connection::open_in_memory()?;
+        let c: &mut dyn Exec = &mut Sqlite(&conn);
+        c.batch("CREATE TABLE t (a INTEGER, b INTEGER, c REAL, d TEXT)")?;
+        let n = c.execute(
+            "INSERT INTO t VALUES ($1, $2, $3, $4), ($10, $11, $12, $13)",
+            &[
+                Value::Int(1 << 40),
+                Value::Bool(true),
+                Value::Real(0.5),
+                Value::Text("é".into()),
+                Value::Null,
+                Value::Null,
+                Value::Null,
+                Value::Null,
+                Value::Null,
+                Value::Int(-1),
+                Value::Bool(false),
+                Value::Null,
+                Value::Null,
+            ],
+        )?;
+        assert_eq!(n, 2);
+        let rows = c.query("SELECT a, b, c, d, b = {true} FROM t ORDER BY a DESC", &[])?;
+        let r = &rows[0];
+        assert_eq!(r.get::<i64>(0)?, 1 << 40);
+        assert!(r.get::<bool>(1)? && r.get::<bool>(4)?);
+        assert_eq!(r.get::<f64>(2)?, 0.5);
+        assert_eq!(r.get::<String>(3)?, "é");
+        let r = &rows[1];
+        assert_eq!(r.get::<i64>(0)?, -1);
+        assert!(!r.get::<bool>(1)?);
+        assert_eq!(r.get::<Option<f64>>(2)?, None);
+        assert_eq!(r.get::<Option<String>>(3)?, None);
+        assert!(c.query("SELECT $1", &[Value::Ints(vec![1])]).is_err());
+        Ok(())
+    }
+}
