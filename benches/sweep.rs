@@ -145,7 +145,7 @@ impl fmt::Display for Figures {
     }
 }
 
-/// The columns `src/store/sqlite.rs` reads of a game and of a challenge.
+/// The columns the store reads of a game and of a challenge (`src/store/sql/rows.rs`).
 const GAME_COLUMNS: &str = "id, variant, setup, start_position, first_player, second_player, \
     guild, channel, thread, status, result, reason, rated, days_per_move, deadline, position, \
     ply, version, created_at, updated_at, finished_at, to_move, reminded, clock, increment_days, \
@@ -154,14 +154,15 @@ const CHALLENGE_COLUMNS: &str = "id, challenger, challenged, variant, color, day
     handicap, setup, rated, guild, channel, status, game_id, created_at, expires_at, clock, \
     increment_days, cap_days, period_days";
 
-/// The sweep's queries, as `src/store/sqlite.rs` writes them.
+/// The sweep's queries, as the store writes them (`src/store/sql/`) and SQLite gets them
+/// (`?N` for `$N`, `0` for `{false}`).
 fn queries() -> Vec<(&'static str, String)> {
     vec![
         (
             "due games",
             format!(
                 "SELECT {GAME_COLUMNS} FROM games
-                 WHERE status = 'active' AND deadline <= ?1 ORDER BY deadline LIMIT ?2"
+                 WHERE status = 'active' AND deadline <= ?1 ORDER BY deadline, id LIMIT ?2"
             ),
         ),
         (
@@ -184,7 +185,7 @@ fn queries() -> Vec<(&'static str, String)> {
             "expired challenges",
             format!(
                 "SELECT {CHALLENGE_COLUMNS} FROM challenges
-                 WHERE status = 'open' AND expires_at <= ?1 ORDER BY expires_at LIMIT ?2"
+                 WHERE status = 'open' AND expires_at <= ?1 ORDER BY expires_at, id LIMIT ?2"
             ),
         ),
         (
@@ -197,7 +198,7 @@ fn queries() -> Vec<(&'static str, String)> {
             "SELECT id FROM users
              WHERE next_digest_at IS NULL AND notify = 'digest'
                AND (last_digest_at IS NULL OR last_digest_at <= ?1)
-             ORDER BY last_digest_at, id LIMIT ?2"
+             ORDER BY last_digest_at NULLS FIRST, id LIMIT ?2"
                 .to_string(),
         ),
     ]

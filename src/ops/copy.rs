@@ -19,8 +19,9 @@ use std::time::Instant;
 
 use indicatif::{ProgressBar, ProgressStyle};
 
-use super::tables::{Cell, Conn, Table, Tally};
+use super::tables::{Conn, Table, Tally};
 use super::{hold_exclusive, pg_connect, refuse_pg_in_use, thousands, Location, OpsError, Result};
+use crate::store::Value;
 
 /// Rows written per target transaction.
 pub const BATCH: usize = 5_000;
@@ -272,20 +273,21 @@ fn copy_table(
 ) -> Result<Tally> {
     let game = table.game_column();
     let mut tally = Tally::default();
-    let mut batch: Vec<Vec<Cell>> = Vec::with_capacity(BATCH);
+    let mut batch: Vec<Vec<Value>> = Vec::with_capacity(BATCH);
     source.read(table, &mut |row| {
         tally.add(&row, game);
         batch.push(row);
         if batch.len() == BATCH {
-            target.write(table, &batch)?;
-            bar.inc(batch.len() as u64);
-            batch.clear();
+            let full = std::mem::replace(&mut batch, Vec::with_capacity(BATCH));
+            target.write(table, full)?;
+            bar.inc(BATCH as u64);
         }
         Ok(())
     })?;
-    if !batch.is_empty() {
-        target.write(table, &batch)?;
-        bar.inc(batch.len() as u64);
+    let left = batch.len() as u64;
+    if left > 0 {
+        target.write(table, batch)?;
+        bar.inc(left);
     }
     Ok(tally)
 }

@@ -31,7 +31,7 @@ mod tables;
 use std::fs::File;
 use std::path::{Path, PathBuf};
 
-pub use tables::{Cell, Conn, Digest, Schema, Table, Tally};
+pub use tables::{Conn, Digest, Schema, Table, Tally};
 
 /// A database: a SQLite file or a PostgreSQL URL.
 #[derive(Clone, Debug, PartialEq, Eq)]

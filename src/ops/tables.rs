@@ -1,5 +1,6 @@
 //! Tables as the database tools see them: names and columns read from the database's own
-//! catalogue, rows as [`Cell`]s, and a [`Tally`] (count and digest) to compare two databases.
+//! catalogue, rows as the store's [`Value`]s (read as the store reads them), and a [`Tally`]
+//! (count and digest) to compare two databases.
 //!
 //! The two backends agree on the tables and columns (one migration per backend, the same
 //! schema), and differ in types: PostgreSQL has `BOOLEAN` where SQLite keeps 0 and 1. A cell
@@ -11,90 +12,33 @@ use std::hash::{DefaultHasher, Hash, Hasher};
 use std::path::Path;
 
 use ::postgres::fallible_iterator::FallibleIterator;
-use ::postgres::types::{to_sql_checked, IsNull, ToSql, Type};
+use ::postgres::types::{ToSql, Type};
 
 use super::{pg_connect, Location, OpsError, Result};
+use crate::store::Value;
 
-/// One value of a row.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Cell {
-    Null,
-    Int(i64),
-    Real(f64),
-    Text(String),
-    Bool(bool),
-}
-
-impl rusqlite::ToSql for Cell {
-    fn to_sql(&self) -> rusqlite::Result<rusqlite::types::ToSqlOutput<'_>> {
-        use rusqlite::types::{ToSqlOutput, Value, ValueRef};
-        Ok(match self {
-            Cell::Null => ToSqlOutput::Owned(Value::Null),
-            Cell::Int(i) => ToSqlOutput::Owned(Value::Integer(*i)),
-            Cell::Bool(b) => ToSqlOutput::Owned(Value::Integer(i64::from(*b))),
-            Cell::Real(f) => ToSqlOutput::Owned(Value::Real(*f)),
-            Cell::Text(s) => ToSqlOutput::Borrowed(ValueRef::Text(s.as_bytes())),
-        })
+/// Feeds a value to a digest: a boolean as the integer SQLite keeps, a real by its bits.
+fn hash_into(v: &Value, h: &mut DefaultHasher) {
+    match v {
+        Value::Null => 0u8.hash(h),
+        Value::Int(i) => (1u8, *i).hash(h),
+        Value::Bool(b) => (1u8, i64::from(*b)).hash(h),
+        Value::Real(f) => (2u8, f.to_bits()).hash(h),
+        Value::Text(s) => (3u8, s).hash(h),
+        Value::Ints(v) => (4u8, v).hash(h),
+        Value::Texts(v) => (5u8, v).hash(h),
     }
 }
 
-/// A cell written into a PostgreSQL column of the types Tegami's schema uses, converted by the
-/// column's type (an integer into a `BOOLEAN` column is true unless 0).
-impl ToSql for Cell {
-    fn to_sql(
-        &self,
-        ty: &Type,
-        out: &mut bytes::BytesMut,
-    ) -> std::result::Result<IsNull, Box<dyn std::error::Error + Sync + Send>> {
-        match (self, ty) {
-            (Cell::Null, _) => Ok(IsNull::Yes),
-            (Cell::Int(i), &Type::BOOL) => (*i != 0).to_sql(ty, out),
-            (Cell::Bool(b), &Type::BOOL) => b.to_sql(ty, out),
-            (Cell::Int(i), &Type::INT8) => i.to_sql(ty, out),
-            (Cell::Bool(b), &Type::INT8) => i64::from(*b).to_sql(ty, out),
-            (Cell::Int(i), &Type::INT4) => i32::try_from(*i)?.to_sql(ty, out),
-            (Cell::Int(i), &Type::INT2) => i16::try_from(*i)?.to_sql(ty, out),
-            (Cell::Real(f), &Type::FLOAT8) => f.to_sql(ty, out),
-            // SQLite keeps an integral value of a REAL column as written; it is still a number.
-            (Cell::Int(i), &Type::FLOAT8) => (*i as f64).to_sql(ty, out),
-            (Cell::Text(s), &Type::TEXT | &Type::VARCHAR) => s.as_str().to_sql(ty, out),
-            (cell, ty) => Err(format!("cannot write {cell:?} into a {ty} column").into()),
-        }
-    }
-
-    fn accepts(ty: &Type) -> bool {
-        matches!(
-            *ty,
-            Type::BOOL
-                | Type::INT2
-                | Type::INT4
-                | Type::INT8
-                | Type::FLOAT8
-                | Type::TEXT
-                | Type::VARCHAR
-        )
-    }
-
-    to_sql_checked!();
-}
-
-impl Cell {
-    /// Feeds the cell to a digest: a boolean as the integer SQLite keeps, a real by its bits.
-    fn hash_into(&self, h: &mut DefaultHasher) {
-        match self {
-            Cell::Null => 0u8.hash(h),
-            Cell::Int(i) => (1u8, *i).hash(h),
-            Cell::Bool(b) => (1u8, i64::from(*b)).hash(h),
-            Cell::Real(f) => (2u8, f.to_bits()).hash(h),
-            Cell::Text(s) => (3u8, s).hash(h),
-        }
-    }
-
-    fn int(&self) -> Option<i64> {
-        match self {
-            Cell::Int(i) => Some(*i),
-            _ => None,
-        }
+/// `v` as a value for a PostgreSQL column of type `ty`: SQLite keeps a boolean as 0 or 1,
+/// which a `BOOLEAN` column takes as false or true (the store's binding refuses an integer
+/// there, rightly for its own statements).
+fn for_column(v: Value, ty: &Type) -> Value {
+    match v {
+        Value::Int(i) if *ty == Type::BOOL => Value::Bool(i != 0),
+        Value::Int(i) if *ty == Type::FLOAT8 || *ty == Type::FLOAT4 => Value::Real(i as f64),
+        Value::Bool(b) if *ty != Type::BOOL => Value::Int(i64::from(b)),
+        v => v,
     }
 }
 
@@ -126,16 +70,16 @@ pub struct Tally {
 }
 
 impl Tally {
-    pub fn add(&mut self, row: &[Cell], game_column: Option<usize>) {
+    pub fn add(&mut self, row: &[Value], game_column: Option<usize>) {
         let mut h = DefaultHasher::new();
-        for c in row {
-            c.hash_into(&mut h);
+        for v in row {
+            hash_into(v, &mut h);
         }
         let hash = h.finish();
         self.rows += 1;
         self.digest.add(hash);
-        if let Some(g) = game_column.and_then(|i| row.get(i)).and_then(Cell::int) {
-            self.games.entry(g).or_default().add(hash);
+        if let Some(Value::Int(g)) = game_column.and_then(|i| row.get(i)) {
+            self.games.entry(*g).or_default().add(hash);
         }
     }
 }
@@ -418,7 +362,7 @@ impl Conn {
     pub fn read(
         &mut self,
         table: &Table,
-        each: &mut dyn FnMut(Vec<Cell>) -> Result<()>,
+        each: &mut dyn FnMut(Vec<Value>) -> Result<()>,
     ) -> Result<()> {
         let sql = table.select();
         match self {
@@ -429,19 +373,25 @@ impl Conn {
                 while let Some(r) = rows.next()? {
                     let mut cells = Vec::with_capacity(n);
                     for i in 0..n {
-                        cells.push(sqlite_cell(r.get_ref(i)?, &table.name)?);
+                        cells.push(
+                            crate::store::sqlite_value(r.get_ref(i)?)
+                                .map_err(|e| read_error(e, &table.name))?,
+                        );
                     }
                     each(cells)?;
                 }
             }
             Conn::Pg(c) => {
                 let st = c.prepare(&sql)?;
-                let types: Vec<Type> = st.columns().iter().map(|c| c.type_().clone()).collect();
+                let n = st.columns().len();
                 let mut rows = c.query_raw(&st, std::iter::empty::<i64>())?;
                 while let Some(r) = rows.next()? {
-                    let mut cells = Vec::with_capacity(types.len());
-                    for (i, ty) in types.iter().enumerate() {
-                        cells.push(pg_cell(&r, i, ty, &table.name)?);
+                    let mut cells = Vec::with_capacity(n);
+                    for i in 0..n {
+                        cells.push(
+                            crate::store::postgres_value(&r, i)
+                                .map_err(|e| read_error(e, &table.name))?,
+                        );
                     }
                     each(cells)?;
                 }
@@ -451,7 +401,7 @@ impl Conn {
     }
 
     /// Writes `rows` (in the table's column order) in one transaction.
-    pub fn write(&mut self, table: &Table, rows: &[Vec<Cell>]) -> Result<()> {
+    pub fn write(&mut self, table: &Table, rows: Vec<Vec<Value>>) -> Result<()> {
         match self {
             Conn::Sqlite(c) => {
                 let tx = c.transaction()?;
@@ -464,7 +414,7 @@ impl Conn {
                         table.column_list(),
                         marks.join(", ")
                     ))?;
-                    for row in rows {
+                    for row in &rows {
                         st.execute(rusqlite::params_from_iter(row.iter()))?;
                     }
                 }
@@ -486,8 +436,13 @@ impl Conn {
                 ))?;
                 let mut writer = ::postgres::binary_copy::BinaryCopyInWriter::new(sink, &types);
                 for row in rows {
+                    let row: Vec<Value> = row
+                        .into_iter()
+                        .zip(&types)
+                        .map(|(v, ty)| for_column(v, ty))
+                        .collect();
                     let refs: Vec<&(dyn ToSql + Sync)> =
-                        row.iter().map(|c| c as &(dyn ToSql + Sync)).collect();
+                        row.iter().map(|v| v as &(dyn ToSql + Sync)).collect();
                     writer.write(&refs)?;
                 }
                 writer.finish()?;
@@ -613,42 +568,9 @@ pub fn open_sqlite(path: &Path, read_only: bool) -> Result<rusqlite::Connection>
     Ok(c)
 }
 
-fn sqlite_cell(v: rusqlite::types::ValueRef<'_>, table: &str) -> Result<Cell> {
-    use rusqlite::types::ValueRef;
-    Ok(match v {
-        ValueRef::Null => Cell::Null,
-        ValueRef::Integer(i) => Cell::Int(i),
-        ValueRef::Real(f) => Cell::Real(f),
-        ValueRef::Text(t) => Cell::Text(
-            std::str::from_utf8(t)
-                .map_err(|e| {
-                    OpsError::Failed(format!("a text of table {table} is not UTF-8: {e}"))
-                })?
-                .to_string(),
-        ),
-        ValueRef::Blob(_) => {
-            return Err(OpsError::Failed(format!(
-                "table {table} holds a blob, which no Tegami column has"
-            )))
-        }
-    })
-}
-
-fn pg_cell(r: &::postgres::Row, i: usize, ty: &Type, table: &str) -> Result<Cell> {
-    let cell = match *ty {
-        Type::INT8 => r.try_get::<_, Option<i64>>(i)?.map(Cell::Int),
-        Type::INT4 => r.try_get::<_, Option<i32>>(i)?.map(|v| Cell::Int(v.into())),
-        Type::INT2 => r.try_get::<_, Option<i16>>(i)?.map(|v| Cell::Int(v.into())),
-        Type::BOOL => r.try_get::<_, Option<bool>>(i)?.map(Cell::Bool),
-        Type::FLOAT8 => r.try_get::<_, Option<f64>>(i)?.map(Cell::Real),
-        Type::TEXT | Type::VARCHAR => r.try_get::<_, Option<String>>(i)?.map(Cell::Text),
-        ref other => {
-            return Err(OpsError::Failed(format!(
-                "table {table} has a column of type {other}, which the copy does not know"
-            )))
-        }
-    };
-    Ok(cell.unwrap_or(Cell::Null))
+/// A value the store could not read, said with its table.
+fn read_error(e: crate::store::StoreError, table: &str) -> OpsError {
+    OpsError::Failed(format!("table {table}: {e}"))
 }
 
 #[cfg(test)]
@@ -682,8 +604,8 @@ mod tests {
     #[test]
     fn digests_ignore_row_order_and_count_booleans_as_sqlite_does() {
         let (a, b) = (
-            vec![Cell::Int(1), Cell::Bool(true), Cell::Text("x".into())],
-            vec![Cell::Int(2), Cell::Int(0), Cell::Null],
+            vec![Value::Int(1), Value::Bool(true), Value::Text("x".into())],
+            vec![Value::Int(2), Value::Int(0), Value::Null],
         );
         let mut one = Tally::default();
         one.add(&a, Some(0));
@@ -691,14 +613,14 @@ mod tests {
         let mut other = Tally::default();
         other.add(&b, Some(0));
         other.add(
-            &[Cell::Int(1), Cell::Int(1), Cell::Text("x".into())],
+            &[Value::Int(1), Value::Int(1), Value::Text("x".into())],
             Some(0),
         );
         assert_eq!(one, other);
         let mut changed = Tally::default();
         changed.add(&a, Some(0));
         changed.add(
-            &[Cell::Int(2), Cell::Int(0), Cell::Text(String::new())],
+            &[Value::Int(2), Value::Int(0), Value::Text(String::new())],
             Some(0),
         );
         assert_ne!(one.digest, changed.digest);

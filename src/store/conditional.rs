@@ -54,10 +54,6 @@ pub trait ConditionalStore: Send + Sync {
     fn conditional_games(&self, limit: usize) -> Result<Vec<i64>>;
 }
 
-/// The columns of a line, in the order both backends read them.
-pub(super) const CONDITIONAL_COLUMNS: &str =
-    "id, game_id, user_id, ply, position, moves, created_at";
-
 /// The moves of a line as stored: its codes joined by single spaces. `Invalid` if there are
 /// none, or a code is empty or contains whitespace (it would not read back as it was).
 pub(super) fn joined_moves(c: &NewConditional) -> Result<String> {

@@ -107,10 +107,6 @@ pub trait FollowStore: Send + Sync {
 /// How a follower may be told: the values of `followers.notify`.
 pub(super) const FOLLOW_NOTIFY: &[&str] = &["thread", "digest", "ping"];
 
-/// The columns of a follower, in the order both backends read them.
-pub(super) const FOLLOW_COLUMNS: &str =
-    "game_id, user_id, notify, seen_ply, seen_over, joined_thread, created_at";
-
 /// `Invalid` unless `notify` is one of [`FOLLOW_NOTIFY`].
 pub(super) fn check_notify(notify: &str) -> Result<()> {
     if FOLLOW_NOTIFY.contains(&notify) {

@@ -9,8 +9,10 @@
 //! default, one process): rusqlite with the bundled SQLite, WAL, foreign keys, a busy timeout, and the
 //! schema in `migrations/*.sql` applied in order at start; and `postgres` (several processes
 //! sharing one database, chosen by `database_url`): the `postgres` client with an `r2d2`
-//! pool, its schema in `migrations/postgres/*.sql`. `tests/store_contract.rs` holds both to
-//! the same behaviour.
+//! pool, its schema in `migrations/postgres/*.sql`. Their statements and logic are written
+//! once, in `sql` (column lists, row mappers, the trait implementations for any backend); each
+//! backend module keeps only its connections, transactions and migrations, and runs the shared
+//! statements in its dialect. `tests/store_contract.rs` holds both to the same behaviour.
 //!
 //! The store knows rows, not rules: positions and moves are the engine's text forms (position
 //! strings and move codes); ratings, deadlines and vacation arithmetic are computed by the core
@@ -32,6 +34,7 @@ mod conditional;
 mod follow;
 mod league;
 mod postgres;
+mod sql;
 mod sqlite;
 
 pub use conditional::{ConditionalRow, ConditionalStore, NewConditional};
@@ -43,7 +46,11 @@ pub use league::{
 
 pub use postgres::tls::{connect as connect_postgres, BOT_APPLICATION};
 pub use postgres::{PgStore, PG_MAX_CONNECTIONS, PG_MIGRATIONS};
-pub use sqlite::{fill, Durability, SqliteStore, MAX_CONNECTIONS, MIGRATIONS};
+pub use sql::{fill, Value};
+// The database tools (src/ops/) read rows as the store does.
+pub(crate) use postgres::value_of as postgres_value;
+pub(crate) use sqlite::value_of as sqlite_value;
+pub use sqlite::{Durability, SqliteStore, MAX_CONNECTIONS, MIGRATIONS};
 
 use thiserror::Error;
 
