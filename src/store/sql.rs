@@ -15,7 +15,7 @@
 //!   PostgreSQL connection's own cache) and reads the rows into values.
 //! - [`Backend`] is a store handle: how it runs a read, a consistent read of several
 //!   statements, a write transaction, and a lone write. Every type that implements it is a
-//!   whole [`Store`](super::Store) (`core.rs`, `league.rs`, `conditional.rs`, `follow.rs`).
+//!   whole [`Store`](super::Store) (`stores.rs`, `league.rs`, `conditional.rs`, `follow.rs`).
 //!
 //! Statements are written in PostgreSQL's style, `$1`, `$2`… for the parameters; SQLite gets
 //! them as `?1`, `?2`… (bound by index, so a parameter may be used twice, and `$10` is never
