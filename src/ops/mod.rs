@@ -152,8 +152,13 @@ fn open_lock(db: &Path) -> std::io::Result<File> {
 /// its lock file (several processes may share a file; a copy may not run meanwhile). Dropping
 /// the file releases it, as does the process's end, however it ends.
 pub fn hold_shared(db: &Path) -> std::result::Result<File, String> {
-    let file = open_lock(db)
-        .map_err(|e| format!("cannot open the lock file {}: {e}", lock_path(db).display()))?;
+    let file = open_lock(db).map_err(|e| {
+        format!(
+            "cannot open the database {}: its lock file {}: {e}",
+            db.display(),
+            lock_path(db).display()
+        )
+    })?;
     match file.try_lock_shared() {
         Ok(()) => Ok(file),
         Err(std::fs::TryLockError::WouldBlock) => Err(format!(

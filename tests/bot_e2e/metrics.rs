@@ -119,12 +119,7 @@ async fn metrics_count_commands_notices_and_games_as_they_happen() {
     for u in [&alice, &bob] {
         fake.add_user(u);
     }
-    let mut bot = Bot::start(&fake, dir.path(), &config, 1);
-    fake.wait_ready(STEP).await;
-    fake.wait_for("command registration", STEP, |c| {
-        c.method == "PUT" && c.path.ends_with("/commands")
-    })
-    .await;
+    let mut bot = Bot::start_ready(&fake, dir.path(), &config).await;
 
     let before = poll(port, "/metrics", "/metrics answering", |s, _| s == 200).await;
     let count = |text: &str, command: &str, outcome: &str| {
@@ -297,12 +292,7 @@ async fn json_logs_are_one_object_a_line_and_an_unknown_format_is_refused() {
     let dir = tempfile::tempdir().expect("temp dir");
     let config = config_with(dir.path(), "log_format = \"json\"");
     let fake = FakeDiscord::start().await;
-    let mut bot = Bot::start(&fake, dir.path(), &config, 1);
-    fake.wait_ready(STEP).await;
-    fake.wait_for("command registration", STEP, |c| {
-        c.method == "PUT" && c.path.ends_with("/commands")
-    })
-    .await;
+    let mut bot = Bot::start_ready(&fake, dir.path(), &config).await;
     assert_eq!(bot.terminate().code(), Some(0));
     let log = bot.log_text();
     let lines: Vec<Value> = log

@@ -222,45 +222,35 @@ fn after_end(c: &mut dyn Exec, holder: &str, game: i64, f: &Finish, now: i64) ->
     for r in &f.ratings {
         let row = &r.row;
         // `games` is the row's version: written only if still as read (0: no row yet).
+        let fields = args![
+            &row.user,
+            &row.variant,
+            &row.guild,
+            row.rating,
+            row.deviation,
+            row.volatility,
+            row.games,
+            row.wins,
+            row.losses,
+            row.draws,
+            now,
+        ];
         let n = if r.read_games == 0 {
             c.execute(
                 "INSERT INTO ratings (user_id, variant, guild, rating, deviation, volatility,
                     games, wins, losses, draws, updated_at)
                  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
                  ON CONFLICT (user_id, variant, guild) DO NOTHING",
-                args![
-                    &row.user,
-                    &row.variant,
-                    &row.guild,
-                    row.rating,
-                    row.deviation,
-                    row.volatility,
-                    row.games,
-                    row.wins,
-                    row.losses,
-                    row.draws,
-                    now,
-                ],
+                fields,
             )?
         } else {
+            let mut guarded = fields.to_vec();
+            guarded.push(Value::from(r.read_games));
             c.execute(
                 "UPDATE ratings SET rating = $4, deviation = $5, volatility = $6, games = $7,
                     wins = $8, losses = $9, draws = $10, updated_at = $11
                  WHERE user_id = $1 AND variant = $2 AND guild = $3 AND games = $12",
-                args![
-                    &row.user,
-                    &row.variant,
-                    &row.guild,
-                    row.rating,
-                    row.deviation,
-                    row.volatility,
-                    row.games,
-                    row.wins,
-                    row.losses,
-                    row.draws,
-                    now,
-                    r.read_games,
-                ],
+                &guarded,
             )?
         };
         if n != 1 {
