@@ -89,7 +89,7 @@ impl CopyReport {
             .unwrap_or(5)
             .max(5);
         out += &format!(
-            "{:<width$}  {:>12}  {:>12}  {:<16}  {:<16}\n",
+            "{:<width$}  {:>12}  {:>12}  {:<16}  {}\n",
             "table", "source rows", "target rows", "source digest", "target digest"
         );
         for t in &self.tables {
@@ -205,7 +205,7 @@ pub fn copy(from: &Location, to: &Location, progress: bool) -> Result<CopyReport
     };
     bar.set_style(
         ProgressStyle::with_template(
-            "{msg:<16} [{bar:40}] {human_pos}/{human_len} rows ({per_sec}, {eta} left)",
+            "{msg:<16} [{bar:40}] {human_pos}/{human_len} rows ({eta} left)",
         )
         .map_err(|e| OpsError::Failed(e.to_string()))?
         .progress_chars("=> "),
