@@ -10,7 +10,7 @@
 //! Only Shogi has it: Judkins, Cannon and Palace Shogi keep their own rules. The thresholds are
 //! the same in handicap games (as lishogi counts them).
 
-use crate::engine::game::{Outcome, Reason};
+use crate::engine::outcome::{Outcome, Reason};
 use crate::engine::{Color, PieceKind, Position, VariantId};
 
 /// Pieces in the zone a declaration needs, the king not counted.

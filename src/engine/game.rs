@@ -1,89 +1,15 @@
 //! A game: a start position and the moves played from it, with what needs history (repetition)
 //! and the outcome. `Position` knows one moment; `Game` knows how we got there.
 
-use crate::engine::variant::{RepetitionRule, StalemateRule};
-use crate::engine::{Color, IllegalMove, Move, Position, Variant};
-
-/// Why a game ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Reason {
-    Checkmate,
-    EnteringKing,
-    Stalemate,
-    Repetition,
-    PerpetualCheck,
-    Impasse,
-    /// Shogi's entering-king declaration (the 27-point rule): see [`crate::engine::impasse`].
-    Declaration,
-    Resignation,
-    Timeout,
-    Agreement,
-}
-
-impl Reason {
-    pub const ALL: &'static [Reason] = &[
-        Reason::Checkmate,
-        Reason::EnteringKing,
-        Reason::Stalemate,
-        Reason::Repetition,
-        Reason::PerpetualCheck,
-        Reason::Impasse,
-        Reason::Declaration,
-        Reason::Resignation,
-        Reason::Timeout,
-        Reason::Agreement,
-    ];
-
-    /// The word used in `tegami status` and in storage.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Reason::Checkmate => "checkmate",
-            Reason::EnteringKing => "entering-king",
-            Reason::Stalemate => "stalemate",
-            Reason::Repetition => "repetition",
-            Reason::PerpetualCheck => "perpetual-check",
-            Reason::Impasse => "impasse",
-            Reason::Declaration => "declaration",
-            Reason::Resignation => "resignation",
-            Reason::Timeout => "timeout",
-            Reason::Agreement => "agreement",
-        }
-    }
-
-    /// The reason in words (`perpetual check`), as results are written.
-    pub fn words(self) -> String {
-        self.as_str().replace('-', " ")
-    }
-
-    pub fn parse(s: &str) -> Option<Reason> {
-        Reason::ALL.iter().copied().find(|r| r.as_str() == s)
-    }
-}
-
-/// How a game ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Outcome {
-    Win { winner: Color, reason: Reason },
-    Draw { reason: Reason },
-}
-
-impl Outcome {
-    /// `win black checkmate` or `draw repetition`, as `tegami status` prints it.
-    pub fn describe(self, v: &Variant) -> String {
-        match self {
-            Outcome::Win { winner, reason } => {
-                format!("win {} {}", v.side_name(winner), reason.as_str())
-            }
-            Outcome::Draw { reason } => format!("draw {}", reason.as_str()),
-        }
-    }
-
-    pub fn reason(self) -> Reason {
-        match self {
-            Outcome::Win { reason, .. } | Outcome::Draw { reason } => reason,
-        }
-    }
-}
+use crate::engine::color::Color;
+use crate::engine::declaration;
+use crate::engine::illegal::IllegalMove;
+use crate::engine::movegen::perft_hist;
+use crate::engine::moves::Move;
+use crate::engine::outcome::{Outcome, Reason};
+use crate::engine::palace::entered_king;
+use crate::engine::position::Position;
+use crate::engine::variant::{RepetitionRule, StalemateRule, Variant};
 
 /// A game in progress or finished.
 #[derive(Clone, Debug)]
@@ -145,11 +71,11 @@ impl Game {
 
     /// The side to move declares the entering king (Shogi's 27-point rule): the game ends with
     /// its win if the declaration holds; otherwise nothing changes and the refusal says why.
-    pub fn declare(&mut self) -> Result<Outcome, crate::engine::declaration::Refusal> {
+    pub fn declare(&mut self) -> Result<Outcome, declaration::Refusal> {
         if self.is_over() {
-            return Err(crate::engine::declaration::Refusal::GameOver);
+            return Err(declaration::Refusal::GameOver);
         }
-        let o = crate::engine::declaration::declare(&self.pos)?;
+        let o = declaration::declare(&self.pos)?;
         self.outcome = Some(o);
         Ok(o)
     }
@@ -334,57 +260,4 @@ fn repeats_third(p: &mut Position, hist: &[u64], m: Move) -> bool {
     let h = p.hash();
     p.unmake(m, u);
     hist.iter().filter(|&&x| x == h).count() >= 2
-}
-
-/// The side whose king stands in the enemy palace (Palace Shogi's entering king), if any.
-pub(crate) fn entered_king(p: &Position) -> Option<Color> {
-    let geo = p.v.t.palace.as_ref()?;
-    // The side that just moved first: it is the one that can have entered.
-    [!p.side_to_move(), p.side_to_move()]
-        .into_iter()
-        .find(|&c| p.king(c).is_some_and(|k| geo.own[(!c).index()][k.index()]))
-}
-
-/// Perft that ends a line at a fourth occurrence (checked only where one is possible).
-pub(crate) fn perft_hist(
-    pos: &mut Position,
-    hist: &mut Vec<u64>,
-    depth: u32,
-    bufs: &mut [Vec<Move>],
-) -> u64 {
-    let (buf, rest) = bufs.split_first_mut().expect("one buffer per ply");
-    let third = pos.v.spec.end.repetition == RepetitionRule::ThirdForbidden && hist.len() >= 8;
-    if depth == 1 && !third {
-        return pos.count_legal(buf);
-    }
-    buf.clear();
-    pos.pseudo_moves(buf);
-    let ctx = pos.legal_ctx();
-    let mut n = 0;
-    let palace = pos.v.t.palace.is_some();
-    for &m in buf.iter() {
-        if !pos.is_legal(m, &ctx) {
-            continue;
-        }
-        let u = pos.make(m);
-        let h = pos.hash();
-        let count = if hist.len() >= 8 {
-            hist.iter().filter(|&&x| x == h).count()
-        } else {
-            0
-        };
-        if third && count >= 2 {
-            pos.unmake(m, u);
-            continue;
-        }
-        if depth == 1 {
-            n += 1;
-        } else if count < 3 && !(palace && entered_king(pos).is_some()) {
-            hist.push(h);
-            n += perft_hist(pos, hist, depth - 1, rest);
-            hist.pop();
-        }
-        pos.unmake(m, u);
-    }
-    n
 }

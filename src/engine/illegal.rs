@@ -331,8 +331,17 @@ impl Position {
             }
             Move::Castle { from, to } => {
                 let p = own_piece(from)?;
+                // The generator offers a castling whose way is clear; the squares' safety is
+                // the legality test's, explained here first.
                 if !self.piece_moves(from).contains(&m) {
                     return Err(self.why_no_castling(p, from, to));
+                }
+                let why = self.why_no_castling(p, from, to);
+                if matches!(
+                    why,
+                    IllegalMove::CastlingInCheck | IllegalMove::CastlingThroughCheck { .. }
+                ) {
+                    return Err(why);
                 }
             }
             Move::PromoteTo { from, to, .. } => {
@@ -550,11 +559,11 @@ impl Position {
         if p.kind != PieceKind::King || self.v.t.palace.is_none() {
             return cannot;
         }
-        let (lance, _) = crate::engine::palace::castle_lance(from, to);
-        let bit = crate::engine::palace::CASTLE_SQUARES
+        let (lance, _) = crate::engine::moves::castle_lance(from, to);
+        let bit = crate::engine::geometry::CASTLE_SQUARES
             .iter()
             .position(|&s| s == lance);
-        let Some(bit) = bit.filter(|&b| crate::engine::palace::castle_color(b) == p.color) else {
+        let Some(bit) = bit.filter(|&b| crate::engine::geometry::castle_color(b) == p.color) else {
             return cannot;
         };
         if self.castling & (1 << bit) == 0 {

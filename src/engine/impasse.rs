@@ -5,7 +5,7 @@
 //! both at or above it draw. (Both below, possible only in handicap games, is also a draw: the
 //! texts give no winner for it.)
 
-use crate::engine::game::{Outcome, Reason};
+use crate::engine::outcome::{Outcome, Reason};
 use crate::engine::{Color, PieceKind, Position};
 
 /// Whether impasse may be proposed: the game has the rule and both kings are in their zones.

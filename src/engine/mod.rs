@@ -4,14 +4,17 @@
 //! Vocabulary types are re-exported flat (`engine::Square`, `engine::Position`); text formats
 //! live in `engine::notation`.
 
+mod attacks;
 mod color;
 pub mod declaration;
 mod game;
+mod geometry;
 mod illegal;
 pub mod impasse;
 mod movegen;
 mod moves;
 pub mod notation;
+mod outcome;
 mod palace;
 mod piece;
 mod position;
@@ -22,10 +25,11 @@ pub mod variants;
 mod zobrist;
 
 pub use color::Color;
-pub use game::{Game, Outcome, Reason};
+pub use game::Game;
 pub use illegal::IllegalMove;
 pub use movegen::perft;
 pub use moves::Move;
+pub use outcome::{Outcome, Reason};
 pub use piece::{Atom, Family, Mode, Piece, PieceKind};
 pub use position::{Position, Undo};
 pub use square::Square;
@@ -138,5 +142,170 @@ pub fn diagram_setup(v: &'static Variant, kind: PieceKind) -> (Square, Vec<(Squa
             vec![(Square::new(3, 7), black(PieceKind::WesternPawn))],
         ),
         _ => (centre, Vec::new()),
+    }
+}
+
+#[cfg(test)]
+mod layers {
+    //! The engine's files import in one direction, floor by floor (see the module docs): a file
+    //! may name only modules of lower floors, or earlier ones of its own floor. A folder module
+    //! (`variants/`, `notation/`, `search/`) counts as one. Test code is not checked.
+
+    use std::path::Path;
+
+    /// The floors, bottom first, each with its modules in import order.
+    const FLOORS: &[(&str, &[&str])] = &[
+        ("squares and bitboards", &["color", "square", "bitboard"]),
+        ("pieces and moves", &["piece", "moves", "zobrist"]),
+        ("the variant tables", &["geometry", "variant", "variants"]),
+        ("positions", &["position"]),
+        ("move generation", &["palace", "attacks", "movegen"]),
+        (
+            "games and outcomes",
+            &["outcome", "illegal", "declaration", "impasse", "game"],
+        ),
+        ("notation", &["notation"]),
+        ("search", &["search"]),
+        ("the engine's front (mod.rs)", &["mod"]),
+    ];
+
+    /// The module a name re-exported by `engine` comes from.
+    fn module_of(name: &str) -> &str {
+        match name {
+            "Color" => "color",
+            "Game" => "game",
+            "Outcome" | "Reason" => "outcome",
+            "IllegalMove" => "illegal",
+            "perft" => "movegen",
+            "Move" => "moves",
+            "Atom" | "Family" | "Mode" | "Piece" | "PieceKind" => "piece",
+            "Position" | "Undo" => "position",
+            "Square" => "square",
+            "BoardShape" | "DropRules" | "EndRules" | "Handicap" | "ImpasseRule" | "Letter"
+            | "PieceSet" | "PromotionRules" | "Region" | "RepetitionRule" | "Setup"
+            | "SquareNames" | "StalemateRule" | "Variant" | "VariantId" | "VariantSpec" => {
+                "variant"
+            }
+            "setup_position" | "handicap_position" | "reach" | "diagram_setup" => "mod",
+            other => other,
+        }
+    }
+
+    fn rank(module: &str) -> Option<usize> {
+        FLOORS
+            .iter()
+            .flat_map(|(_, mods)| mods.iter())
+            .position(|&m| m == module)
+    }
+
+    /// The first path segments named after `crate::engine::` in a source text.
+    fn engine_names(text: &str) -> Vec<String> {
+        let mut out = Vec::new();
+        let key = "crate::engine::";
+        let mut rest = text;
+        while let Some(i) = rest.find(key) {
+            rest = &rest[i + key.len()..];
+            if let Some(group) = rest.strip_prefix('{') {
+                let mut depth = 1;
+                let mut end = 0;
+                for (j, ch) in group.char_indices() {
+                    match ch {
+                        '{' => depth += 1,
+                        '}' => depth -= 1,
+                        _ => {}
+                    }
+                    if depth == 0 {
+                        end = j;
+                        break;
+                    }
+                }
+                let inner = &group[..end];
+                let mut depth = 0;
+                let mut start = 0;
+                for (j, ch) in inner.char_indices().chain([(inner.len(), ',')]) {
+                    match ch {
+                        '{' => depth += 1,
+                        '}' => depth -= 1,
+                        ',' if depth == 0 => {
+                            let item = inner[start..j].trim();
+                            let first = item.split("::").next().unwrap_or("").trim();
+                            if !first.is_empty() {
+                                out.push(first.to_string());
+                            }
+                            start = j + 1;
+                        }
+                        _ => {}
+                    }
+                }
+            } else {
+                let ident: String = rest
+                    .chars()
+                    .take_while(|c| c.is_alphanumeric() || *c == '_')
+                    .collect();
+                out.push(ident);
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn the_engine_imports_floor_by_floor() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/engine");
+        let mut files = Vec::new();
+        let mut dirs = vec![root.clone()];
+        while let Some(d) = dirs.pop() {
+            for e in std::fs::read_dir(&d).expect("src/engine is readable") {
+                let p = e.expect("a directory entry").path();
+                if p.is_dir() {
+                    dirs.push(p);
+                } else if p.extension().is_some_and(|x| x == "rs") {
+                    files.push(p);
+                }
+            }
+        }
+        let mut problems = Vec::new();
+        let mut checked = 0;
+        for f in &files {
+            let rel = f.strip_prefix(&root).expect("under src/engine");
+            let module = rel
+                .iter()
+                .next()
+                .and_then(|s| s.to_str())
+                .map(|s| s.trim_end_matches(".rs"))
+                .expect("a file name");
+            let own = rank(module).unwrap_or_else(|| panic!("{module} is on no floor"));
+            let text = std::fs::read_to_string(f).expect("a readable source file");
+            let code = text.split("#[cfg(test)]").next().unwrap_or("");
+            for name in engine_names(code) {
+                let dep = module_of(&name);
+                if dep == module {
+                    continue;
+                }
+                let r = rank(dep).unwrap_or_else(|| panic!("{dep} (from {rel:?}) is on no floor"));
+                checked += 1;
+                if r > own {
+                    problems.push(format!("{} imports {dep} (via {name})", rel.display()));
+                }
+            }
+        }
+        assert!(
+            checked > 50,
+            "only {checked} imports were found: the parser is broken"
+        );
+        assert!(
+            problems.is_empty(),
+            "upward imports:\n{}",
+            problems.join("\n")
+        );
+    }
+
+    #[test]
+    fn the_import_parser_reads_groups_and_paths() {
+        let names = engine_names(
+            "use crate::engine::{piece::{A, B}, Color};\nlet x = crate::engine::palace::f();",
+        );
+        assert_eq!(names, ["piece", "Color", "palace"]);
+        assert_eq!(rank("color"), Some(0));
+        assert!(rank("movegen") > rank("position"));
     }
 }

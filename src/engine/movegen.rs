@@ -6,26 +6,19 @@
 //! its own king along the line from the king through the square it leaves, so most moves skip the
 //! attack test.
 
+use crate::engine::color::Color;
+use crate::engine::moves::Move;
+use crate::engine::palace::entered_king;
 use crate::engine::piece::{code_color, is_piece, Mode, Piece, EMPTY, WALL};
-use crate::engine::position::NO_SQUARE;
-use crate::engine::square::{delta, Square, PAD_W};
-use crate::engine::variant::{DropMate, Special};
-use crate::engine::{Color, Move, Position};
+use crate::engine::position::{Position, NO_SQUARE};
+use crate::engine::square::{forward, Square, PAD_W};
+use crate::engine::variant::{DropMate, RepetitionRule, Special};
 
 /// What the legality test needs to know of the position, computed once per position.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct LegalCtx {
     ksq: Square,
     in_check: bool,
-}
-
-/// The square in front of a square, for `c`.
-#[inline]
-pub(crate) fn forward(c: Color) -> i16 {
-    match c {
-        Color::Black => delta(0, 1),
-        Color::White => -delta(0, 1),
-    }
 }
 
 #[inline]
@@ -190,61 +183,6 @@ impl Position {
         files
     }
 
-    /// Pushes a board move of the piece `code` with the promotion options the rules give.
-    #[inline(always)]
-    pub(crate) fn push_board(
-        &self,
-        out: &mut Vec<Move>,
-        from: Square,
-        to: Square,
-        code: u8,
-        unique_present: bool,
-    ) {
-        let t = &self.v.t;
-        let c = code as usize;
-        if t.promote[c] == 0 {
-            if t.dead[c][to.index()] {
-                // A Western pawn on the last rank must become a piece of its owner's choice.
-                for &into in &t.choices[c] {
-                    if let Some(p) = Piece::from_code(into) {
-                        out.push(Move::PromoteTo {
-                            from,
-                            to,
-                            kind: p.kind,
-                        });
-                    }
-                }
-                return;
-            }
-            out.push(Move::Board {
-                from,
-                to,
-                promote: false,
-            });
-            return;
-        }
-        let zone = &t.in_zone[code_color(code)];
-        if t.mandatory[c] {
-            let promote = zone[to.index()];
-            out.push(Move::Board { from, to, promote });
-            return;
-        }
-        if (zone[from.index()] || zone[to.index()]) && !(t.unique_promotion[c] && unique_present) {
-            out.push(Move::Board {
-                from,
-                to,
-                promote: true,
-            });
-        }
-        if !t.dead[c][to.index()] {
-            out.push(Move::Board {
-                from,
-                to,
-                promote: false,
-            });
-        }
-    }
-
     /// Whether `c` has a piece of a kind only one of which is allowed (the lion).
     pub(crate) fn unique_present(&self, c: Color) -> bool {
         self.v
@@ -269,7 +207,7 @@ impl Position {
             let special = t.special[code as usize];
             if special != Special::Replace {
                 self.for_each_target(from, code, |to| {
-                    self.push_board(out, from, to, code, unique_present)
+                    t.push_board(out, from, to, code, unique_present)
                 });
             }
             if special != Special::None {
@@ -397,7 +335,18 @@ impl Position {
                 let result = Piece::new(kind, self.side).code();
                 self.safe_after(from, to, king, result)
             }
-            Move::Lion { .. } | Move::Castle { .. } | Move::EnPassant { .. } => {
+            Move::Castle { from, to } => {
+                // Not out of check, not across or onto an attacked square.
+                let them = !self.side;
+                let transit = Square(((from.0 as u16 + to.0 as u16) / 2) as u8);
+                !ctx.in_check && !self.attacked(transit, them) && !self.attacked(to, them) && {
+                    let u = self.make(m);
+                    let safe = !self.is_in_check(!them);
+                    self.unmake(m, u);
+                    safe
+                }
+            }
+            Move::Lion { .. } | Move::EnPassant { .. } => {
                 let us = self.side;
                 let u = self.make(m);
                 let safe = !self.is_in_check(us);
@@ -477,7 +426,51 @@ pub fn perft(pos: &mut Position, depth: u32) -> u64 {
     }
     let mut bufs: Vec<Vec<Move>> = (0..depth).map(|_| Vec::with_capacity(256)).collect();
     // The position is the first of its history: the same walk as `Game::perft`.
-    crate::engine::game::perft_hist(pos, &mut vec![pos.hash()], depth, &mut bufs)
+    perft_hist(pos, &mut vec![pos.hash()], depth, &mut bufs)
+}
+
+/// Perft that ends a line at a fourth occurrence (checked only where one is possible).
+pub(crate) fn perft_hist(
+    pos: &mut Position,
+    hist: &mut Vec<u64>,
+    depth: u32,
+    bufs: &mut [Vec<Move>],
+) -> u64 {
+    let (buf, rest) = bufs.split_first_mut().expect("one buffer per ply");
+    let third = pos.v.spec.end.repetition == RepetitionRule::ThirdForbidden && hist.len() >= 8;
+    if depth == 1 && !third {
+        return pos.count_legal(buf);
+    }
+    buf.clear();
+    pos.pseudo_moves(buf);
+    let ctx = pos.legal_ctx();
+    let mut n = 0;
+    let palace = pos.v.t.palace.is_some();
+    for &m in buf.iter() {
+        if !pos.is_legal(m, &ctx) {
+            continue;
+        }
+        let u = pos.make(m);
+        let h = pos.hash();
+        let count = if hist.len() >= 8 {
+            hist.iter().filter(|&&x| x == h).count()
+        } else {
+            0
+        };
+        if third && count >= 2 {
+            pos.unmake(m, u);
+            continue;
+        }
+        if depth == 1 {
+            n += 1;
+        } else if count < 3 && !(palace && entered_king(pos).is_some()) {
+            hist.push(h);
+            n += perft_hist(pos, hist, depth - 1, rest);
+            hist.pop();
+        }
+        pos.unmake(m, u);
+    }
+    n
 }
 
 impl Position {
@@ -494,7 +487,7 @@ impl Position {
         let special = t.special[code as usize];
         if special != Special::Replace {
             self.for_each_target(from, code, |to| {
-                self.push_board(&mut out, from, to, code, unique_present)
+                t.push_board(&mut out, from, to, code, unique_present)
             });
         }
         if special != Special::None {

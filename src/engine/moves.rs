@@ -1,6 +1,7 @@
 //! The `Move` type: what a player does in one turn.
 
-use crate::engine::{PieceKind, Square};
+use crate::engine::piece::PieceKind;
+use crate::engine::square::Square;
 
 /// A move. Every move of every game is one of these.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -63,7 +64,7 @@ impl Move {
     pub fn side_squares(self) -> Vec<Square> {
         match self {
             Move::Castle { from, to } => {
-                let (a, b) = crate::engine::palace::castle_lance(from, to);
+                let (a, b) = castle_lance(from, to);
                 vec![a, b]
             }
             Move::EnPassant { from, to } => vec![Square::new(to.col(), from.row())],
@@ -80,5 +81,16 @@ impl Move {
             self,
             Move::Board { promote: true, .. } | Move::PromoteTo { .. }
         )
+    }
+}
+
+/// The lance's squares for a castling move given by the king's squares (Palace Shogi): the lance
+/// on the corner the king moves toward lands on the square the king passed over.
+pub(crate) fn castle_lance(king_from: Square, king_to: Square) -> (Square, Square) {
+    let row = king_from.row();
+    if king_to.col() < king_from.col() {
+        (Square::new(0, row), Square::new(king_from.col() - 1, row))
+    } else {
+        (Square::new(8, row), Square::new(king_from.col() + 1, row))
     }
 }

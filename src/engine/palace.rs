@@ -3,121 +3,16 @@
 //! cannons and dragons, castling, and the attacks that come from them.
 //!
 //! Move generation calls `extra_moves` for kinds marked `Special` in the tables; the attack
-//! test calls `queen_reaches` and `special_attack`. Nothing else in the engine knows of palaces.
+//! test (`attacks.rs`) calls `queen_reaches` and `special_attack`; the legality test checks
+//! castling's squares. The palaces themselves are data (`geometry.rs`). Nothing else in the
+//! engine knows of palaces.
 
-use crate::engine::movegen::forward;
+use crate::engine::color::Color;
+use crate::engine::geometry::{castle_color, CASTLE_SQUARES};
+use crate::engine::moves::Move;
 use crate::engine::piece::{code_color, is_piece, Piece, PieceKind, EMPTY, LION, WALL};
-use crate::engine::position::NO_SQUARE;
-use crate::engine::square::{delta, Square, CELLS, DIRS8};
-use crate::engine::{Color, Move, Position};
-
-/// Palaces and corridors of a 9x9 board.
-#[derive(Clone, Debug)]
-pub(crate) struct PalaceGeometry {
-    /// `own[c][sq]`: `sq` is in `c`'s own palace.
-    pub own: [[bool; CELLS]; 2],
-    /// The light squares of both palaces (their corners and centres).
-    pub corridor: [bool; CELLS],
-    /// The centre of each side's palace.
-    pub centre: [Square; 2],
-    /// The king's start square of each side.
-    pub king_start: [Square; 2],
-}
-
-/// The lance squares of the four castling rights, in position-string order (`9i1i9a1a`):
-/// bit 0 Black's lance on 9i, bit 1 Black's on 1i, bit 2 White's on 9a, bit 3 White's on 1a.
-pub(crate) const CASTLE_SQUARES: [Square; 4] = [
-    Square::new(0, 8),
-    Square::new(8, 8),
-    Square::new(0, 0),
-    Square::new(8, 0),
-];
-
-/// The side that owns a castling right.
-pub(crate) fn castle_color(bit: usize) -> Color {
-    if bit < 2 {
-        Color::Black
-    } else {
-        Color::White
-    }
-}
-
-impl PalaceGeometry {
-    pub fn new() -> PalaceGeometry {
-        let mut own = [[false; CELLS]; 2];
-        let mut corridor = [false; CELLS];
-        for col in 3..6u8 {
-            for (c, rows) in [(Color::Black, 6..9u8), (Color::White, 0..3u8)] {
-                for row in rows {
-                    let s = Square::new(col, row);
-                    own[c.index()][s.index()] = true;
-                    // Light squares: file number + rank index (a = 1) odd, like 5h.
-                    let file = 9 - col as u32;
-                    let rank = row as u32 + 1;
-                    corridor[s.index()] = (file + rank) % 2 == 1;
-                }
-            }
-        }
-        PalaceGeometry {
-            own,
-            corridor,
-            centre: [Square::new(4, 7), Square::new(4, 1)],
-            king_start: [Square::new(4, 8), Square::new(4, 0)],
-        }
-    }
-
-    /// For each square, the castling-right bits that survive a move from or to it.
-    pub fn castling_keep(&self) -> [u8; CELLS] {
-        let mut keep = [0x0Fu8; CELLS];
-        keep[self.king_start[0].index()] &= !0b0011;
-        keep[self.king_start[1].index()] &= !0b1100;
-        for (bit, sq) in CASTLE_SQUARES.iter().enumerate() {
-            keep[sq.index()] &= !(1 << bit);
-        }
-        keep
-    }
-
-    /// Whether `sq` is a corridor square of the palace that is `c`'s enemy palace.
-    #[inline]
-    fn enemy_corridor(&self, c: usize, sq: Square) -> bool {
-        self.corridor[sq.index()] && self.own[1 - c][sq.index()]
-    }
-}
-
-impl Default for PalaceGeometry {
-    fn default() -> Self {
-        PalaceGeometry::new()
-    }
-}
-
-/// The lance's squares for a castling move given by the king's squares.
-pub(crate) fn castle_lance(king_from: Square, king_to: Square) -> (Square, Square) {
-    let row = king_from.row();
-    if king_to.col() < king_from.col() {
-        (Square::new(0, row), Square::new(king_from.col() - 1, row))
-    } else {
-        (Square::new(8, row), Square::new(king_from.col() + 1, row))
-    }
-}
-
-/// After a pawn's double step from `from` to `to`: the square it passed over if an enemy pawn
-/// stands ready to take it en passant (beside `to`), otherwise none.
-pub(crate) fn ep_after_double_step(pos: &Position, from: Square, to: Square) -> Square {
-    let (fr, tr) = (from.row() as i32, to.row() as i32);
-    if (fr - tr).abs() != 2 || from.col() != to.col() {
-        return NO_SQUARE;
-    }
-    let mover = pos.side; // not yet switched
-    let enemy_pawn = Piece::new(PieceKind::PalacePawn, !mover).code();
-    let ready = [-1i16, 1]
-        .iter()
-        .any(|&dx| pos.board[to.offset(dx).index()] == enemy_pawn);
-    if ready {
-        Square::new(to.col(), ((fr + tr) / 2) as u8)
-    } else {
-        NO_SQUARE
-    }
-}
+use crate::engine::position::{Position, NO_SQUARE};
+use crate::engine::square::{delta, forward, Square, DIRS8};
 
 const DIAGONALS: [i16; 4] = [DIRS8[4], DIRS8[5], DIRS8[6], DIRS8[7]];
 
@@ -224,7 +119,7 @@ impl Position {
                         let to = from.offset(d);
                         let c = b[to.index()];
                         if c == EMPTY || enemy(c) {
-                            self.push_board(out, from, to, code, lion_present);
+                            t.push_board(out, from, to, code, lion_present);
                         }
                     }
                 } else {
@@ -235,7 +130,7 @@ impl Position {
                             if c == WALL || (is_piece(c) && !enemy(c)) {
                                 break;
                             }
-                            self.push_board(out, from, to, code, lion_present);
+                            t.push_board(out, from, to, code, lion_present);
                             if c != EMPTY || own[to.index()] {
                                 break;
                             }
@@ -365,8 +260,9 @@ impl Position {
         }
     }
 
-    /// Castling moves of the king on `from`, when the rights allow and the way is clear and
-    /// safe (not out of check, not across or onto an attacked square).
+    /// Castling moves of the king on `from`, when the rights allow and the way is clear. Whether
+    /// the king is in check or crosses or lands on an attacked square is the legality test's
+    /// (`movegen.rs`), which knows attacks.
     fn castling_moves(&self, from: Square, c: Color, out: &mut Vec<Move>) {
         if self.castling == 0 {
             return;
@@ -382,15 +278,21 @@ impl Position {
                 clear &= self.board[s.index()] == EMPTY;
                 s = s.offset(step);
             }
-            if !clear {
-                continue;
+            if clear {
+                out.push(Move::Castle {
+                    from,
+                    to: from.offset(2 * step),
+                });
             }
-            let transit = from.offset(step);
-            let to = transit.offset(step);
-            if self.attacked(from, !c) || self.attacked(transit, !c) || self.attacked(to, !c) {
-                continue;
-            }
-            out.push(Move::Castle { from, to });
         }
     }
+}
+
+/// The side whose king stands in the enemy palace (Palace Shogi's entering king), if any.
+pub(crate) fn entered_king(p: &Position) -> Option<Color> {
+    let geo = p.v.t.palace.as_ref()?;
+    // The side that just moved first: it is the one that can have entered.
+    [!p.side_to_move(), p.side_to_move()]
+        .into_iter()
+        .find(|&c| p.king(c).is_some_and(|k| geo.own[(!c).index()][k.index()]))
 }

@@ -1,11 +1,14 @@
-//! A position: board, hands, side to move and move number, with making and unmaking moves and
-//! the attack test. Move generation is in `movegen.rs`; the position knows nothing of history
-//! (that is `Game`'s).
+//! A position: board, hands, side to move and move number, with making and unmaking moves. The
+//! attack test is in `attacks.rs`, move generation in `movegen.rs`, the start position and the
+//! `Debug` form (the position string) in `notation/fen.rs`; the position knows nothing of
+//! history (that is `Game`'s).
 
-use crate::engine::piece::{code_color, is_piece, Piece, PieceKind, CODES, EMPTY, NUM_KINDS, WALL};
-use crate::engine::square::{Square, CELLS, DIRS8};
-use crate::engine::variant::NOT_HELD;
-use crate::engine::{zobrist, Color, Move, Variant, VariantId};
+use crate::engine::color::Color;
+use crate::engine::moves::{castle_lance, Move};
+use crate::engine::piece::{code_color, is_piece, Piece, PieceKind, CODES, EMPTY, NUM_KINDS};
+use crate::engine::square::{Square, CELLS};
+use crate::engine::variant::{Variant, NOT_HELD};
+use crate::engine::zobrist;
 
 /// "No square" (a wall cell), used for a missing king.
 pub(crate) const NO_SQUARE: Square = Square(0);
@@ -54,12 +57,6 @@ impl PartialEq for Position {
 }
 impl Eq for Position {}
 
-impl std::fmt::Debug for Position {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Position({})", crate::engine::notation::fen::write(self))
-    }
-}
-
 impl Position {
     /// An empty board of a variant, first player to move, move number 1.
     pub fn empty(v: &'static Variant) -> Position {
@@ -76,13 +73,6 @@ impl Position {
             castling: 0,
             ep: NO_SQUARE,
         }
-    }
-
-    /// The start position of a variant.
-    pub fn start(id: VariantId) -> Position {
-        let v = Variant::get(id);
-        crate::engine::notation::fen::parse(v, v.spec.start)
-            .expect("every variant's start position string is valid")
     }
 
     pub fn variant(&self) -> &'static Variant {
@@ -129,17 +119,6 @@ impl Position {
             .squares()
             .iter()
             .filter_map(|&s| self.piece_at(s).map(|p| (s, p)))
-    }
-
-    /// Whether the side to move is in check.
-    pub fn in_check(&self) -> bool {
-        self.is_in_check(self.side)
-    }
-
-    /// Whether `c`'s king is attacked.
-    pub fn is_in_check(&self, c: Color) -> bool {
-        let k = self.kings[c.index()];
-        k != NO_SQUARE && self.attacked(k, !c)
     }
 
     pub(crate) fn set_side(&mut self, c: Color) {
@@ -263,7 +242,7 @@ impl Position {
                     }
                     self.put(to, code);
                     if t.double_step[u.moved as usize] {
-                        new_ep = crate::engine::palace::ep_after_double_step(self, from, to);
+                        new_ep = self.ep_after_double_step(from, to, u.moved);
                     }
                 }
                 if self.castling != 0 {
@@ -292,7 +271,7 @@ impl Position {
                 }
             }
             Move::Castle { from, to } => {
-                let (lance_from, lance_to) = crate::engine::palace::castle_lance(from, to);
+                let (lance_from, lance_to) = castle_lance(from, to);
                 let k = self.take(from);
                 u.moved = k;
                 self.put(to, k);
@@ -352,7 +331,7 @@ impl Position {
                 self.put(from, u.moved);
             }
             Move::Castle { from, to } => {
-                let (lance_from, lance_to) = crate::engine::palace::castle_lance(from, to);
+                let (lance_from, lance_to) = castle_lance(from, to);
                 let l = self.take(lance_to);
                 self.put(lance_from, l);
                 self.take(to);
@@ -376,124 +355,21 @@ impl Position {
         self.hash = u.hash;
     }
 
-    /// Whether a piece of `by` could capture on `sq` on its next move (pins ignored).
-    pub fn attacked(&self, sq: Square, by: Color) -> bool {
-        let t = &self.v.t;
-        let b = &self.board;
-        let byi = by.index();
-        let s0 = sq.index() as isize;
-        let ours = |c: u8| is_piece(c) && code_color(c) == byi;
-        for (i, &off) in t.leap_offsets[byi].iter().enumerate() {
-            let c = b[(s0 - off as isize) as usize];
-            if ours(c)
-                && (t.leap_attack[c as usize] >> i) & 1 != 0
-                && (!t.confined || t.allowed[c as usize][sq.index()])
-            {
-                return true;
-            }
+    /// After a pawn's double step from `from` to `to`: the square it passed over if an enemy pawn
+    /// of the same kind stands ready to take it en passant (beside `to`), otherwise none.
+    fn ep_after_double_step(&self, from: Square, to: Square, pawn: u8) -> Square {
+        let (fr, tr) = (from.row() as i32, to.row() as i32);
+        if (fr - tr).abs() != 2 || from.col() != to.col() {
+            return NO_SQUARE;
         }
-        for &(off, code) in &t.lame_attacks[byi] {
-            let a = s0 - off as isize;
-            if b[a as usize] == code
-                && b[(a + off as isize / 2) as usize] == EMPTY
-                && t.allowed[code as usize][sq.index()]
-            {
-                return true;
-            }
+        let enemy_pawn = pawn ^ 1;
+        let ready = [-1i16, 1]
+            .iter()
+            .any(|&dx| self.board[to.offset(dx).index()] == enemy_pawn);
+        if ready {
+            Square::new(to.col(), ((fr + tr) / 2) as u8)
+        } else {
+            NO_SQUARE
         }
-        let ranges = t.range_dirs[byi];
-        let hops = t.hop_dirs[byi];
-        let mut lines = t.slide_dirs[byi] | ranges | hops;
-        while lines != 0 {
-            let d = lines.trailing_zeros() as usize;
-            lines &= lines - 1;
-            let step = DIRS8[d] as isize;
-            let mut s = s0 - step;
-            while b[s as usize] == EMPTY {
-                s -= step;
-            }
-            let c = b[s as usize];
-            if c == WALL {
-                continue;
-            }
-            if ours(c)
-                && (t.slide_attack[c as usize] >> d) & 1 != 0
-                && (!t.queen_walls[c as usize]
-                    || crate::engine::palace::queen_reaches(
-                        self,
-                        s as usize,
-                        s0 as usize,
-                        step,
-                        byi,
-                    ))
-            {
-                return true;
-            }
-            if (hops >> d) & 1 != 0 && !t.hop_excluded[c as usize] {
-                // A hopping cannon just beyond the screen attacks `sq`.
-                let mut h = s - step;
-                while b[h as usize] == EMPTY {
-                    h -= step;
-                }
-                let c = b[h as usize];
-                if ours(c) && (t.hop_attack[c as usize] >> d) & 1 != 0 {
-                    return true;
-                }
-            }
-            if (ranges >> d) & 1 != 0 {
-                // A ranging cannon anywhere beyond the first piece (the screen) attacks `sq`.
-                s -= step;
-                loop {
-                    let c = b[s as usize];
-                    if c == WALL {
-                        break;
-                    }
-                    if ours(c) && (t.range_attack[c as usize] >> d) & 1 != 0 {
-                        return true;
-                    }
-                    s -= step;
-                }
-            }
-        }
-        for &(off, code, far) in &t.cond_leap_attacks[byi] {
-            let a = (s0 - off as isize) as usize;
-            if b[a] == code && t.far_row[byi][a] < far {
-                return true;
-            }
-        }
-        if t.flying_king {
-            // Kings facing each other on a file with nothing between: the flying king.
-            let ks = self.kings[byi];
-            if ks != NO_SQUARE && ks.col() == sq.col() && ks != sq {
-                let step = if ks.row() < sq.row() {
-                    DIRS8[0]
-                } else {
-                    DIRS8[1]
-                } as isize;
-                let mut s = s0 + step;
-                while b[s as usize] == EMPTY {
-                    s += step;
-                }
-                if s as usize == ks.index() {
-                    return true;
-                }
-            }
-        }
-        if t.palace.is_some() && crate::engine::palace::special_attack(self, sq, by) {
-            return true;
-        }
-        let mut jumps = t.jump_dirs[byi];
-        while jumps != 0 {
-            let d = jumps.trailing_zeros() as usize;
-            jumps &= jumps - 1;
-            let step = DIRS8[d] as isize;
-            if is_piece(b[(s0 - step) as usize]) {
-                let c = b[(s0 - 2 * step) as usize];
-                if ours(c) && (t.jump_attack[c as usize] >> d) & 1 != 0 {
-                    return true;
-                }
-            }
-        }
-        false
     }
 }

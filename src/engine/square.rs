@@ -4,6 +4,8 @@
 //! the board and `row` from the top (the second player's side). How a square is *named* depends
 //! on the variant (`7g` in the shogi games, `e2` in Shanghai Palace Chess): see `Variant`.
 
+use crate::engine::color::Color;
+
 /// Width (and height) of the padded mailbox.
 pub const PAD_W: usize = 13;
 /// Number of cells in the mailbox.
@@ -62,6 +64,15 @@ impl Square {
 #[inline]
 pub const fn delta(dx: i8, dy: i8) -> i16 {
     dx as i16 - dy as i16 * PAD_W as i16
+}
+
+/// The step forward (toward the far side) for `c`, as a mailbox offset.
+#[inline]
+pub(crate) fn forward(c: Color) -> i16 {
+    match c {
+        Color::Black => delta(0, 1),
+        Color::White => -delta(0, 1),
+    }
 }
 
 /// The eight line directions as mailbox offsets: N, S, E, W, NE, NW, SE, SW ("N" is toward row 0).

@@ -1,14 +1,16 @@
 //! Variants as data. A `VariantSpec` says, in plain fields grouped by topic, what a game is: its
 //! board, its pieces and their letters, its promotion and drop rules, how it ends, its setups.
 //! `Variant` adds the lookup tables the move generator needs, computed once from the spec.
-//! What data cannot say is a hook chosen by `VariantId` in a `match` (see `movegen.rs`).
+//! What data cannot say is a hook chosen by `VariantId` in a `match` (see `movegen.rs`). The
+//! specs themselves, and the registry that builds each variant once, are in `variants/`.
 
-use std::sync::OnceLock;
-
-use crate::engine::piece::{Atom, Mode, Offset, Piece, PieceKind, CODES, EMPTY, NUM_KINDS, WALL};
+use crate::engine::color::Color;
+use crate::engine::geometry::PalaceGeometry;
+use crate::engine::moves::Move;
+use crate::engine::piece::{
+    code_color, Atom, Mode, Offset, Piece, PieceKind, CODES, EMPTY, NUM_KINDS, WALL,
+};
 use crate::engine::square::{delta, dir_index, Square, BORDER, CELLS, DIRS8, PAD_W};
-use crate::engine::variants;
-use crate::engine::Color;
 
 /// The games Tegami knows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -51,10 +53,6 @@ impl VariantId {
             "shanghai" | "shanghai-palace-chess" | "shanghaipalacechess" => VariantId::Shanghai,
             _ => return None,
         })
-    }
-
-    pub fn variant(self) -> &'static Variant {
-        Variant::get(self)
     }
 }
 
@@ -345,7 +343,7 @@ pub(crate) struct Tables {
     /// Per square: the castling-right bits that survive a move from or to it.
     pub castling_keep: [u8; CELLS],
     /// Palace Shogi's palaces and corridors.
-    pub palace: Option<crate::engine::palace::PalaceGeometry>,
+    pub palace: Option<PalaceGeometry>,
     /// Some kind is confined; `allowed[code][sq]` says where it may stand.
     pub confined: bool,
     pub allowed: Vec<[bool; CELLS]>,
@@ -356,6 +354,63 @@ pub(crate) struct Tables {
     pub choices: Vec<Vec<u8>>,
     /// Per code: two of its atoms can reach the same square (targets need de-duplicating).
     pub overlap: [bool; CODES],
+}
+
+impl Tables {
+    /// Pushes a board move of the piece `code` with the promotion options the rules give.
+    #[inline(always)]
+    pub(crate) fn push_board(
+        &self,
+        out: &mut Vec<Move>,
+        from: Square,
+        to: Square,
+        code: u8,
+        unique_present: bool,
+    ) {
+        let t = self;
+        let c = code as usize;
+        if t.promote[c] == 0 {
+            if t.dead[c][to.index()] {
+                // A Western pawn on the last rank must become a piece of its owner's choice.
+                for &into in &t.choices[c] {
+                    if let Some(p) = Piece::from_code(into) {
+                        out.push(Move::PromoteTo {
+                            from,
+                            to,
+                            kind: p.kind,
+                        });
+                    }
+                }
+                return;
+            }
+            out.push(Move::Board {
+                from,
+                to,
+                promote: false,
+            });
+            return;
+        }
+        let zone = &t.in_zone[code_color(code)];
+        if t.mandatory[c] {
+            let promote = zone[to.index()];
+            out.push(Move::Board { from, to, promote });
+            return;
+        }
+        if (zone[from.index()] || zone[to.index()]) && !(t.unique_promotion[c] && unique_present) {
+            out.push(Move::Board {
+                from,
+                to,
+                promote: true,
+            });
+        }
+        if !t.dead[c][to.index()] {
+            out.push(Move::Board {
+                from,
+                to,
+                promote: false,
+            });
+        }
+    }
 }
 
 /// A variant: its spec and the tables computed from it.
@@ -370,29 +425,7 @@ impl std::fmt::Debug for Variant {
     }
 }
 
-static VARIANTS: [OnceLock<Variant>; 5] = [
-    OnceLock::new(),
-    OnceLock::new(),
-    OnceLock::new(),
-    OnceLock::new(),
-    OnceLock::new(),
-];
-
 impl Variant {
-    /// The variant for an id, built on first use.
-    pub fn get(id: VariantId) -> &'static Variant {
-        VARIANTS[id as usize].get_or_init(|| {
-            let spec = match id {
-                VariantId::Shogi => variants::shogi::spec(),
-                VariantId::Judkins => variants::judkins::spec(),
-                VariantId::Cannon => variants::cannon::spec(),
-                VariantId::Palace => variants::palace::spec(),
-                VariantId::Shanghai => variants::shanghai::spec(),
-            };
-            Variant::build(spec)
-        })
-    }
-
     pub fn id(&self) -> VariantId {
         self.spec.id
     }
@@ -528,7 +561,8 @@ impl Variant {
         }
     }
 
-    fn build(spec: VariantSpec) -> Variant {
+    /// The variant a spec describes, with its tables.
+    pub(crate) fn build(spec: VariantSpec) -> Variant {
         let (files, ranks) = (spec.board.files, spec.board.ranks);
         let mut empty_board = [WALL; CELLS];
         let mut squares = Vec::new();
@@ -789,7 +823,7 @@ impl Variant {
             VariantId::Shogi | VariantId::Judkins | VariantId::Cannon => {}
             VariantId::Shanghai => flying_king = true,
             VariantId::Palace => {
-                let geo = crate::engine::palace::PalaceGeometry::new();
+                let geo = PalaceGeometry::new();
                 castling_keep = geo.castling_keep();
                 for &(k, zone) in spec.drops.zones {
                     if zone != DropZone::NotEnemyPalace {

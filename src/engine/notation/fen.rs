@@ -9,9 +9,9 @@
 
 use thiserror::Error;
 
-use crate::engine::palace::{castle_color, CASTLE_SQUARES};
+use crate::engine::geometry::{castle_color, CASTLE_SQUARES};
 use crate::engine::piece::{Piece, PieceKind};
-use crate::engine::{Color, Position, Square, Variant};
+use crate::engine::{Color, Position, Square, Variant, VariantId};
 
 /// Why a position string was refused.
 #[derive(Debug, Clone, PartialEq, Eq, Error)]
@@ -58,6 +58,21 @@ pub enum FenError {
 pub const MAX_MOVE_NUMBER: u32 = 1_000_000_000;
 
 /// Writes the position string of a position.
+impl Position {
+    /// The start position of a variant (its position string, parsed).
+    pub fn start(id: VariantId) -> Position {
+        let v = Variant::get(id);
+        parse(v, v.spec.start).expect("every variant's start position string is valid")
+    }
+}
+
+/// A position shows as its position string.
+impl std::fmt::Debug for Position {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Position({})", write(self))
+    }
+}
+
 pub fn write(pos: &Position) -> String {
     let v = pos.variant();
     let mut s = String::with_capacity(96);

@@ -20,7 +20,7 @@
 
 use std::time::Instant;
 
-use crate::engine::game::entered_king;
+use crate::engine::palace::entered_king;
 use crate::engine::piece::{is_piece, Piece, CODES};
 use crate::engine::position::NO_SQUARE;
 use crate::engine::square::{Square, CELLS};
@@ -517,7 +517,7 @@ impl<'a> Tree<'a> {
             if special != Special::Replace {
                 pos.for_each_target(from, code, |to| {
                     if them & (1u128 << to.bit()) != 0 {
-                        pos.push_board(out, from, to, code, unique_present)
+                        pos.v.t.push_board(out, from, to, code, unique_present)
                     }
                 });
             }

@@ -1,4 +1,5 @@
-//! One module per game: each builds its `VariantSpec`.
+//! One module per game: each builds its `VariantSpec`. This module also holds the registry
+//! (`Variant::get`), which builds each variant's tables once.
 
 pub mod cannon;
 pub mod judkins;
@@ -6,7 +7,40 @@ pub mod palace;
 pub mod shanghai;
 pub mod shogi;
 
-use crate::engine::{Variant, VariantSpec};
+use std::sync::OnceLock;
+
+use crate::engine::variant::{Variant, VariantId, VariantSpec};
+
+static VARIANTS: [OnceLock<Variant>; 5] = [
+    OnceLock::new(),
+    OnceLock::new(),
+    OnceLock::new(),
+    OnceLock::new(),
+    OnceLock::new(),
+];
+
+/// The registry: each variant is built from its spec on first use.
+impl Variant {
+    /// The variant for an id, built on first use.
+    pub fn get(id: VariantId) -> &'static Variant {
+        VARIANTS[id as usize].get_or_init(|| {
+            let spec = match id {
+                VariantId::Shogi => shogi::spec(),
+                VariantId::Judkins => judkins::spec(),
+                VariantId::Cannon => cannon::spec(),
+                VariantId::Palace => palace::spec(),
+                VariantId::Shanghai => shanghai::spec(),
+            };
+            Variant::build(spec)
+        })
+    }
+}
+
+impl VariantId {
+    pub fn variant(self) -> &'static Variant {
+        Variant::get(self)
+    }
+}
 
 /// A plain-text description of a game's pieces, letters and notation (`tegami rules`).
 pub fn describe(v: &Variant) -> String {

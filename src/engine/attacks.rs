@@ -1,0 +1,135 @@
+//! The attack test: whether a square is attacked, whether a king is in check.
+
+use crate::engine::color::Color;
+use crate::engine::palace::{queen_reaches, special_attack};
+use crate::engine::piece::{code_color, is_piece, EMPTY, WALL};
+use crate::engine::position::{Position, NO_SQUARE};
+use crate::engine::square::{Square, DIRS8};
+
+impl Position {
+    /// Whether the side to move is in check.
+    pub fn in_check(&self) -> bool {
+        self.is_in_check(self.side)
+    }
+
+    /// Whether `c`'s king is attacked.
+    pub fn is_in_check(&self, c: Color) -> bool {
+        let k = self.kings[c.index()];
+        k != NO_SQUARE && self.attacked(k, !c)
+    }
+
+    /// Whether a piece of `by` could capture on `sq` on its next move (pins ignored).
+    pub fn attacked(&self, sq: Square, by: Color) -> bool {
+        let t = &self.v.t;
+        let b = &self.board;
+        let byi = by.index();
+        let s0 = sq.index() as isize;
+        let ours = |c: u8| is_piece(c) && code_color(c) == byi;
+        for (i, &off) in t.leap_offsets[byi].iter().enumerate() {
+            let c = b[(s0 - off as isize) as usize];
+            if ours(c)
+                && (t.leap_attack[c as usize] >> i) & 1 != 0
+                && (!t.confined || t.allowed[c as usize][sq.index()])
+            {
+                return true;
+            }
+        }
+        for &(off, code) in &t.lame_attacks[byi] {
+            let a = s0 - off as isize;
+            if b[a as usize] == code
+                && b[(a + off as isize / 2) as usize] == EMPTY
+                && t.allowed[code as usize][sq.index()]
+            {
+                return true;
+            }
+        }
+        let ranges = t.range_dirs[byi];
+        let hops = t.hop_dirs[byi];
+        let mut lines = t.slide_dirs[byi] | ranges | hops;
+        while lines != 0 {
+            let d = lines.trailing_zeros() as usize;
+            lines &= lines - 1;
+            let step = DIRS8[d] as isize;
+            let mut s = s0 - step;
+            while b[s as usize] == EMPTY {
+                s -= step;
+            }
+            let c = b[s as usize];
+            if c == WALL {
+                continue;
+            }
+            if ours(c)
+                && (t.slide_attack[c as usize] >> d) & 1 != 0
+                && (!t.queen_walls[c as usize]
+                    || queen_reaches(self, s as usize, s0 as usize, step, byi))
+            {
+                return true;
+            }
+            if (hops >> d) & 1 != 0 && !t.hop_excluded[c as usize] {
+                // A hopping cannon just beyond the screen attacks `sq`.
+                let mut h = s - step;
+                while b[h as usize] == EMPTY {
+                    h -= step;
+                }
+                let c = b[h as usize];
+                if ours(c) && (t.hop_attack[c as usize] >> d) & 1 != 0 {
+                    return true;
+                }
+            }
+            if (ranges >> d) & 1 != 0 {
+                // A ranging cannon anywhere beyond the first piece (the screen) attacks `sq`.
+                s -= step;
+                loop {
+                    let c = b[s as usize];
+                    if c == WALL {
+                        break;
+                    }
+                    if ours(c) && (t.range_attack[c as usize] >> d) & 1 != 0 {
+                        return true;
+                    }
+                    s -= step;
+                }
+            }
+        }
+        for &(off, code, far) in &t.cond_leap_attacks[byi] {
+            let a = (s0 - off as isize) as usize;
+            if b[a] == code && t.far_row[byi][a] < far {
+                return true;
+            }
+        }
+        if t.flying_king {
+            // Kings facing each other on a file with nothing between: the flying king.
+            let ks = self.kings[byi];
+            if ks != NO_SQUARE && ks.col() == sq.col() && ks != sq {
+                let step = if ks.row() < sq.row() {
+                    DIRS8[0]
+                } else {
+                    DIRS8[1]
+                } as isize;
+                let mut s = s0 + step;
+                while b[s as usize] == EMPTY {
+                    s += step;
+                }
+                if s as usize == ks.index() {
+                    return true;
+                }
+            }
+        }
+        if t.palace.is_some() && special_attack(self, sq, by) {
+            return true;
+        }
+        let mut jumps = t.jump_dirs[byi];
+        while jumps != 0 {
+            let d = jumps.trailing_zeros() as usize;
+            jumps &= jumps - 1;
+            let step = DIRS8[d] as isize;
+            if is_piece(b[(s0 - step) as usize]) {
+                let c = b[(s0 - 2 * step) as usize];
+                if ours(c) && (t.jump_attack[c as usize] >> d) & 1 != 0 {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+}
