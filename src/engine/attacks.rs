@@ -1,8 +1,9 @@
 //! The attack test: whether a square is attacked, whether a king is in check.
 
+use crate::engine::bitboard::{pop, OPPOSITE};
 use crate::engine::color::Color;
 use crate::engine::palace::{queen_reaches, special_attack};
-use crate::engine::piece::{code_color, is_piece, EMPTY, WALL};
+use crate::engine::piece::{code_color, is_piece, EMPTY};
 use crate::engine::position::{Position, NO_SQUARE};
 use crate::engine::square::{Square, DIRS8};
 
@@ -19,21 +20,23 @@ impl Position {
     }
 
     /// Whether a piece of `by` could capture on `sq` on its next move (pins ignored).
+    ///
+    /// Steps and leaps are looked up backward (`step_from`: the squares from which each kind
+    /// reaches `sq`, ANDed with where that kind stands); lines are walked by rays from `sq` to
+    /// the first piece (a slider), the second (a hopping cannon) or any beyond the first (a
+    /// ranging cannon); the rest square by square.
     pub fn attacked(&self, sq: Square, by: Color) -> bool {
         let t = &self.v.t;
         let b = &self.board;
         let byi = by.index();
         let s0 = sq.index() as isize;
-        let ours = |c: u8| is_piece(c) && code_color(c) == byi;
-        for (i, &off) in t.leap_offsets[byi].iter().enumerate() {
-            let c = b[(s0 - off as isize) as usize];
-            if ours(c)
-                && (t.leap_attack[c as usize] >> i) & 1 != 0
-                && (!t.confined || t.allowed[c as usize][sq.index()])
-            {
+        let target = sq.bit() as usize;
+        for &code in &t.step_codes[byi] {
+            if t.step_from[code as usize][target] & self.bb[code as usize] != 0 {
                 return true;
             }
         }
+        let ours = |c: u8| is_piece(c) && code_color(c) == byi;
         for &(off, code) in &t.lame_attacks[byi] {
             let a = s0 - off as isize;
             if b[a as usize] == code
@@ -43,58 +46,44 @@ impl Position {
                 return true;
             }
         }
+        let occ = self.occ[0] | self.occ[1];
         let ranges = t.range_dirs[byi];
         let hops = t.hop_dirs[byi];
         let mut lines = t.slide_dirs[byi] | ranges | hops;
         while lines != 0 {
+            // An attacker moving along `d` stands on the ray from `sq` the other way.
             let d = lines.trailing_zeros() as usize;
             lines &= lines - 1;
-            let step = DIRS8[d] as isize;
-            let mut s = s0 - step;
-            while b[s as usize] == EMPTY {
-                s -= step;
-            }
-            let c = b[s as usize];
-            if c == WALL {
+            let back = OPPOSITE[d];
+            let Some(s) = t.rays.first(back, sq, occ) else {
                 continue;
-            }
+            };
+            let c = b[s.index()];
             if ours(c)
                 && (t.slide_attack[c as usize] >> d) & 1 != 0
                 && (!t.queen_walls[c as usize]
-                    || queen_reaches(self, s as usize, s0 as usize, step, byi))
+                    || queen_reaches(self, s.index(), sq.index(), DIRS8[d] as isize, byi))
             {
                 return true;
             }
             if (hops >> d) & 1 != 0 && !t.hop_excluded[c as usize] {
                 // A hopping cannon just beyond the screen attacks `sq`.
-                let mut h = s - step;
-                while b[h as usize] == EMPTY {
-                    h -= step;
-                }
-                let c = b[h as usize];
-                if ours(c) && (t.hop_attack[c as usize] >> d) & 1 != 0 {
-                    return true;
+                if let Some(h) = t.rays.first(back, s, occ) {
+                    let c = b[h.index()];
+                    if ours(c) && (t.hop_attack[c as usize] >> d) & 1 != 0 {
+                        return true;
+                    }
                 }
             }
             if (ranges >> d) & 1 != 0 {
                 // A ranging cannon anywhere beyond the first piece (the screen) attacks `sq`.
-                s -= step;
-                loop {
-                    let c = b[s as usize];
-                    if c == WALL {
-                        break;
-                    }
-                    if ours(c) && (t.range_attack[c as usize] >> d) & 1 != 0 {
+                let mut beyond = t.rays.ray[back][s.bit() as usize] & self.occ[byi];
+                while beyond != 0 {
+                    let c = b[pop(&mut beyond).index()];
+                    if (t.range_attack[c as usize] >> d) & 1 != 0 {
                         return true;
                     }
-                    s -= step;
                 }
-            }
-        }
-        for &(off, code, far) in &t.cond_leap_attacks[byi] {
-            let a = (s0 - off as isize) as usize;
-            if b[a] == code && t.far_row[byi][a] < far {
-                return true;
             }
         }
         if t.flying_king {

@@ -383,7 +383,7 @@ impl Position {
                 if Some(kind) == v.spec.drops.pawn && v.spec.drops.pawn_mate != DropMate::Allowed {
                     // Refused although our king is safe after it: the drop mates.
                     let mut after = self.clone();
-                    after.board[to.index()] = Piece::new(kind, us).code();
+                    after.put(to, Piece::new(kind, us).code());
                     if !after.is_in_check(us) {
                         return Err(IllegalMove::PawnDropMate { kind });
                     }

@@ -5,6 +5,7 @@
 //! live in `engine::notation`.
 
 mod attacks;
+mod bitboard;
 mod color;
 pub mod declaration;
 mod game;

@@ -6,12 +6,13 @@
 //! its own king along the line from the king through the square it leaves, so most moves skip the
 //! attack test.
 
+use crate::engine::bitboard::{bb, pop, Bitboard, OPPOSITE};
 use crate::engine::color::Color;
 use crate::engine::moves::Move;
 use crate::engine::palace::entered_king;
 use crate::engine::piece::{code_color, is_piece, Mode, Piece, EMPTY, WALL};
 use crate::engine::position::{Position, NO_SQUARE};
-use crate::engine::square::{forward, Square, PAD_W};
+use crate::engine::square::{forward, Square, DIRS8, PAD_W};
 use crate::engine::variant::{DropMate, RepetitionRule, Special};
 
 /// What the legality test needs to know of the position, computed once per position.
@@ -19,6 +20,16 @@ use crate::engine::variant::{DropMate, RepetitionRule, Special};
 pub(crate) struct LegalCtx {
     ksq: Square,
     in_check: bool,
+    /// Pins and checkers are known (games without cannons: a move can expose its king only
+    /// by leaving a line from the king to an enemy slider).
+    pins: bool,
+    /// The mover's pieces that stand alone between their king and an enemy slider.
+    pinned: Bitboard,
+    /// The pieces giving check.
+    checkers: Bitboard,
+    /// With one checker: the squares that answer the check (the checker and, for a slider,
+    /// the squares between it and the king).
+    answers: Bitboard,
 }
 
 #[inline]
@@ -31,133 +42,119 @@ fn aligned(a: Square, b: Square) -> bool {
 
 impl Position {
     /// Calls `f` with every square the piece `code` standing on `from` could move to by its
-    /// movement alone (captures included, own pieces excluded; no king safety).
+    /// movement alone (captures included, own pieces excluded; no king safety), each once.
     #[inline(always)]
-    pub(crate) fn for_each_target(&self, from: Square, code: u8, f: impl FnMut(Square)) {
-        if self.v.t.overlap[code as usize] {
-            // Two atoms reach some squares both (the elephant's slide and alfil jump): once each.
-            let mut seen = 0u128;
-            let mut f = f;
-            return self.targets(from, code, |to| {
-                let bit = 1u128 << to.bit();
-                if seen & bit == 0 {
-                    seen |= bit;
-                    f(to)
-                }
-            });
-        }
-        if self.v.t.confined {
-            let allowed = &self.v.t.allowed[code as usize];
-            let mut f = f;
-            self.targets(from, code, |to| {
-                if allowed[to.index()] {
-                    f(to)
-                }
-            })
-        } else {
-            self.targets(from, code, f)
+    pub(crate) fn for_each_target(&self, from: Square, code: u8, mut f: impl FnMut(Square)) {
+        let mut targets = self.targets(from, code);
+        while targets != 0 {
+            f(pop(&mut targets));
         }
     }
 
+    /// The squares the piece `code` on `from` could move to, as a set: steps and leaps from the
+    /// tables, slides by rays, cannons by rays past their screen; the few blockable leaps
+    /// (the Xiangqi elephant) and cannon jumps square by square.
     #[inline(always)]
-    fn targets(&self, from: Square, code: u8, mut f: impl FnMut(Square)) {
-        let b = &self.board;
+    pub(crate) fn targets(&self, from: Square, code: u8) -> Bitboard {
+        let t = &self.v.t;
+        let c = code as usize;
         let us = code_color(code);
-        let enemy = |c: u8| is_piece(c) && code_color(c) != us;
-        let pm = &self.v.t.moves[code as usize];
-        for &(d, mode, far) in &self.v.t.cond_leaps[code as usize] {
-            if self.v.t.far_row[us][from.index()] >= far {
-                continue;
+        let occ = self.occ[0] | self.occ[1];
+        let enemy = self.occ[us ^ 1];
+        let empty = t.board_mask & !occ;
+        let f = from.bit() as usize;
+        let mut quiet = t.step_quiet[c][f];
+        let mut caps = t.step_capture[c][f];
+        let (slide_quiet, slide_caps) = (t.slide_quiet[c], t.slide_attack[c]);
+        let mut dirs = slide_quiet | slide_caps;
+        while dirs != 0 {
+            let d = dirs.trailing_zeros() as usize;
+            dirs &= dirs - 1;
+            let reach = t.rays.slide(d, from, occ);
+            if (slide_quiet >> d) & 1 != 0 {
+                quiet |= reach;
             }
-            let to = from.offset(d);
-            let c = b[to.index()];
-            if (c == EMPTY && mode != Mode::CaptureOnly) || (enemy(c) && mode != Mode::MoveOnly) {
-                f(to);
+            if (slide_caps >> d) & 1 != 0 {
+                caps |= reach;
             }
         }
-        for &(d, mode) in &self.v.t.lame_leaps[code as usize] {
+        let mut out = (quiet & empty) | (caps & enemy);
+        let (ranges, hops, jumps) = (t.range_attack[c], t.hop_attack[c], t.jump_attack[c]);
+        if ranges | hops | jumps != 0 || !t.lame_leaps[c].is_empty() {
+            out |= self.cannon_targets(from, code, occ, enemy, empty);
+        }
+        out & t.allowed_bb[c]
+    }
+
+    /// The targets of cannons (ranging, hopping and jumping) and blockable leaps.
+    fn cannon_targets(
+        &self,
+        from: Square,
+        code: u8,
+        occ: Bitboard,
+        enemy: Bitboard,
+        empty: Bitboard,
+    ) -> Bitboard {
+        let t = &self.v.t;
+        let b = &self.board;
+        let c = code as usize;
+        let mut out = 0;
+        let mut ranges = t.range_attack[c];
+        while ranges != 0 {
+            let d = ranges.trailing_zeros() as usize;
+            ranges &= ranges - 1;
+            // Past the first piece (the screen), anywhere along the line.
+            if let Some(screen) = t.rays.first(d, from, occ) {
+                out |= t.rays.ray[d][screen.bit() as usize] & (empty | enemy);
+            }
+        }
+        let mut hops = t.hop_attack[c];
+        while hops != 0 {
+            let d = hops.trailing_zeros() as usize;
+            hops &= hops - 1;
+            // Over exactly one screen to the first piece beyond it.
+            let Some(screen) = t.rays.first(d, from, occ) else {
+                continue;
+            };
+            if t.hop_excluded[b[screen.index()] as usize] {
+                continue;
+            }
+            if let Some(target) = t.rays.first(d, screen, occ) {
+                if enemy & bb(target) != 0 && !t.hop_excluded[b[target.index()] as usize] {
+                    out |= bb(target);
+                }
+            }
+        }
+        let mut jumps = t.jump_attack[c];
+        while jumps != 0 {
+            let d = jumps.trailing_zeros() as usize;
+            jumps &= jumps - 1;
+            let mid = from.offset(DIRS8[d]);
+            if is_piece(b[mid.index()]) {
+                let to = mid.offset(DIRS8[d]);
+                let cell = b[to.index()];
+                if cell == EMPTY || (is_piece(cell) && code_color(cell) != code_color(code)) {
+                    out |= bb(to);
+                }
+            }
+        }
+        for &(d, mode) in &t.lame_leaps[c] {
             if b[from.offset(d / 2).index()] != EMPTY {
                 continue;
             }
             let to = from.offset(d);
-            let c = b[to.index()];
-            if (c == EMPTY && mode != Mode::CaptureOnly) || (enemy(c) && mode != Mode::MoveOnly) {
-                f(to);
-            }
-        }
-        for &(d, mode) in &pm.leaps {
-            let to = from.offset(d);
-            let c = b[to.index()];
-            if c == EMPTY {
-                if mode != Mode::CaptureOnly {
-                    f(to);
-                }
-            } else if enemy(c) && mode != Mode::MoveOnly {
-                f(to);
-            }
-        }
-        for &(d, mode) in &pm.slides {
-            let mut to = from.offset(d);
-            loop {
-                let c = b[to.index()];
-                if c == EMPTY {
-                    if mode != Mode::CaptureOnly {
-                        f(to);
-                    }
-                    to = to.offset(d);
-                    continue;
-                }
-                if enemy(c) && mode != Mode::MoveOnly {
-                    f(to);
-                }
-                break;
-            }
-        }
-        for &d in &pm.cannon_jumps {
-            let mid = from.offset(d);
-            if is_piece(b[mid.index()]) {
-                let to = mid.offset(d);
-                let c = b[to.index()];
-                if c == EMPTY || enemy(c) {
-                    f(to);
-                }
-            }
-        }
-        for &d in &pm.hops {
-            // Over exactly one screen to the first piece beyond it.
-            let mut s = from.offset(d);
-            while b[s.index()] == EMPTY {
-                s = s.offset(d);
-            }
-            if b[s.index()] == WALL || self.v.t.hop_excluded[b[s.index()] as usize] {
+            let cell = b[to.index()];
+            if cell == WALL {
                 continue;
             }
-            s = s.offset(d);
-            while b[s.index()] == EMPTY {
-                s = s.offset(d);
-            }
-            let c = b[s.index()];
-            if enemy(c) && !self.v.t.hop_excluded[c as usize] {
-                f(s);
+            let target = bb(to);
+            if (empty & target != 0 && mode != Mode::CaptureOnly)
+                || (enemy & target != 0 && mode != Mode::MoveOnly)
+            {
+                out |= target;
             }
         }
-        for &d in &pm.cannon_ranges {
-            let mut s = from.offset(d);
-            let mut passed = false;
-            loop {
-                let c = b[s.index()];
-                if c == WALL {
-                    break;
-                }
-                if passed && (c == EMPTY || enemy(c)) {
-                    f(s);
-                }
-                if is_piece(c) {
-                    passed = true;
-                }
-                s = s.offset(d);
-            }
-        }
+        out
     }
 
     /// Files (bit per column) holding an unpromoted pawn of `c` subject to the two-pawn rule
@@ -171,16 +168,58 @@ impl Position {
         let nearest = self.v.spec.drops.pawn_file_ranks;
         let ranks = self.v.ranks();
         let mut files = 0u16;
-        let mut bb = self.occ[c.index()];
-        while bb != 0 {
-            let sq = Square::from_bit(bb.trailing_zeros());
-            bb &= bb - 1;
-            if self.board[sq.index()] == code && ranks - t.far_row[c.index()][sq.index()] <= nearest
-            {
+        let mut pawns = self.bb[code as usize];
+        while pawns != 0 {
+            let sq = pop(&mut pawns);
+            if ranks - t.far_row[c.index()][sq.index()] <= nearest {
                 files |= 1 << sq.col();
             }
         }
         files
+    }
+
+    /// Pushes the board moves of the piece `code` on `from` to every square of `targets`, with
+    /// the promotion options the rules give: whole sets at a time for the usual case (a
+    /// promotion that may be taken or not), `Tables::push_board` move by move for the rest.
+    #[inline(always)]
+    fn push_targets(
+        &self,
+        out: &mut Vec<Move>,
+        from: Square,
+        code: u8,
+        mut targets: Bitboard,
+        unique_present: bool,
+    ) {
+        let t = &self.v.t;
+        let c = code as usize;
+        let push = |out: &mut Vec<Move>, mut set: Bitboard, promote: bool| {
+            while set != 0 {
+                out.push(Move::Board {
+                    from,
+                    to: pop(&mut set),
+                    promote,
+                });
+            }
+        };
+        if t.promote[c] == 0 && t.choices[c].is_empty() {
+            // Never promotes, so no square is dead for it.
+            push(out, targets, false);
+            return;
+        }
+        if t.promote[c] == 0 || t.mandatory[c] || t.unique_promotion[c] {
+            while targets != 0 {
+                t.push_board(out, from, pop(&mut targets), code, unique_present);
+            }
+            return;
+        }
+        let zone = t.zone_bb[code_color(code)];
+        let promoting = if zone & bb(from) != 0 {
+            targets
+        } else {
+            targets & zone
+        };
+        push(out, promoting, true);
+        push(out, targets & !t.dead_bb[c], false);
     }
 
     /// Whether `c` has a piece of a kind only one of which is allowed (the lion).
@@ -206,9 +245,7 @@ impl Position {
             let code = self.board[from.index()];
             let special = t.special[code as usize];
             if special != Special::Replace {
-                self.for_each_target(from, code, |to| {
-                    t.push_board(out, from, to, code, unique_present)
-                });
+                self.push_targets(out, from, code, self.targets(from, code), unique_present);
             }
             if special != Special::None {
                 self.extra_moves(from, code, unique_present, out);
@@ -228,8 +265,7 @@ impl Position {
                 continue;
             }
             let code = Piece::new(kind, self.side).code();
-            let forbidden = &t.drop_forbidden[code as usize];
-            let mut e = empties;
+            let mut e = empties & t.drop_ok[code as usize];
             if Some(kind) == drops.pawn {
                 if drops
                     .max_pawns
@@ -237,34 +273,102 @@ impl Position {
                 {
                     continue;
                 }
-                let files = *pawn_files.get_or_insert_with(|| self.pawn_files(self.side));
-                for col in 0..9 {
-                    if files & (1 << col) != 0 {
-                        e &= !t.file_masks[col];
-                    }
+                let mut files = *pawn_files.get_or_insert_with(|| self.pawn_files(self.side));
+                while files != 0 {
+                    e &= !t.file_masks[files.trailing_zeros() as usize];
+                    files &= files - 1;
                 }
             }
             while e != 0 {
-                let to = Square::from_bit(e.trailing_zeros());
-                e &= e - 1;
-                if !forbidden[to.index()] {
-                    out.push(Move::Drop { kind, to });
-                }
+                out.push(Move::Drop {
+                    kind,
+                    to: pop(&mut e),
+                });
             }
         }
     }
 
     pub(crate) fn legal_ctx(&self) -> LegalCtx {
+        if self.v.t.simple {
+            // The checkers come with the pins: no separate attack test.
+            let mut ctx = self.legal_ctx_checked(true);
+            ctx.in_check = ctx.checkers != 0;
+            return ctx;
+        }
         self.legal_ctx_checked(self.in_check())
     }
 
     /// `legal_ctx` when the caller already knows whether the side to move is in check (the
     /// search does: it saves one attack test per node).
     pub(crate) fn legal_ctx_checked(&self, in_check: bool) -> LegalCtx {
-        LegalCtx {
-            ksq: self.kings[self.side.index()],
+        let ksq = self.kings[self.side.index()];
+        let mut ctx = LegalCtx {
+            ksq,
             in_check,
+            pins: false,
+            pinned: 0,
+            checkers: 0,
+            answers: 0,
+        };
+        let t = &self.v.t;
+        if !t.simple || ksq == NO_SQUARE {
+            return ctx;
         }
+        ctx.pins = true;
+        let us = self.side.index();
+        let occ = self.occ[0] | self.occ[1];
+        let mut dirs = t.slide_dirs[us ^ 1];
+        while dirs != 0 {
+            // A slider moving along `d` toward the king stands the other way from it.
+            let d = dirs.trailing_zeros() as usize;
+            dirs &= dirs - 1;
+            let back = OPPOSITE[d];
+            let Some(first) = t.rays.first(back, ksq, occ) else {
+                continue;
+            };
+            let slides = |s: Square| {
+                let c = self.board[s.index()];
+                code_color(c) != us && (t.slide_attack[c as usize] >> d) & 1 != 0
+            };
+            if self.occ[us] & bb(first) != 0 {
+                if let Some(second) = t.rays.first(back, first, occ) {
+                    if slides(second) {
+                        ctx.pinned |= bb(first);
+                    }
+                }
+            } else if in_check && slides(first) {
+                ctx.checkers |= bb(first);
+                ctx.answers |= t.rays.between(ksq, first) | bb(first);
+            }
+        }
+        if in_check {
+            let target = ksq.bit() as usize;
+            for &code in &t.step_codes[us ^ 1] {
+                let hit = t.step_from[code as usize][target] & self.bb[code as usize];
+                ctx.checkers |= hit;
+                ctx.answers |= hit;
+            }
+        }
+        ctx
+    }
+
+    /// Legality by pins and checkers (see `LegalCtx::pins`) of a move from `from` (not the
+    /// king) to `to`, or of a drop (`from` = `NO_SQUARE`).
+    #[inline(always)]
+    fn legal_by_pins(&self, from: Square, to: Square, ctx: &LegalCtx) -> bool {
+        if ctx.checkers != 0 {
+            if ctx.checkers & (ctx.checkers - 1) != 0 || ctx.answers & bb(to) == 0 {
+                // Two checkers need a king move; one needs its capture or a block.
+                return false;
+            }
+        }
+        if from == NO_SQUARE || ctx.pinned & bb(from) == 0 {
+            return true;
+        }
+        // A pinned piece stays on the line through its king.
+        let rays = &self.v.t.rays.ray;
+        let k = ctx.ksq.bit() as usize;
+        (0..8).any(|d| rays[d][k] & bb(from) != 0 && rays[d][k] & bb(to) != 0)
     }
 
     /// Whether a pseudo-legal move is legal: it does not leave the mover's king attacked, and it
@@ -277,6 +381,9 @@ impl Position {
         let simple = self.v.t.simple;
         match m {
             Move::Board { from, to, promote } => {
+                if ctx.pins && from != ctx.ksq {
+                    return self.legal_by_pins(from, to, ctx);
+                }
                 if !ctx.in_check
                     && from != ctx.ksq
                     && !aligned(from, ctx.ksq)
@@ -305,9 +412,17 @@ impl Position {
             }
             Move::Drop { kind, to } => {
                 let code = Piece::new(kind, self.side).code();
-                let may_expose = !simple && aligned(to, ctx.ksq);
-                if (ctx.in_check || may_expose) && !self.safe_after(NO_SQUARE, to, ctx.ksq, code) {
-                    return false;
+                if ctx.pins {
+                    if !self.legal_by_pins(NO_SQUARE, to, ctx) {
+                        return false;
+                    }
+                } else {
+                    let may_expose = !simple && aligned(to, ctx.ksq);
+                    if (ctx.in_check || may_expose)
+                        && !self.safe_after(NO_SQUARE, to, ctx.ksq, code)
+                    {
+                        return false;
+                    }
                 }
                 let drops = &self.v.spec.drops;
                 if Some(kind) == drops.pawn {
@@ -367,15 +482,37 @@ impl Position {
             self.board[from.index()]
         };
         if from != NO_SQUARE {
-            self.board[from.index()] = EMPTY;
+            self.lift(from, moving);
         }
-        self.board[to.index()] = result;
+        if captured != EMPTY {
+            self.lift(to, captured);
+        }
+        self.place(to, result);
         let safe = !self.attacked(king, !us);
-        self.board[to.index()] = captured;
+        self.lift(to, result);
+        if captured != EMPTY {
+            self.place(to, captured);
+        }
         if from != NO_SQUARE {
-            self.board[from.index()] = moving;
+            self.place(from, moving);
         }
         safe
+    }
+
+    /// Takes `code` off `sq` for a trial: board and sets only (no hash, counts or king).
+    #[inline(always)]
+    fn lift(&mut self, sq: Square, code: u8) {
+        self.board[sq.index()] = EMPTY;
+        self.occ[code_color(code)] &= !bb(sq);
+        self.bb[code as usize] &= !bb(sq);
+    }
+
+    /// Puts `code` on `sq` for a trial (see `lift`).
+    #[inline(always)]
+    fn place(&mut self, sq: Square, code: u8) {
+        self.board[sq.index()] = code;
+        self.occ[code_color(code)] |= bb(sq);
+        self.bb[code as usize] |= bb(sq);
     }
 
     /// Whether a (legal) drop checks and leaves the opponent without a legal move.

@@ -23,6 +23,8 @@ pub struct Position {
     pub(crate) ply: u32,
     pub(crate) kings: [Square; 2],
     pub(crate) occ: [u128; 2],
+    /// The squares of each piece code (see `bitboard.rs`).
+    pub(crate) bb: [u128; CODES],
     pub(crate) hash: u64,
     /// Number of pieces of each code on the board.
     pub(crate) counts: [u8; CODES],
@@ -68,6 +70,7 @@ impl Position {
             ply: 0,
             kings: [NO_SQUARE; 2],
             occ: [0; 2],
+            bb: [0; CODES],
             hash: 0,
             counts: [0; CODES],
             castling: 0,
@@ -146,6 +149,7 @@ impl Position {
         self.counts[code as usize] += 1;
         let c = code_color(code);
         self.occ[c] |= 1u128 << sq.bit();
+        self.bb[code as usize] |= 1u128 << sq.bit();
         self.hash ^= zobrist::BOARD[code as usize][sq.index()];
         if Piece::from_code(code).is_some_and(|p| p.kind.is_royal()) {
             self.kings[c] = sq;
@@ -161,6 +165,7 @@ impl Position {
         self.counts[code as usize] -= 1;
         let c = code_color(code);
         self.occ[c] &= !(1u128 << sq.bit());
+        self.bb[code as usize] &= !(1u128 << sq.bit());
         self.hash ^= zobrist::BOARD[code as usize][sq.index()];
         code
     }

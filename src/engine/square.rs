@@ -46,18 +46,40 @@ impl Square {
         Square((self.0 as i16 + delta) as u8)
     }
 
-    /// Index into an 81-square bit set (`row * 9 + col`).
-    #[inline]
+    /// Index into an 81-square bit set (`row * 9 + col`), by table: no division.
+    #[inline(always)]
     pub const fn bit(self) -> u32 {
-        self.row() as u32 * 9 + self.col() as u32
+        BIT_OF[self.0 as usize] as u32
     }
 
     /// The square of an 81-square bit index.
-    #[inline]
+    #[inline(always)]
     pub const fn from_bit(bit: u32) -> Square {
-        Square::new((bit % 9) as u8, (bit / 9) as u8)
+        Square(SQUARE_OF[bit as usize])
     }
 }
+
+/// `Square::bit` of every mailbox cell (0 for wall cells, which have no bit).
+const BIT_OF: [u8; CELLS] = {
+    let mut t = [0u8; CELLS];
+    let mut i = 0;
+    while i < 81 {
+        t[Square::new((i % 9) as u8, (i / 9) as u8).0 as usize] = i as u8;
+        i += 1;
+    }
+    t
+};
+
+/// The mailbox cell of every bit index.
+const SQUARE_OF: [u8; 81] = {
+    let mut t = [0u8; 81];
+    let mut i = 0;
+    while i < 81 {
+        t[i] = Square::new((i % 9) as u8, (i / 9) as u8).0;
+        i += 1;
+    }
+    t
+};
 
 /// A mailbox offset for a relative step `(dx, dy)` seen from the first player, where `dy > 0` is
 /// forward (up the board, toward row 0) and `dx > 0` is to the first player's right.

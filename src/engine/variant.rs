@@ -4,6 +4,7 @@
 //! What data cannot say is a hook chosen by `VariantId` in a `match` (see `movegen.rs`). The
 //! specs themselves, and the registry that builds each variant once, are in `variants/`.
 
+use crate::engine::bitboard::{bb, Bitboard, Rays};
 use crate::engine::color::Color;
 use crate::engine::geometry::PalaceGeometry;
 use crate::engine::moves::Move;
@@ -298,9 +299,6 @@ pub(crate) struct Tables {
     /// The kind a captured piece turns into in the capturer's hand.
     pub demote: [PieceKind; NUM_KINDS],
     pub moves: Vec<PieceMoves>,
-    /// Capturing leap offsets per attacking colour, and for each code the bits of those it uses.
-    pub leap_offsets: [Vec<i16>; 2],
-    pub leap_attack: [u32; CODES],
     /// Per code, the line directions (bits over `DIRS8`) it attacks along by sliding.
     pub slide_attack: [u8; CODES],
     pub range_attack: [u8; CODES],
@@ -326,10 +324,6 @@ pub(crate) struct Tables {
     pub to_hand: [u8; NUM_KINDS],
     /// `drop_forbidden[code][sq]`: a dead square or outside the kind's drop zone.
     pub drop_forbidden: Vec<[bool; CELLS]>,
-    /// Leaps allowed only from the mover's `n` farthest ranks: per code (offset, mode, n), and
-    /// per attacking colour (offset, code, n).
-    pub cond_leaps: Vec<Vec<(i16, Mode, u8)>>,
-    pub cond_leap_attacks: [Vec<(i16, u8, u8)>; 2],
     /// Per code: how the hooks take part in its move generation.
     pub special: [Special; CODES],
     /// Per code: may not serve as a cannon's screen nor be its target (Palace Shogi cannons).
@@ -352,8 +346,26 @@ pub(crate) struct Tables {
     pub lame_attacks: [Vec<(i16, u8)>; 2],
     /// Per code: the codes it may become on the last rank, by choice.
     pub choices: Vec<Vec<u8>>,
-    /// Per code: two of its atoms can reach the same square (targets need de-duplicating).
-    pub overlap: [bool; CODES],
+    /// The board's rays (see `bitboard.rs`).
+    pub rays: Rays,
+    /// Per code and square (bit): the squares its steps and leaps reach as a move to an empty
+    /// square, and as a capture (conditional steps and confinement applied).
+    pub step_quiet: Vec<[Bitboard; 81]>,
+    pub step_capture: Vec<[Bitboard; 81]>,
+    /// Per code and square: the squares from which its steps and leaps capture on that square.
+    pub step_from: Vec<[Bitboard; 81]>,
+    /// Per attacking colour: the codes of the variant with step or leap captures.
+    pub step_codes: [Vec<u8>; 2],
+    /// Per code: the line directions (bits over `DIRS8`) it slides along to empty squares.
+    pub slide_quiet: [u8; CODES],
+    /// Per code: where it may stand, as a set (the whole board unless confined).
+    pub allowed_bb: [Bitboard; CODES],
+    /// Per code: where it may be dropped (empty or not), as a set.
+    pub drop_ok: [Bitboard; CODES],
+    /// Per colour: its promotion zone, as a set.
+    pub zone_bb: [Bitboard; 2],
+    /// Per code: the squares it could never move again from (see `dead`), as a set.
+    pub dead_bb: [Bitboard; CODES],
 }
 
 impl Tables {
@@ -671,8 +683,6 @@ impl Variant {
             }
         };
         let mut moves = vec![PieceMoves::default(); CODES];
-        let mut leap_offsets: [Vec<i16>; 2] = [Vec::new(), Vec::new()];
-        let mut leap_attack = [0u32; CODES];
         let mut slide_attack = [0u8; CODES];
         let mut range_attack = [0u8; CODES];
         let mut jump_attack = [0u8; CODES];
@@ -681,7 +691,6 @@ impl Variant {
         let mut cond_leaps = vec![Vec::new(); CODES];
         let mut lame_leaps = vec![Vec::new(); CODES];
         let mut lame_attacks: [Vec<(i16, u8)>; 2] = [Vec::new(), Vec::new()];
-        let mut cond_leap_attacks: [Vec<(i16, u8, u8)>; 2] = [Vec::new(), Vec::new()];
         let dir_bit = |d: i16| 1u8 << dir_index(d).expect("line atoms use the eight directions");
         for l in spec.pieces.letters {
             for c in Color::ALL {
@@ -693,26 +702,12 @@ impl Variant {
                             for &o in offs {
                                 let d = turn(c, o);
                                 pm.leaps.push((d, mode));
-                                if mode != Mode::MoveOnly {
-                                    let list = &mut leap_offsets[c.index()];
-                                    let i = match list.iter().position(|&x| x == d) {
-                                        Some(i) => i,
-                                        None => {
-                                            list.push(d);
-                                            list.len() - 1
-                                        }
-                                    };
-                                    leap_attack[code] |= 1 << i;
-                                }
                             }
                         }
                         Atom::LeapIn(offs, mode, far) => {
                             for &o in offs {
                                 let d = turn(c, o);
                                 cond_leaps[code].push((d, mode, far));
-                                if mode != Mode::MoveOnly {
-                                    cond_leap_attacks[c.index()].push((d, code as u8, far));
-                                }
                             }
                         }
                         Atom::Lame(offs, mode) => {
@@ -762,7 +757,6 @@ impl Variant {
                 }
             }
         }
-        assert!(leap_offsets.iter().all(|l| l.len() <= 32));
         let union = |table: &[u8; CODES], c: Color| -> u8 {
             spec.pieces
                 .letters
@@ -803,14 +797,6 @@ impl Variant {
             }
         }
         let confined = !spec.confinement.is_empty();
-        let mut overlap = [false; CODES];
-        for (code, pm) in moves.iter().enumerate() {
-            // A leap that lands on a slide's line repeats one of the slide's squares.
-            overlap[code] = pm
-                .leaps
-                .iter()
-                .any(|&(d, _)| pm.slides.iter().any(|&(s, _)| (2..=8).any(|k| s * k == d)));
-        }
         // The hooks: what the data above cannot say, one arm per game.
         let mut special = [Special::None; CODES];
         let mut hop_excluded = [false; CODES];
@@ -858,6 +844,74 @@ impl Variant {
                 }
             }
         }
+        let on_board = |s: Square| s.col() < files && s.row() < ranks;
+        let rays = Rays::new(on_board);
+        let mut step_quiet = vec![[0u128; 81]; CODES];
+        let mut step_capture = vec![[0u128; 81]; CODES];
+        let mut step_from = vec![[0u128; 81]; CODES];
+        let mut step_codes: [Vec<u8>; 2] = [Vec::new(), Vec::new()];
+        let mut slide_quiet = [0u8; CODES];
+        let mut allowed_bb = [0u128; CODES];
+        let mut drop_ok = [0u128; CODES];
+        let mut zone_bb = [0u128; 2];
+        let mut dead_bb = [0u128; CODES];
+        for &s in &squares {
+            for c in Color::ALL {
+                if in_zone[c.index()][s.index()] {
+                    zone_bb[c.index()] |= bb(s);
+                }
+            }
+            for (code, dead) in dead.iter().enumerate() {
+                if dead[s.index()] {
+                    dead_bb[code] |= bb(s);
+                }
+            }
+        }
+        for l in spec.pieces.letters {
+            for c in Color::ALL {
+                let code = code_of(l.kind, c);
+                for &s in &squares {
+                    if allowed[code][s.index()] {
+                        allowed_bb[code] |= bb(s);
+                    }
+                    if !drop_forbidden[code][s.index()] {
+                        drop_ok[code] |= bb(s);
+                    }
+                }
+                for &(d, mode) in &moves[code].slides {
+                    if mode != Mode::CaptureOnly {
+                        slide_quiet[code] |= dir_bit(d);
+                    }
+                }
+                let conditional = cond_leaps[code]
+                    .iter()
+                    .map(|&(d, mode, far)| (d, mode, Some(far)));
+                let plain = moves[code].leaps.iter().map(|&(d, mode)| (d, mode, None));
+                let all: Vec<_> = plain.chain(conditional).collect();
+                for &from in &squares {
+                    for &(d, mode, far) in &all {
+                        if far.is_some_and(|n| far_rows[c.index()][from.index()] >= n) {
+                            continue;
+                        }
+                        let to = from.offset(d);
+                        if empty_board[to.index()] == WALL || !allowed[code][to.index()] {
+                            continue;
+                        }
+                        let (f, t) = (from.bit() as usize, to.bit() as usize);
+                        if mode != Mode::CaptureOnly {
+                            step_quiet[code][f] |= bb(to);
+                        }
+                        if mode != Mode::MoveOnly {
+                            step_capture[code][f] |= bb(to);
+                            step_from[code][t] |= bb(from);
+                        }
+                    }
+                }
+                if step_capture[code].iter().any(|&b| b != 0) {
+                    step_codes[c.index()].push(code as u8);
+                }
+            }
+        }
         debug_assert_eq!(DIRS8.len(), 8);
         debug_assert_eq!(PAD_W, 9 + 2 * BORDER);
         Variant {
@@ -872,8 +926,6 @@ impl Variant {
                 promote,
                 demote,
                 moves,
-                leap_offsets,
-                leap_attack,
                 slide_attack,
                 range_attack,
                 jump_attack,
@@ -890,8 +942,6 @@ impl Variant {
                 transform,
                 to_hand,
                 drop_forbidden,
-                cond_leaps,
-                cond_leap_attacks,
                 special,
                 hop_excluded,
                 queen_walls,
@@ -904,7 +954,16 @@ impl Variant {
                 lame_leaps,
                 lame_attacks,
                 choices,
-                overlap,
+                rays,
+                step_quiet,
+                step_capture,
+                step_from,
+                step_codes,
+                slide_quiet,
+                allowed_bb,
+                drop_ok,
+                zone_bb,
+                dead_bb,
             },
         }
     }
