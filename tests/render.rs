@@ -182,7 +182,10 @@ fn every_variant_in_both_styles_from_both_sides() {
                             Some(b) => {
                                 assert!(s.count >= 2);
                                 assert!(count(&img, b, |p| p == theme::BADGE) > 20, "{what}");
-                                assert!(count(&img, b, |p| p == theme::BADGE_TEXT) > 3, "{what}");
+                                assert!(
+                                    count(&img, b, |p| near(p, theme::BADGE_TEXT, 60)) > 3,
+                                    "{what}"
+                                );
                             }
                             None => assert_eq!(s.count, 1),
                         }

@@ -3,7 +3,46 @@
 //!
 //! Vocabulary types are re-exported flat (`engine::Square`, `engine::Position`); text formats
 //! live in `engine::notation`.
-
+//!
+//! # Floors
+//!
+//! The files import in one direction, bottom to top (the test `layers` below checks it):
+//!
+//! 1. squares and bitboards: `color`, `square`, `bitboard`;
+//! 2. pieces and moves: `piece` (the catalogue and each kind's movement atoms), `moves`,
+//!    `zobrist`;
+//! 3. the variant tables: `geometry` (palaces), `variant` (a game as data, and the lookup
+//!    tables built from it), `variants/` (one file per game, and the registry);
+//! 4. positions: `position` (board, hands, making and unmaking moves);
+//! 5. move generation: `palace` (Palace Shogi's hooks), `attacks`, `movegen` (with perft);
+//! 6. games and outcomes: `outcome`, `illegal` (why a move is refused), `declaration`,
+//!    `impasse`, `game`;
+//! 7. notation; 8. search.
+//!
+//! A game is data (`variants/shogi.rs` and the others) plus a closed set of hooks chosen by
+//! `VariantId` where data cannot say it (`variant.rs`'s `build`, `palace.rs`).
+//!
+//! # Why move generation is fast
+//!
+//! A position keeps a padded mailbox (a byte per cell, for "what is on this square") and
+//! bitboards: one `u128` per side and per piece code (`bitboard.rs`). Everything the move
+//! generator and the attack test use is computed once per variant from the same atoms the
+//! games declare (`Variant::build`):
+//!
+//! - **Steps and leaps** (and the conditional steps of the Xiangqi pawn and the footsoldier,
+//!   and confinement to palaces) become per-square tables of target sets; a piece's moves are
+//!   a table lookup ANDed with the empty or enemy squares.
+//! - **Slides** use the classical ray method (first blocker by a bit scan), which needs no
+//!   8x8 board; **cannons** use the same rays past their screen.
+//! - **The attack test** looks steps up backward (`step_from`: from which squares each code
+//!   reaches a square, ANDed with where it stands) and walks lines by rays.
+//! - **Legality by pins and checkers** in the games without cannons (Shogi, Judkins): the pinned
+//!   pieces and the checkers are found once per position from the king's rays, so a move of any
+//!   piece but the king is legal or not by two set tests, with no trial move. The games with
+//!   cannons (a move can also make a new screen) and Palace Shogi's special moves keep the
+//!   general test (trial move, attack test).
+//! - **Promotions** are pushed a set at a time: every target in the zone with promotion, every
+//!   target not dead without.
 mod attacks;
 mod bitboard;
 mod color;

@@ -1,10 +1,11 @@
 //! Move generation. Pseudo-legal moves come from the piece tables (steps, leaps, slides, cannon
-//! jumps and ranges) with the promotion options and drop squares the rules allow; `is_legal` then
-//! applies what needs the whole position: king safety and pawn-drop mate.
+//! jumps and ranges, as sets: see `bitboard.rs` and the engine's module docs) with the promotion
+//! options and drop squares the rules allow; `is_legal` then applies what needs the whole
+//! position: king safety and pawn-drop mate.
 //!
-//! Speed matters here (perft is the benchmark): in games without cannons a move can only expose
-//! its own king along the line from the king through the square it leaves, so most moves skip the
-//! attack test.
+//! Speed matters here (perft is the benchmark). In games without cannons, king safety comes
+//! from pins and checkers found once per position (`LegalCtx`); in the others a move can expose
+//! its own king only along a line through the king, so only such moves get the trial test.
 
 use crate::engine::bitboard::{bb, pop, Bitboard, OPPOSITE};
 use crate::engine::color::Color;
@@ -356,11 +357,11 @@ impl Position {
     /// king) to `to`, or of a drop (`from` = `NO_SQUARE`).
     #[inline(always)]
     fn legal_by_pins(&self, from: Square, to: Square, ctx: &LegalCtx) -> bool {
-        if ctx.checkers != 0 {
-            if ctx.checkers & (ctx.checkers - 1) != 0 || ctx.answers & bb(to) == 0 {
-                // Two checkers need a king move; one needs its capture or a block.
-                return false;
-            }
+        // Two checkers need a king move; one needs its capture or a block.
+        if ctx.checkers != 0
+            && (ctx.checkers & (ctx.checkers - 1) != 0 || ctx.answers & bb(to) == 0)
+        {
+            return false;
         }
         if from == NO_SQUARE || ctx.pinned & bb(from) == 0 {
             return true;
