@@ -21,7 +21,8 @@
 //! `--movetime-ms` a move (default 1000 ms: level 5's own second; level 5 stops an iteration
 //! early when half its time is spent, so it often uses less), or with `--nodes N` a move
 //! instead of a time (quick, reproducible smoke runs). Fairy-Stockfish is driven over USI
-//! (`go movetime`), with `--threads` threads (default 1, as Tegami searches on one) and its
+//! (`go movetime`). Both engines think on `--threads` threads (default 1; Tegami's level 5
+//! otherwise takes every core, by Lazy SMP), and Fairy-Stockfish has its
 //! default 16 MiB hash (Tegami's table is 16 MiB too). `--fsf-option NAME=VALUE` passes any
 //! other option (an `EvalFile` NNUE network, say: without one Fairy-Stockfish plays Shogi and
 //! Judkins Shogi with its classical evaluation).
@@ -186,6 +187,7 @@ impl Config {
                 level: Some(5),
                 movetime: Some(Duration::from_millis(self.movetime_ms)),
                 seed,
+                threads: self.threads as usize,
                 ..Limits::default()
             },
         }
@@ -199,7 +201,7 @@ impl Config {
         };
         let threads = if self.threads == 1 { "" } else { "s" };
         format!(
-            "{tegami}; FSF {} ms/move, {} thread{threads}",
+            "{tegami}; FSF {} ms/move; {} thread{threads} each",
             self.movetime_ms, self.threads
         )
     }

@@ -129,6 +129,10 @@ enum Command {
         /// Transposition table size in MiB.
         #[arg(long, default_value_t = tegami::engine::search::DEFAULT_TT_MB)]
         hash: usize,
+        /// Threads of a search on the clock (0: one per core). A search to a depth or node
+        /// count uses one, so that it is reproducible.
+        #[arg(long, default_value_t = 0)]
+        threads: usize,
     },
     /// Writes the evaluation chart of a game (PNG) and prints the three biggest swings.
     Analyse {
@@ -435,7 +439,8 @@ fn run(cli: Cli) -> Result<ExitCode, UserError> {
             movetime,
             seed,
             hash,
-        } => bestmove(&game, level, depth, nodes, movetime, seed, hash)?,
+            threads,
+        } => bestmove(&game, level, depth, nodes, movetime, seed, hash, threads)?,
         Command::Analyse { game, nodes, out } => analyse(&game, nodes, &out)?,
         Command::Db { command } => return Ok(db_command(command)),
         Command::Run {
@@ -566,6 +571,7 @@ fn run(cli: Cli) -> Result<ExitCode, UserError> {
 }
 
 /// `tegami bestmove`: one `info` line per completed iteration, then `bestmove`.
+#[allow(clippy::too_many_arguments)]
 fn bestmove(
     game: &GameArgs,
     level: Option<u8>,
@@ -574,8 +580,14 @@ fn bestmove(
     movetime: Option<u64>,
     seed: u64,
     hash: usize,
+    threads: usize,
 ) -> Result<(), UserError> {
     use tegami::engine::search::{Limits, Searcher, LEVELS};
+    if threads > 256 {
+        return Err(UserError(
+            "--threads must be at most 256 (0: one per core)".into(),
+        ));
+    }
     if let Some(l) = level {
         if !LEVELS.contains(&l) {
             return Err(UserError(format!(
@@ -608,6 +620,7 @@ fn bestmove(
         movetime: movetime.map(std::time::Duration::from_millis),
         seed,
         stop: None,
+        threads,
     };
     let result = Searcher::new(hash).think(&g, &limits, |info| {
         let pv: Vec<String> = info.pv.iter().map(|&m| code::write(v, m)).collect();

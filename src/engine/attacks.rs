@@ -1,6 +1,6 @@
 //! The attack test: whether a square is attacked, whether a king is in check.
 
-use crate::engine::bitboard::{pop, OPPOSITE};
+use crate::engine::bitboard::{bb, pop, Bitboard, OPPOSITE};
 use crate::engine::color::Color;
 use crate::engine::palace::{queen_reaches, special_attack};
 use crate::engine::piece::{code_color, is_piece, EMPTY};
@@ -120,5 +120,60 @@ impl Position {
             }
         }
         false
+    }
+}
+
+impl Position {
+    /// The pieces of `by` that attack `sq` when only the squares of `occ` are occupied (pieces
+    /// outside `occ` are taken as already gone): for the exchange evaluation, which lifts
+    /// attackers one by one and so sees the pieces behind them.
+    ///
+    /// Steps and leaps, slides and cannons (hopping and ranging) are found; the rare attacks
+    /// that need the whole board (blockable leaps, cannon jumps, the flying king and the palace
+    /// hooks) are left out, and a walled queen counts as a free one, so that the exchange
+    /// evaluation is an estimate in those games (it only orders and prunes the search).
+    pub(crate) fn attackers_to(&self, sq: Square, by: Color, occ: Bitboard) -> Bitboard {
+        let t = &self.v.t;
+        let b = &self.board;
+        let byi = by.index();
+        let target = sq.bit() as usize;
+        let mut found = 0;
+        for &code in &t.step_codes[byi] {
+            found |= t.step_from[code as usize][target] & self.bb[code as usize];
+        }
+        let mine = self.occ[byi] & occ;
+        let ranges = t.range_dirs[byi];
+        let hops = t.hop_dirs[byi];
+        let mut lines = t.slide_dirs[byi] | ranges | hops;
+        while lines != 0 {
+            let d = lines.trailing_zeros() as usize;
+            lines &= lines - 1;
+            let back = OPPOSITE[d];
+            let Some(s) = t.rays.first(back, sq, occ) else {
+                continue;
+            };
+            let c = b[s.index()];
+            if mine & bb(s) != 0 && (t.slide_attack[c as usize] >> d) & 1 != 0 {
+                found |= bb(s);
+            }
+            if (hops >> d) & 1 != 0 {
+                if let Some(h) = t.rays.first(back, s, occ) {
+                    let c = b[h.index()];
+                    if mine & bb(h) != 0 && (t.hop_attack[c as usize] >> d) & 1 != 0 {
+                        found |= bb(h);
+                    }
+                }
+            }
+            if (ranges >> d) & 1 != 0 {
+                let mut beyond = t.rays.ray[back][s.bit() as usize] & mine;
+                while beyond != 0 {
+                    let h = pop(&mut beyond);
+                    if (t.range_attack[b[h.index()] as usize] >> d) & 1 != 0 {
+                        found |= bb(h);
+                    }
+                }
+            }
+        }
+        found & mine
     }
 }

@@ -11,7 +11,7 @@ use crate::engine::bitboard::{bb, pop, Bitboard, OPPOSITE};
 use crate::engine::color::Color;
 use crate::engine::moves::Move;
 use crate::engine::palace::entered_king;
-use crate::engine::piece::{code_color, is_piece, Mode, Piece, EMPTY, WALL};
+use crate::engine::piece::{code_color, is_piece, Mode, Piece, PieceKind, EMPTY, WALL};
 use crate::engine::position::{Position, NO_SQUARE};
 use crate::engine::square::{forward, Square, DIRS8, PAD_W};
 use crate::engine::variant::{DropMate, RepetitionRule, Special};
@@ -42,21 +42,22 @@ fn aligned(a: Square, b: Square) -> bool {
 }
 
 impl Position {
-    /// Calls `f` with every square the piece `code` standing on `from` could move to by its
-    /// movement alone (captures included, own pieces excluded; no king safety), each once.
-    #[inline(always)]
-    pub(crate) fn for_each_target(&self, from: Square, code: u8, mut f: impl FnMut(Square)) {
-        let mut targets = self.targets(from, code);
-        while targets != 0 {
-            f(pop(&mut targets));
-        }
-    }
-
     /// The squares the piece `code` on `from` could move to, as a set: steps and leaps from the
     /// tables, slides by rays, cannons by rays past their screen; the few blockable leaps
     /// (the Xiangqi elephant) and cannon jumps square by square.
     #[inline(always)]
     pub(crate) fn targets(&self, from: Square, code: u8) -> Bitboard {
+        self.targets_of::<true, true>(from, code)
+    }
+
+    /// `targets`, restricted to empty squares (`QUIET`), enemy pieces (`CAPTURE`) or both: the
+    /// half not asked for is not computed.
+    #[inline(always)]
+    fn targets_of<const QUIET: bool, const CAPTURE: bool>(
+        &self,
+        from: Square,
+        code: u8,
+    ) -> Bitboard {
         let t = &self.v.t;
         let c = code as usize;
         let us = code_color(code);
@@ -64,25 +65,37 @@ impl Position {
         let enemy = self.occ[us ^ 1];
         let empty = t.board_mask & !occ;
         let f = from.bit() as usize;
-        let mut quiet = t.step_quiet[c][f];
-        let mut caps = t.step_capture[c][f];
-        let (slide_quiet, slide_caps) = (t.slide_quiet[c], t.slide_attack[c]);
-        let mut dirs = slide_quiet | slide_caps;
-        while dirs != 0 {
-            let d = dirs.trailing_zeros() as usize;
-            dirs &= dirs - 1;
-            let reach = t.rays.slide(d, from, occ);
-            if (slide_quiet >> d) & 1 != 0 {
-                quiet |= reach;
+        let mut out = 0;
+        if QUIET {
+            let mut quiet = t.step_quiet[c][f];
+            let mut dirs = t.slide_quiet[c];
+            while dirs != 0 {
+                let d = dirs.trailing_zeros() as usize;
+                dirs &= dirs - 1;
+                quiet |= t.rays.slide(d, from, occ);
             }
-            if (slide_caps >> d) & 1 != 0 {
-                caps |= reach;
-            }
+            out |= quiet & empty;
         }
-        let mut out = (quiet & empty) | (caps & enemy);
+        if CAPTURE {
+            let mut caps = t.step_capture[c][f];
+            let mut dirs = t.slide_attack[c];
+            while dirs != 0 {
+                let d = dirs.trailing_zeros() as usize;
+                dirs &= dirs - 1;
+                caps |= t.rays.slide(d, from, occ);
+            }
+            out |= caps & enemy;
+        }
         let (ranges, hops, jumps) = (t.range_attack[c], t.hop_attack[c], t.jump_attack[c]);
         if ranges | hops | jumps != 0 || !t.lame_leaps[c].is_empty() {
-            out |= self.cannon_targets(from, code, occ, enemy, empty);
+            let mut cannon = self.cannon_targets(from, code, occ, enemy, empty);
+            if !QUIET {
+                cannon &= enemy;
+            }
+            if !CAPTURE {
+                cannon &= !enemy;
+            }
+            out |= cannon;
         }
         out & t.allowed_bb[c]
     }
@@ -235,6 +248,22 @@ impl Position {
 
     /// Appends every pseudo-legal move to `out`.
     pub(crate) fn pseudo_moves(&self, out: &mut Vec<Move>) {
+        self.generate(out, Gen::All);
+    }
+
+    /// Appends the pseudo-legal captures (a lion's double move and en passant included) to
+    /// `out`: the search's first stage.
+    pub(crate) fn pseudo_captures(&self, out: &mut Vec<Move>) {
+        self.generate(out, Gen::Captures);
+    }
+
+    /// Appends the pseudo-legal moves that capture nothing, drops included: with
+    /// `pseudo_captures`, exactly the moves of `pseudo_moves`.
+    pub(crate) fn pseudo_quiets(&self, out: &mut Vec<Move>) {
+        self.generate(out, Gen::Quiets);
+    }
+
+    fn generate(&self, out: &mut Vec<Move>, gen: Gen) {
         let t = &self.v.t;
         let us = self.side.index();
         let unique_present =
@@ -246,45 +275,137 @@ impl Position {
             let code = self.board[from.index()];
             let special = t.special[code as usize];
             if special != Special::Replace {
-                self.push_targets(out, from, code, self.targets(from, code), unique_present);
+                let targets = match gen {
+                    Gen::All => self.targets_of::<true, true>(from, code),
+                    Gen::Captures => self.targets_of::<false, true>(from, code),
+                    Gen::Quiets => self.targets_of::<true, false>(from, code),
+                };
+                self.push_targets(out, from, code, targets, unique_present);
             }
             if special != Special::None {
+                let start = out.len();
                 self.extra_moves(from, code, unique_present, out);
+                if gen != Gen::All {
+                    let want = gen == Gen::Captures;
+                    let mut i = start;
+                    while i < out.len() {
+                        if self.captures(out[i]) == want {
+                            i += 1;
+                        } else {
+                            out.swap_remove(i);
+                        }
+                    }
+                }
             }
         }
+        if gen != Gen::Captures {
+            self.drops(out);
+        }
+    }
+
+    /// Whether a pseudo-legal move captures.
+    #[inline]
+    pub(crate) fn captures(&self, m: Move) -> bool {
+        let them = self.occ[self.side.index() ^ 1];
+        match m {
+            Move::Lion { .. } | Move::EnPassant { .. } => true,
+            Move::Board { from, to, .. } | Move::PromoteTo { from, to, .. } => {
+                from != to && them & bb(to) != 0
+            }
+            Move::Drop { .. } | Move::Castle { .. } => false,
+        }
+    }
+
+    /// Appends the pseudo-legal drops.
+    fn drops(&self, out: &mut Vec<Move>) {
         if !self.v.spec.drops.enabled {
             return;
         }
+        let t = &self.v.t;
+        let us = self.side.index();
         let empties = t.board_mask & !(self.occ[0] | self.occ[1]);
         if empties == 0 {
             return;
         }
-        let drops = &self.v.spec.drops;
         let mut pawn_files: Option<u16> = None;
         for &kind in self.v.spec.pieces.hand_order {
             if self.hands[us][kind.index()] == 0 {
                 continue;
             }
-            let code = Piece::new(kind, self.side).code();
-            let mut e = empties & t.drop_ok[code as usize];
-            if Some(kind) == drops.pawn {
-                if drops
-                    .max_pawns
-                    .is_some_and(|m| self.counts[code as usize] >= m)
-                {
-                    continue;
-                }
-                let mut files = *pawn_files.get_or_insert_with(|| self.pawn_files(self.side));
-                while files != 0 {
-                    e &= !t.file_masks[files.trailing_zeros() as usize];
-                    files &= files - 1;
-                }
-            }
+            let mut e = empties & self.drop_squares(kind, &mut pawn_files);
             while e != 0 {
                 out.push(Move::Drop {
                     kind,
                     to: pop(&mut e),
                 });
+            }
+        }
+    }
+
+    /// The squares where the side to move may drop `kind` if they are empty (the two-pawn rule
+    /// and the pawn limit applied; `pawn_files` caches the pawn files).
+    #[inline]
+    fn drop_squares(&self, kind: PieceKind, pawn_files: &mut Option<u16>) -> Bitboard {
+        let t = &self.v.t;
+        let drops = &self.v.spec.drops;
+        let code = Piece::new(kind, self.side).code();
+        let mut e = t.drop_ok[code as usize];
+        if Some(kind) == drops.pawn {
+            if drops
+                .max_pawns
+                .is_some_and(|m| self.counts[code as usize] >= m)
+            {
+                return 0;
+            }
+            let mut files = *pawn_files.get_or_insert_with(|| self.pawn_files(self.side));
+            while files != 0 {
+                e &= !t.file_masks[files.trailing_zeros() as usize];
+                files &= files - 1;
+            }
+        }
+        e
+    }
+
+    /// Whether `m` is one of the pseudo-legal moves of this position (a move from the
+    /// transposition table may belong to another position with the same hash, a killer to a
+    /// sibling). `scratch` is a buffer for the moving piece's moves.
+    pub(crate) fn is_pseudo_legal(&self, m: Move, scratch: &mut Vec<Move>) -> bool {
+        let us = self.side.index();
+        match m {
+            Move::Drop { kind, to } => {
+                self.v.spec.drops.enabled
+                    && self.hands[us][kind.index()] > 0
+                    && (self.occ[0] | self.occ[1]) & bb(to) == 0
+                    && self.v.t.board_mask & bb(to) != 0
+                    && self.drop_squares(kind, &mut None) & bb(to) != 0
+            }
+            _ => {
+                let Some(from) = m.from() else {
+                    return false;
+                };
+                if self.occ[us] & bb(from) == 0 {
+                    return false;
+                }
+                let code = self.board[from.index()];
+                let t = &self.v.t;
+                let special = t.special[code as usize];
+                if let Move::Board { to, .. } = m {
+                    if special == Special::None {
+                        // Only this target's promotion options need pushing.
+                        let target = self.targets(from, code) & bb(to);
+                        if target == 0 {
+                            return false;
+                        }
+                        scratch.clear();
+                        let unique_present = !self.v.spec.promotion.unique.is_empty()
+                            && self.unique_present(self.side);
+                        self.push_targets(scratch, from, code, target, unique_present);
+                        return scratch.contains(&m);
+                    }
+                }
+                scratch.clear();
+                self.moves_of(from, scratch);
+                scratch.contains(&m)
             }
         }
     }
@@ -615,22 +736,90 @@ impl Position {
     /// The pseudo-legal moves of the piece on `from` (none if it is not the side to move's).
     pub(crate) fn piece_moves(&self, from: Square) -> Vec<Move> {
         let mut out = Vec::new();
+        self.moves_of(from, &mut out);
+        out
+    }
+
+    /// Appends the pseudo-legal moves of the piece on `from` (none if it is not the side to
+    /// move's).
+    fn moves_of(&self, from: Square, out: &mut Vec<Move>) {
         let code = self.board[from.index()];
         if !is_piece(code) || code_color(code) != self.side.index() {
-            return out;
+            return;
         }
         let t = &self.v.t;
         let unique_present =
             !self.v.spec.promotion.unique.is_empty() && self.unique_present(self.side);
         let special = t.special[code as usize];
         if special != Special::Replace {
-            self.for_each_target(from, code, |to| {
-                t.push_board(&mut out, from, to, code, unique_present)
-            });
+            self.push_targets(out, from, code, self.targets(from, code), unique_present);
         }
         if special != Special::None {
-            self.extra_moves(from, code, unique_present, &mut out);
+            self.extra_moves(from, code, unique_present, out);
         }
-        out
+    }
+}
+
+/// Which moves `Position::generate` appends.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Gen {
+    All,
+    Captures,
+    Quiets,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::{Game, VariantId};
+
+    /// Along seeded random games of every variant: the captures and the quiet moves together
+    /// are the pseudo-legal moves, each once; every pseudo-legal move passes
+    /// `is_pseudo_legal`, and the moves of the previous position that are not moves here fail
+    /// it.
+    #[test]
+    fn staged_generation_splits_the_moves_and_checks_hash_moves() {
+        for &id in VariantId::ALL {
+            for seed in 0..6u64 {
+                let mut g = Game::new(Position::start(id));
+                let mut previous: Vec<Move> = Vec::new();
+                let mut scratch = Vec::new();
+                for ply in 0..120u64 {
+                    let pos = g.position().clone();
+                    let mut all = Vec::new();
+                    pos.pseudo_moves(&mut all);
+                    let mut split = Vec::new();
+                    pos.pseudo_captures(&mut split);
+                    let captures = split.len();
+                    assert!(split.iter().all(|&m| pos.captures(m)), "{id:?} {pos:?}");
+                    pos.pseudo_quiets(&mut split);
+                    assert!(split[captures..].iter().all(|&m| !pos.captures(m)));
+                    all.sort();
+                    split.sort();
+                    assert_eq!(all, split, "{id:?} {pos:?}");
+                    for &m in &all {
+                        assert!(pos.is_pseudo_legal(m, &mut scratch), "{id:?} {pos:?} {m:?}");
+                    }
+                    for &m in previous.iter().filter(|m| all.binary_search(m).is_err()) {
+                        assert!(
+                            !pos.is_pseudo_legal(m, &mut scratch),
+                            "{id:?} {pos:?} {m:?}"
+                        );
+                    }
+                    previous = all;
+                    let legal = g.legal_moves();
+                    if legal.is_empty() || g.outcome().is_some() {
+                        break;
+                    }
+                    let k = ((seed + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ ply << 17)
+                        .wrapping_mul(0xBF58_476D_1CE4_E5B9)
+                        >> 33;
+                    let k = k as usize;
+                    if g.play(legal[k % legal.len()]).is_err() {
+                        break;
+                    }
+                }
+            }
+        }
     }
 }

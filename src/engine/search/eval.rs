@@ -97,14 +97,36 @@ use crate::engine::{impasse, Color, Position, VariantId};
 /// The positional terms never add up to more than this (see the module doc).
 pub(crate) const LAZY_MARGIN: i32 = 400;
 
-/// Tempo bonus of the side to move.
-const TEMPO: i32 = 10;
-/// Per square a line piece reaches.
-const MOBILITY: i32 = 3;
-const SHIELD: i32 = 12;
-const ATTACKER: i32 = 18;
-const HAND_THREAT: i32 = 4;
-const IMPASSE_POINT: i32 = 30;
+/// The weights of the positional terms (see the module doc), and what a piece in hand is worth
+/// as a share of its value on the board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Weights {
+    /// Bonus of the side to move.
+    pub tempo: i32,
+    /// Per square a line piece reaches.
+    pub mobility: i32,
+    /// Per own piece next to the king (at most four).
+    pub shield: i32,
+    /// Per enemy piece within two squares of the king.
+    pub attacker: i32,
+    /// Per piece in the opponent's hand (at most ten).
+    pub hand_threat: i32,
+    /// Per impasse point short of the threshold.
+    pub impasse_point: i32,
+    /// A piece in hand, in percent of its value on the board.
+    pub hand_percent: i32,
+}
+
+/// The weights before tuning (every game starts from them).
+pub const BASE_WEIGHTS: Weights = Weights {
+    tempo: 10,
+    mobility: 3,
+    shield: 12,
+    attacker: 18,
+    hand_threat: 4,
+    impasse_point: 30,
+    hand_percent: 110,
+};
 
 /// The value of a kind in centipawns on the board (see the table in the module doc).
 pub fn value(kind: PieceKind) -> i32 {
@@ -153,6 +175,71 @@ pub fn value_in(id: VariantId, kind: PieceKind) -> i32 {
         .map_or_else(|| value(kind), |&(_, _, x)| x)
 }
 
+/// Weights that differ in one game from [`BASE_WEIGHTS`] (data, found by tuning: see the
+/// module doc).
+const TUNED_WEIGHTS: &[(VariantId, Weights)] = &[];
+
+/// The weights of a game's positional terms.
+pub fn weights_in(id: VariantId) -> Weights {
+    TUNED_WEIGHTS
+        .iter()
+        .find(|&&(v, _)| v == id)
+        .map_or(BASE_WEIGHTS, |&(_, w)| w)
+}
+
+/// Everything the evaluation of one game reads that tuning may change.
+#[derive(Clone, Debug, PartialEq)]
+pub struct EvalParams {
+    pub id: VariantId,
+    /// The value on the board of each kind of the game (kings excluded), in the order of its
+    /// letters.
+    pub values: Vec<(PieceKind, i32)>,
+    pub weights: Weights,
+}
+
+impl EvalParams {
+    /// The parameters in force for a game.
+    pub fn of(id: VariantId) -> EvalParams {
+        let mut values: Vec<(PieceKind, i32)> = Vec::new();
+        for l in id.variant().spec.pieces.letters {
+            if !l.kind.is_royal() && !values.iter().any(|&(k, _)| k == l.kind) {
+                values.push((l.kind, value_in(id, l.kind)));
+            }
+        }
+        EvalParams {
+            id,
+            values,
+            weights: weights_in(id),
+        }
+    }
+
+    /// The value of a kind under these parameters.
+    pub fn value(&self, kind: PieceKind) -> i32 {
+        self.values
+            .iter()
+            .find(|&&(k, _)| k == kind)
+            .map_or_else(|| value_in(self.id, kind), |&(_, v)| v)
+    }
+}
+
+/// The evaluation under given parameters, for tuning (`benches/texel.rs`).
+pub struct Evaluator(pub(crate) Arc<EvalTables>);
+
+impl Evaluator {
+    pub fn new(p: &EvalParams) -> Evaluator {
+        Evaluator(Arc::new(EvalTables::build_with(
+            p.id,
+            |k| p.value(k),
+            p.weights,
+        )))
+    }
+
+    /// The full evaluation of a position (no lazy cut) from the side to move's view.
+    pub fn evaluate(&self, pos: &Position) -> i32 {
+        evaluate_with(pos, &self.0, -i32::MAX / 2, i32::MAX / 2)
+    }
+}
+
 /// Per-variant tables derived from the values and the variant's data.
 pub(crate) struct EvalTables {
     pub id: VariantId,
@@ -167,9 +254,13 @@ pub(crate) struct EvalTables {
     codes: Vec<u8>,
     /// Kinds that can be in hand.
     hand_kinds: Vec<usize>,
-    /// Per code: a line piece whose mobility counts.
-    line: [bool; CODES],
+    /// Per colour: the codes of the variant's pieces, least valuable first, kings last (the
+    /// exchange evaluation's order of recaptures).
+    pub see_order: [Vec<u8>; 2],
+    /// Per colour: the codes of line pieces, whose mobility counts.
+    line: [Vec<u8>; 2],
     drops: bool,
+    w: Weights,
 }
 
 static TABLES: [OnceLock<Arc<EvalTables>>; 5] = [
@@ -190,6 +281,15 @@ impl EvalTables {
 
     /// Tables with another value function (self-play tuning).
     pub(crate) fn build(id: VariantId, value: impl Fn(PieceKind) -> i32) -> EvalTables {
+        Self::build_with(id, value, weights_in(id))
+    }
+
+    /// Tables with other values and weights.
+    pub(crate) fn build_with(
+        id: VariantId,
+        value: impl Fn(PieceKind) -> i32,
+        w: Weights,
+    ) -> EvalTables {
         let v = id.variant();
         let t = &v.t;
         let mut e = EvalTables {
@@ -199,11 +299,13 @@ impl EvalTables {
             gain: [0; CODES],
             codes: Vec::new(),
             hand_kinds: Vec::new(),
-            line: [false; CODES],
+            see_order: [Vec::new(), Vec::new()],
+            line: [Vec::new(), Vec::new()],
             drops: v.spec.drops.enabled,
+            w,
         };
         for &k in v.spec.pieces.hand_order {
-            e.hand[k.index()] = value(k) * 11 / 10;
+            e.hand[k.index()] = value(k) * w.hand_percent / 100;
             e.hand_kinds.push(k.index());
         }
         for l in v.spec.pieces.letters {
@@ -219,11 +321,21 @@ impl EvalTables {
                         0
                     };
                 let m = &t.moves[code as usize];
-                e.line[code as usize] = !m.slides.is_empty()
+                if !m.slides.is_empty()
                     || !m.cannon_ranges.is_empty()
                     || !m.hops.is_empty()
-                    || t.queen_walls[code as usize];
+                    || t.queen_walls[code as usize]
+                {
+                    e.line[c.index()].push(code);
+                }
+                e.see_order[c.index()].push(code);
             }
+        }
+        for order in &mut e.see_order {
+            order.sort_by_key(|&c| match e.board[c as usize] {
+                0 => i32::MAX,
+                v => v,
+            });
         }
         e
     }
@@ -275,25 +387,56 @@ pub(crate) fn evaluate(pos: &Position, alpha: i32, beta: i32) -> i32 {
     evaluate_with(pos, &EvalTables::get(pos.v.id()), alpha, beta)
 }
 
-/// [`evaluate`] with given tables.
-pub(crate) fn evaluate_with(pos: &Position, e: &EvalTables, alpha: i32, beta: i32) -> i32 {
-    let base = material(pos, e) + TEMPO;
+/// Entries of a search thread's evaluation cache (a power of two).
+pub(crate) const CACHE_SIZE: usize = 1 << 16;
+
+/// [`evaluate_with`] through a cache of full evaluations: one word per entry, the hash's
+/// upper half over the score.
+#[inline]
+pub(crate) fn evaluate_cached(
+    pos: &Position,
+    e: &EvalTables,
+    alpha: i32,
+    beta: i32,
+    cache: &mut [u64],
+) -> i32 {
+    let slot = &mut cache[pos.hash as usize & (CACHE_SIZE - 1)];
+    if *slot >> 32 == pos.hash >> 32 && *slot != 0 {
+        return *slot as u32 as i32;
+    }
+    let w = &e.w;
+    let base = material(pos, e) + w.tempo;
     if base + LAZY_MARGIN <= alpha || base - LAZY_MARGIN >= beta {
         return base;
     }
+    let full = positional(pos, e, base);
+    *slot = (pos.hash >> 32) << 32 | u64::from(full as u32);
+    full
+}
+
+/// [`evaluate`] with given tables.
+pub(crate) fn evaluate_with(pos: &Position, e: &EvalTables, alpha: i32, beta: i32) -> i32 {
+    let w = &e.w;
+    let base = material(pos, e) + w.tempo;
+    if base + LAZY_MARGIN <= alpha || base - LAZY_MARGIN >= beta {
+        return base;
+    }
+    positional(pos, e, base)
+}
+
+/// The material `base` plus the positional terms.
+fn positional(pos: &Position, e: &EvalTables, base: i32) -> i32 {
+    let w = &e.w;
     let us = pos.side.index();
     let mut pos_score = [0i32; 2];
     // Mobility of line pieces.
     for (c, score) in pos_score.iter_mut().enumerate() {
-        let mut bb = pos.occ[c];
-        while bb != 0 {
-            let from = Square::from_bit(bb.trailing_zeros());
-            bb &= bb - 1;
-            let code = pos.board[from.index()];
-            if e.line[code as usize] {
-                let mut n = 0;
-                pos.for_each_target(from, code, |_| n += 1);
-                *score += n * MOBILITY;
+        for &code in &e.line[c] {
+            let mut bb = pos.bb[code as usize];
+            while bb != 0 {
+                let from = Square::from_bit(bb.trailing_zeros());
+                bb &= bb - 1;
+                *score += pos.targets(from, code).count_ones() as i32 * w.mobility;
             }
         }
     }
@@ -313,9 +456,9 @@ pub(crate) fn evaluate_with(pos: &Position, e: &EvalTables, alpha: i32, beta: i3
                 .iter()
                 .map(|&kd| pos.hands[c ^ 1][kd] as i32)
                 .sum();
-            threat = their.min(10) * HAND_THREAT;
+            threat = their.min(10) * w.hand_threat;
         }
-        *score += shield * SHIELD - attackers * ATTACKER - threat;
+        *score += shield * w.shield - attackers * w.attacker - threat;
     }
     // Impasse: a side short of the threshold would lose an agreed impasse.
     if let Some(rule) = pos.v.spec.end.impasse {
@@ -323,7 +466,7 @@ pub(crate) fn evaluate_with(pos: &Position, e: &EvalTables, alpha: i32, beta: i3
             for c in Color::ALL {
                 let short = rule.threshold as i32 - impasse::points(pos, c) as i32;
                 if short > 0 {
-                    pos_score[c.index()] -= short * IMPASSE_POINT;
+                    pos_score[c.index()] -= short * w.impasse_point;
                 }
             }
         }

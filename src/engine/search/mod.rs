@@ -23,6 +23,7 @@ mod analysis;
 pub mod eval;
 pub mod players;
 mod pvs;
+mod see;
 mod tt;
 
 use std::sync::atomic::AtomicBool;
@@ -153,6 +154,10 @@ pub struct Limits {
     pub seed: u64,
     /// Set from another thread to stop the search (it then answers with what it has).
     pub stop: Option<Arc<AtomicBool>>,
+    /// Threads of a search on the clock (Lazy SMP); 0 means one per core. Searches without a
+    /// clock (a depth or node budget: levels 1-4, analysis) always use one, so that they stay
+    /// reproducible.
+    pub threads: usize,
 }
 
 impl Limits {
@@ -178,6 +183,17 @@ impl Limits {
         Limits {
             depth: Some(d),
             ..Limits::default()
+        }
+    }
+
+    /// The threads a search with these limits uses (see `threads`).
+    pub fn thread_count(&self) -> usize {
+        if self.resolve().2.is_none() {
+            return 1;
+        }
+        match self.threads {
+            0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+            n => n,
         }
     }
 
@@ -283,6 +299,12 @@ impl Searcher {
         self
     }
 
+    /// Plays with other evaluation parameters (tuning: see `eval.rs`).
+    pub fn with_params(mut self, p: &eval::EvalParams) -> Searcher {
+        self.tables = Some(eval::Evaluator::new(p).0);
+        self
+    }
+
     /// Searches the game's current position within `limits`, calling `info` after each
     /// completed iteration.
     pub fn think(
@@ -338,73 +360,172 @@ impl Searcher {
             _ => eval::EvalTables::get(pos.v.id()),
         };
         let deadline = movetime.map(|t| t0 + t);
-        let mut tree = Tree::new(
-            &mut self.tt,
-            &mut self.history,
-            &tables,
-            &pos,
-            hashes,
-            checks,
-            node_limit,
-            deadline,
-            limits.stop.as_deref(),
-        );
-        let mut result = SearchResult {
-            best: Some(roots[0].mv),
-            score: Score::Cp(0),
-            depth: 0,
-            nodes: 0,
-            pv: vec![roots[0].mv],
-            declare: crate::engine::declaration::declare(game.position()).is_ok(),
-        };
-        let single = roots.len() == 1;
-        for depth in 1..=max_depth {
-            tree.limits_on = depth > 1;
-            tree.root_depth = depth as i32;
-            let found = root_search(&mut tree, &mut pos, &mut roots, depth as i32);
-            let s = found.as_ref().map_or(0, |f| f.1);
-            let found_any = found.is_some();
-            if let Some((best, score, pv)) = found {
-                result.best = Some(best);
-                result.score = Score::from_internal(score);
-                result.pv = pv;
-                if !tree.stopped {
-                    result.depth = depth;
-                }
+        let threads = limits.thread_count();
+        let declare = crate::engine::declaration::declare(game.position()).is_ok();
+        let Searcher { tt, history, .. } = self;
+        let tt = &*tt;
+        // Lazy SMP: helper threads search the same root on the shared table, at staggered
+        // depths, until the main thread is done; only the main thread's result is used, the
+        // helpers' work reaches it through the table.
+        let helpers_stop = AtomicBool::new(false);
+        std::thread::scope(|scope| {
+            let helpers: Vec<_> = (1..threads)
+                .map(|id| {
+                    let (pos, roots) = (pos.clone(), roots.clone());
+                    let (hashes, checks) = (hashes.clone(), checks.clone());
+                    let (tables, stop) = (tables.clone(), &helpers_stop);
+                    scope.spawn(move || {
+                        helper(
+                            tt, &tables, pos, roots, hashes, checks, max_depth, deadline, stop, id,
+                        )
+                    })
+                })
+                .collect();
+            let mut tree = Tree::new(
+                tt,
+                history,
+                &tables,
+                &pos,
+                hashes,
+                checks,
+                node_limit,
+                deadline,
+                limits.stop.as_deref(),
+            );
+            let mut result = main_search(
+                &mut tree, &mut pos, &mut roots, max_depth, movetime, node_limit, t0, &mut info,
+            );
+            result.declare = declare;
+            helpers_stop.store(true, std::sync::atomic::Ordering::Relaxed);
+            for h in helpers {
+                result.nodes += h.join().unwrap_or(0);
             }
-            result.nodes = tree.nodes;
-            let elapsed = t0.elapsed();
-            if tree.stopped {
-                // A move of the unfinished iteration that beat the others, searched to the end.
-                if found_any {
-                    info(&Info {
-                        depth,
-                        score: result.score,
-                        nodes: tree.nodes,
-                        elapsed,
-                        pv: result.pv.clone(),
-                    });
-                }
-                break;
-            }
-            info(&Info {
-                depth,
-                score: result.score,
-                nodes: tree.nodes,
-                elapsed,
-                pv: result.pv.clone(),
-            });
-            let mate_plies = MATE - s.abs();
-            if single
-                || (s.abs() > MATE_BOUND && depth as i32 > mate_plies + 1)
-                || movetime.is_some_and(|t| elapsed * 2 > t)
-                || tree.nodes >= node_limit
-            {
-                break;
+            result
+        })
+    }
+}
+
+/// The main thread's iterative deepening.
+#[allow(clippy::too_many_arguments)]
+fn main_search(
+    tree: &mut Tree,
+    pos: &mut crate::engine::Position,
+    roots: &mut [RootMove],
+    max_depth: u32,
+    movetime: Option<Duration>,
+    node_limit: u64,
+    t0: Instant,
+    info: &mut impl FnMut(&Info),
+) -> SearchResult {
+    let mut result = SearchResult {
+        best: Some(roots[0].mv),
+        score: Score::Cp(0),
+        depth: 0,
+        nodes: 0,
+        pv: vec![roots[0].mv],
+        declare: false,
+    };
+    let single = roots.len() == 1;
+    for depth in 1..=max_depth {
+        tree.limits_on = depth > 1;
+        tree.root_depth = depth as i32;
+        let found = root_search(tree, pos, roots, depth as i32);
+        let s = found.as_ref().map_or(0, |f| f.1);
+        let found_any = found.is_some();
+        if let Some((best, score, pv)) = found {
+            result.best = Some(best);
+            result.score = Score::from_internal(score);
+            result.pv = pv;
+            if !tree.stopped {
+                result.depth = depth;
             }
         }
-        result
+        result.nodes = tree.nodes;
+        let elapsed = t0.elapsed();
+        if tree.stopped {
+            // A move of the unfinished iteration that beat the others, searched to the end.
+            if found_any {
+                info(&Info {
+                    depth,
+                    score: result.score,
+                    nodes: tree.nodes,
+                    elapsed,
+                    pv: result.pv.clone(),
+                });
+            }
+            break;
+        }
+        info(&Info {
+            depth,
+            score: result.score,
+            nodes: tree.nodes,
+            elapsed,
+            pv: result.pv.clone(),
+        });
+        let mate_plies = MATE - s.abs();
+        if single
+            || (s.abs() > MATE_BOUND && depth as i32 > mate_plies + 1)
+            || movetime.is_some_and(|t| elapsed * 2 > t)
+            || tree.nodes >= node_limit
+        {
+            break;
+        }
     }
+    result
+}
+
+/// A Lazy SMP helper: iterative deepening from depth 1 or 2 (odd helpers one ahead), on its
+/// own history and killers, until `stop` or the deadline. Returns its node count.
+#[allow(clippy::too_many_arguments)]
+fn helper(
+    tt: &Tt,
+    tables: &eval::EvalTables,
+    mut pos: crate::engine::Position,
+    mut roots: Vec<RootMove>,
+    hashes: Vec<u64>,
+    checks: Vec<bool>,
+    max_depth: u32,
+    deadline: Option<Instant>,
+    stop: &AtomicBool,
+    id: usize,
+) -> u64 {
+    let mut history = vec![0; HISTORY_SIZE];
+    let mut tree = Tree::new(
+        tt,
+        &mut history,
+        tables,
+        &pos,
+        hashes,
+        checks,
+        u64::MAX,
+        deadline,
+        Some(stop),
+    );
+    tree.limits_on = true;
+    for depth in 1 + (id % 2) as u32..=max_depth {
+        tree.root_depth = depth as i32;
+        root_search(&mut tree, &mut pos, &mut roots, depth as i32);
+        if tree.stopped {
+            break;
+        }
+    }
+    tree.nodes
+}
+
+/// Whether a position is quiet: the side to move is not in check and has no legal capture
+/// that wins material by exchange. Tuning scores such positions by the evaluation alone.
+pub fn is_quiet(pos: &crate::engine::Position) -> bool {
+    if pos.in_check() {
+        return false;
+    }
+    let e = eval::EvalTables::get(pos.v.id());
+    let mut p = pos.clone();
+    let mut captures = Vec::new();
+    p.pseudo_captures(&mut captures);
+    let ctx = p.legal_ctx_checked(false);
+    !captures
+        .into_iter()
+        .any(|m| see::see(pos, &e, m) > 0 && p.is_legal(m, &ctx))
 }
 
 /// Searches with a fresh table of `tt_mb` mebibytes.

@@ -24,11 +24,12 @@ use crate::engine::palace::entered_king;
 use crate::engine::piece::{is_piece, Piece, CODES};
 use crate::engine::position::NO_SQUARE;
 use crate::engine::square::{Square, CELLS};
-use crate::engine::variant::{RepetitionRule, Special, StalemateRule};
+use crate::engine::variant::{RepetitionRule, StalemateRule};
 use crate::engine::zobrist;
-use crate::engine::{Move, Position};
+use crate::engine::{Color, Move, Position};
 
-use super::eval::{evaluate_with, EvalTables};
+use super::eval::{evaluate_cached, EvalTables, CACHE_SIZE};
+use super::see::see;
 use super::tt::{Bound, Tt};
 
 /// Larger than any score.
@@ -46,7 +47,7 @@ const QS_CHECK_DEPTH: i32 = 2;
 
 /// The state of one search: what `think` sets up, the tree walk reads and updates.
 pub(crate) struct Tree<'a> {
-    pub tt: &'a mut Tt,
+    pub tt: &'a Tt,
     pub history: &'a mut [i32],
     pub e: &'a EvalTables,
     pub killers: Vec<[Option<Move>; 2]>,
@@ -72,8 +73,72 @@ pub(crate) struct Tree<'a> {
     /// are not looked for across it.
     null_floor: usize,
     moves: Vec<Vec<Move>>,
-    /// The moves of each ply with their ordering scores.
+    /// The moves of each ply's current stage with their ordering scores.
     scored: Vec<Vec<(i32, Move)>>,
+    /// Each ply's captures that lose material by exchange: tried after the quiet moves.
+    bad: Vec<Vec<Move>>,
+    /// A buffer for checking a hash move.
+    scratch: Vec<Move>,
+    /// Full evaluations by hash (see `eval::evaluate_cached`).
+    eval_cache: Vec<u64>,
+    /// Where a move must start or end to give check (see `CheckFilter`), when the game allows
+    /// the shortcut.
+    check_filter: Option<CheckFilter>,
+}
+
+/// A move can give check only if it leaves or reaches a line through the enemy king (a slider,
+/// cannon, jump or flying king then may reach it) or ends where one of its own pieces could
+/// step or leap to the king. Games with palace hooks or blockable leaps have other attacks,
+/// and skip the shortcut.
+struct CheckFilter {
+    /// Per square (bit): every square on a line through it.
+    lines: Vec<u128>,
+    /// Per attacking colour and square: where any of its pieces could step or leap onto it.
+    near: [Vec<u128>; 2],
+}
+
+impl CheckFilter {
+    fn new(pos: &Position) -> Option<CheckFilter> {
+        let t = &pos.v.t;
+        if t.palace.is_some() || t.lame_attacks.iter().any(|l| !l.is_empty()) {
+            return None;
+        }
+        let lines = (0..81)
+            .map(|sq| (0..8).fold(0, |acc, d| acc | t.rays.ray[d][sq]))
+            .collect();
+        let near = [0, 1].map(|c| {
+            (0..81)
+                .map(|sq| {
+                    t.step_codes[c]
+                        .iter()
+                        .fold(0, |acc, &code| acc | t.step_from[code as usize][sq])
+                })
+                .collect()
+        });
+        Some(CheckFilter { lines, near })
+    }
+}
+
+/// Where a node's move picking stands: the hash move, then the captures that do not lose
+/// material (by exchange evaluation), then the killers and the other quiet moves by history
+/// (promotions first), then the losing captures. Each stage's moves are generated only when
+/// the previous stages did not cut.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+enum Stage {
+    Hash,
+    GenCaptures,
+    Captures,
+    GenQuiets,
+    Quiets,
+    Done,
+}
+
+struct Picker {
+    stage: Stage,
+    hash_move: Option<Move>,
+    i: usize,
+    /// The quiet moves left are taken in any order (they are being pruned).
+    unordered: bool,
 }
 
 /// Moves after this many are sorted once instead of picked one by one.
@@ -82,7 +147,7 @@ const PICK_FIRST: usize = 6;
 impl<'a> Tree<'a> {
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn new(
-        tt: &'a mut Tt,
+        tt: &'a Tt,
         history: &'a mut [i32],
         e: &'a EvalTables,
         pos: &Position,
@@ -114,6 +179,10 @@ impl<'a> Tree<'a> {
             null_floor: 0,
             moves: (0..MAX_PLY + 2).map(|_| Vec::with_capacity(256)).collect(),
             scored: (0..MAX_PLY + 2).map(|_| Vec::with_capacity(256)).collect(),
+            bad: (0..MAX_PLY + 2).map(|_| Vec::with_capacity(32)).collect(),
+            scratch: Vec::with_capacity(64),
+            eval_cache: vec![0; CACHE_SIZE],
+            check_filter: CheckFilter::new(pos),
         }
     }
 
@@ -223,38 +292,122 @@ impl<'a> Tree<'a> {
         code as usize * CELLS + to.index()
     }
 
-    /// Orders the moves of `ply` (already in `self.moves[ply]`): with their scores into
-    /// `self.scored[ply]`.
-    fn score_moves(&mut self, pos: &Position, ply: usize, tt_move: Option<Move>) {
+    /// Scores captures (already in `self.moves[ply]`) into `self.scored[ply]` by victim first,
+    /// then the cheapest attacker (MVV-LVA), leaving out `skip`.
+    fn score_captures(&mut self, pos: &Position, ply: usize, skip: Option<Move>) {
+        let moves = std::mem::take(&mut self.moves[ply]);
+        let mut scored = std::mem::take(&mut self.scored[ply]);
+        scored.clear();
+        for &m in &moves {
+            if Some(m) == skip {
+                continue;
+            }
+            let gain = self.capture_gain(pos, m);
+            let code = Self::mover(pos, m);
+            let promo = if m.promotes() { 8 } else { 0 };
+            scored.push((gain * 16 + promo - self.e.board[code as usize] / 16, m));
+        }
+        self.moves[ply] = moves;
+        self.scored[ply] = scored;
+    }
+
+    /// Scores quiet moves (already in `self.moves[ply]`) and the losing captures of `ply` into
+    /// `self.scored[ply]`: killers, then promotions, then history; losing captures last.
+    fn score_quiets(&mut self, pos: &Position, ply: usize, skip: Option<Move>) {
         let moves = std::mem::take(&mut self.moves[ply]);
         let mut scored = std::mem::take(&mut self.scored[ply]);
         scored.clear();
         let [k1, k2] = self.killers[ply];
         for &m in &moves {
-            let s = if Some(m) == tt_move {
-                4_000_000
-            } else if Some(m) == k1 {
+            if Some(m) == skip {
+                continue;
+            }
+            let s = if Some(m) == k1 {
                 1_400_000
             } else if Some(m) == k2 {
                 1_300_000
             } else if let Move::Drop { kind, to } = m {
                 let code = Piece::new(kind, pos.side).code();
                 self.history[Self::history_index(code, to)].min(1_000_000)
+            } else if m.promotes() {
+                1_500_000
             } else {
-                let gain = self.capture_gain(pos, m);
                 let code = Self::mover(pos, m);
-                if gain > 0 {
-                    2_000_000 + gain * 16 - self.e.board[code as usize] / 16
-                } else if m.promotes() {
-                    1_500_000
-                } else {
-                    self.history[Self::history_index(code, m.to())].min(1_000_000)
-                }
+                self.history[Self::history_index(code, m.to())].min(1_000_000)
             };
             scored.push((s, m));
         }
+        for &m in &self.bad[ply] {
+            scored.push((-1_000_000 + self.capture_gain(pos, m), m));
+        }
         self.moves[ply] = moves;
         self.scored[ply] = scored;
+    }
+
+    /// The next move of a node, stage by stage (see `Stage`); pseudo-legal.
+    fn next_move(&mut self, pos: &Position, ply: usize, p: &mut Picker) -> Option<Move> {
+        loop {
+            match p.stage {
+                Stage::Hash => {
+                    p.stage = Stage::GenCaptures;
+                    if let Some(m) = p.hash_move {
+                        if pos.is_pseudo_legal(m, &mut self.scratch) {
+                            return Some(m);
+                        }
+                        p.hash_move = None;
+                    }
+                }
+                Stage::GenCaptures => {
+                    let moves = &mut self.moves[ply];
+                    moves.clear();
+                    pos.pseudo_captures(moves);
+                    self.score_captures(pos, ply, p.hash_move);
+                    self.bad[ply].clear();
+                    p.i = 0;
+                    p.stage = Stage::Captures;
+                }
+                Stage::Captures => {
+                    if p.i >= self.scored[ply].len() {
+                        p.stage = Stage::GenQuiets;
+                        continue;
+                    }
+                    let m = self.pick(ply, p.i);
+                    p.i += 1;
+                    // A capture by a cheaper piece cannot lose by exchange.
+                    let cheap = m.from().is_some_and(|f| {
+                        self.e.board[pos.board[f.index()] as usize]
+                            <= self.e.board[pos.board[m.to().index()] as usize]
+                    });
+                    if !cheap && see(pos, self.e, m) < 0 {
+                        self.bad[ply].push(m);
+                        continue;
+                    }
+                    return Some(m);
+                }
+                Stage::GenQuiets => {
+                    let moves = &mut self.moves[ply];
+                    moves.clear();
+                    pos.pseudo_quiets(moves);
+                    self.score_quiets(pos, ply, p.hash_move);
+                    p.i = 0;
+                    p.stage = Stage::Quiets;
+                }
+                Stage::Quiets => {
+                    if p.i >= self.scored[ply].len() {
+                        p.stage = Stage::Done;
+                        continue;
+                    }
+                    let m = if p.unordered {
+                        self.scored[ply][p.i].1
+                    } else {
+                        self.pick(ply, p.i)
+                    };
+                    p.i += 1;
+                    return Some(m);
+                }
+                Stage::Done => return None,
+            }
+        }
     }
 
     /// The move to try `i`-th: the best-scored of those left (the first few picked one by
@@ -294,6 +447,22 @@ impl<'a> Tree<'a> {
                 let k = pos.kings[(!pos.side).index()];
                 k == m.to() && entered_king(pos).is_some()
             })
+    }
+
+    /// Whether the move `m` of `mover` may give check to the king on `king` (false only when
+    /// it surely does not: see `CheckFilter`).
+    #[inline]
+    fn may_check(&self, m: Move, mover: Color, king: Square) -> bool {
+        let Some(f) = &self.check_filter else {
+            return true;
+        };
+        if king == NO_SQUARE {
+            return false;
+        }
+        let k = king.bit() as usize;
+        let to = 1u128 << m.to().bit();
+        let from = m.from().map_or(0, |s| 1u128 << s.bit());
+        f.lines[k] & (to | from) != 0 || f.near[mover.index()][k] & to != 0
     }
 
     /// The alpha-beta search of a non-root node, from the side to move's view.
@@ -343,7 +512,7 @@ impl<'a> Tree<'a> {
         let static_eval = if in_check || pv_node {
             -INF
         } else {
-            evaluate_with(pos, self.e, alpha, beta)
+            evaluate_cached(pos, self.e, alpha, beta, &mut self.eval_cache)
         };
         // Null move: if passing still holds beta, a real move will (zugzwang is rare in games
         // with drops and many pieces). Not twice in a row, not in check, not near mate.
@@ -392,24 +561,28 @@ impl<'a> Tree<'a> {
         };
         let mut quiets = 0usize;
         let ctx = pos.legal_ctx_checked(in_check);
-        {
-            let moves = &mut self.moves[ply];
-            moves.clear();
-            pos.pseudo_moves(moves);
-        }
-        self.score_moves(pos, ply, tt_move);
-        let n = self.scored[ply].len();
+        let mut picker = Picker {
+            stage: Stage::Hash,
+            hash_move: tt_move,
+            i: 0,
+            unordered: false,
+        };
         let alpha0 = alpha;
         let mut best = -INF;
         let mut best_move = None;
         let mut legal = 0;
-        for i in 0..n {
-            let m = self.pick(ply, i);
+        let their_king = pos.kings[(!pos.side).index()];
+        while let Some(m) = self.next_move(pos, ply, &mut picker) {
+            let quiet = !pos.captures(m) && !m.promotes();
+            let may_check = self.may_check(m, pos.side, their_king);
+            if quiet && !may_check && best > -MATE_BOUND && (futile || quiets >= late_limit) {
+                // Pruned below without being made: the rest of the stage needs no order.
+                picker.unordered = true;
+                continue;
+            }
             if !pos.is_legal(m, &ctx) {
                 continue;
             }
-            let gain = self.capture_gain(pos, m);
-            let quiet = gain == 0 && !m.promotes();
             let code = Self::mover(pos, m);
             let u = pos.make(m);
             let h = pos.hash;
@@ -418,7 +591,7 @@ impl<'a> Tree<'a> {
                 continue;
             }
             legal += 1;
-            let gives_check = pos.in_check();
+            let gives_check = may_check && pos.in_check();
             if quiet && !gives_check && best > -MATE_BOUND {
                 quiets += 1;
                 if futile || quiets > late_limit {
@@ -501,49 +674,6 @@ impl<'a> Tree<'a> {
         best
     }
 
-    /// Appends the captures of the side to move (pseudo-legal).
-    fn captures(pos: &Position, out: &mut Vec<Move>) {
-        let t = &pos.v.t;
-        let us = pos.side.index();
-        let unique_present =
-            !pos.v.spec.promotion.unique.is_empty() && pos.unique_present(pos.side);
-        let them = pos.occ[us ^ 1];
-        let mut bb = pos.occ[us];
-        while bb != 0 {
-            let from = Square::from_bit(bb.trailing_zeros());
-            bb &= bb - 1;
-            let code = pos.board[from.index()];
-            let special = t.special[code as usize];
-            if special != Special::Replace {
-                pos.for_each_target(from, code, |to| {
-                    if them & (1u128 << to.bit()) != 0 {
-                        pos.v.t.push_board(out, from, to, code, unique_present)
-                    }
-                });
-            }
-            if special != Special::None {
-                let start = out.len();
-                pos.extra_moves(from, code, unique_present, out);
-                let mut i = start;
-                while i < out.len() {
-                    let m = out[i];
-                    let capture = match m {
-                        Move::Lion { .. } | Move::EnPassant { .. } => true,
-                        Move::Board { from, to, .. } | Move::PromoteTo { from, to, .. } => {
-                            from != to && them & (1u128 << to.bit()) != 0
-                        }
-                        _ => false,
-                    };
-                    if capture {
-                        i += 1;
-                    } else {
-                        out.swap_remove(i);
-                    }
-                }
-            }
-        }
-    }
-
     /// The quiescence search: captures only (all evasions when in check, a few levels deep).
     pub(crate) fn qsearch(
         &mut self,
@@ -559,13 +689,13 @@ impl<'a> Tree<'a> {
             return 0;
         }
         if ply >= MAX_PLY {
-            return evaluate_with(pos, self.e, alpha, beta);
+            return evaluate_cached(pos, self.e, alpha, beta, &mut self.eval_cache);
         }
         let in_check = in_check.unwrap_or_else(|| pos.in_check());
         let evasions = in_check && qdepth < QS_CHECK_DEPTH;
         let mut best = -INF;
         if !evasions {
-            let stand = evaluate_with(pos, self.e, alpha, beta);
+            let stand = evaluate_cached(pos, self.e, alpha, beta, &mut self.eval_cache);
             if stand >= beta || in_check {
                 return stand;
             }
@@ -578,14 +708,29 @@ impl<'a> Tree<'a> {
             if evasions {
                 pos.pseudo_moves(moves);
             } else {
-                Self::captures(pos, moves);
+                pos.pseudo_captures(moves);
             }
         }
         if self.moves[ply].is_empty() && !evasions {
             return best;
         }
         let ctx = pos.legal_ctx_checked(in_check);
-        self.score_moves(pos, ply, None);
+        if evasions {
+            self.bad[ply].clear();
+            self.killers[ply] = [None; 2];
+            self.score_quiets(pos, ply, None);
+            // Captures first among the evasions.
+            let mut scored = std::mem::take(&mut self.scored[ply]);
+            for (s, m) in scored.iter_mut() {
+                let gain = self.capture_gain(pos, *m);
+                if gain > 0 {
+                    *s = 2_000_000 + gain;
+                }
+            }
+            self.scored[ply] = scored;
+        } else {
+            self.score_captures(pos, ply, None);
+        }
         let n = self.scored[ply].len();
         let mut legal = 0;
         for i in 0..n {
@@ -595,9 +740,14 @@ impl<'a> Tree<'a> {
                 // Even winning the piece cannot reach alpha (delta pruning).
                 continue;
             }
+            if !evasions && see(pos, self.e, m) < 0 {
+                // Loses material by exchange.
+                continue;
+            }
             if !pos.is_legal(m, &ctx) {
                 continue;
             }
+            let may_check = self.may_check(m, pos.side, pos.kings[(!pos.side).index()]);
             let u = pos.make(m);
             if self.third_time(pos.hash) {
                 pos.unmake(m, u);
@@ -608,7 +758,9 @@ impl<'a> Tree<'a> {
                 self.pv[ply + 1].clear();
                 MATE - ply as i32 - 1
             } else {
-                -self.qsearch(pos, ply + 1, -beta, -alpha, qdepth + 1, None)
+                // The child tests for check itself only if this move may have given it.
+                let child_check = if may_check { None } else { Some(false) };
+                -self.qsearch(pos, ply + 1, -beta, -alpha, qdepth + 1, child_check)
             };
             pos.unmake(m, u);
             if self.stopped {
