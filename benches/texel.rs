@@ -3,7 +3,7 @@
 //!
 //! ```text
 //! cargo bench --bench texel -- --variant shogi [--games 400] [--nodes 3000] [--threads N]
-//!     [--passes 20] [--verify 40] [--verify-nodes 20000]
+//!     [--passes 100] [--verify 40] [--verify-nodes 20000]
 //! ```
 //!
 //! **Skipped without a game.** Without `--variant` it prints one line saying it is skipped and
@@ -20,12 +20,12 @@
 //!    wins by exchange) from ply 10 on, labelled with the game's result from the side to
 //!    move's view: 1 for a win, ½ for a draw, 0 for a loss.
 //! 3. **Error.** For parameters p, E(p) is the mean over the positions of
-//!    (result − σ(eval_p))², with σ(x) = 1 / (1 + 10^(−K·x/400)). K is fitted first, on the
-//!    parameters in force, and then held.
+//!    (result − σ(eval_p))², with σ(x) = 1 / (1 + 10^(−K·x/400)). K is fitted first (0.01 to
+//!    4 by hundredths), on the parameters in force, and then held.
 //! 4. **Search.** Coordinate descent: each parameter in turn (the value of every kind but the
 //!    king, then the weights of `eval::Weights` the game uses) is moved one step up, or else
 //!    one step down, when that lowers E; passes repeat until one changes nothing or after
-//!    `--passes` (default 20). Steps: 10 for a value, 1 for a weight, 2 for the hand percent.
+//!    `--passes` (default 100). Steps: 10 for a value, 1 for a weight, 2 for the hand percent.
 //!    Values stay within half and twice the documented ones.
 //! 5. **Check.** `--verify N` (default 40; 0 skips it) plays N games of the tuned evaluation
 //!    against the one in force at `--verify-nodes` a move (default 20,000), colours
@@ -67,7 +67,7 @@ fn parse_args() -> Result<Option<Config>> {
         games: 400,
         nodes: 3000,
         threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
-        passes: 20,
+        passes: 100,
         verify: 40,
         verify_nodes: 20_000,
     };
@@ -308,17 +308,19 @@ fn tune(c: &Config, samples: &[Sample]) -> EvalParams {
     let (s, mut x) = space(&base);
     let e0 = evals(samples, &base, c.threads);
     // K: the scale that fits the evaluation in force best.
-    let mut k = 0.5;
-    let mut best_k = (f64::MAX, k);
-    while k <= 3.0 {
+    let mut best_k = (f64::MAX, 1.0);
+    for i in 1..=400 {
+        let k = i as f64 * 0.01;
         let err = error(samples, &e0, k);
         if err < best_k.0 {
             best_k = (err, k);
         }
-        k += 0.05;
     }
     let (mut best, k) = best_k;
-    println!("K = {k:.2}, error before: {best:.6}");
+    println!(
+        "K = {k:.2}, error before: {best:.6} ({} parameters)",
+        x.len()
+    );
     let started = Instant::now();
     for pass in 1..=c.passes {
         let mut changed = 0;

@@ -685,3 +685,70 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn lazy_smp_helpers_search_with_the_main_thread_and_stop_with_it() {
+    use std::sync::atomic::AtomicBool;
+    use std::sync::Arc;
+    use std::time::{Duration, Instant};
+    // Only searches on the clock use several threads; node and depth budgets stay on one.
+    assert_eq!(Limits::nodes(1_000).thread_count(), 1);
+    assert_eq!(Limits::depth(4).thread_count(), 1);
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    assert_eq!(Limits::level(5, 0).thread_count(), cores);
+    assert_eq!(Limits::level(4, 0).thread_count(), 1);
+    let on_clock = |threads| Limits {
+        movetime: Some(Duration::from_millis(300)),
+        threads,
+        ..Limits::default()
+    };
+    assert_eq!(on_clock(3).thread_count(), 3);
+    for id in [VariantId::Shogi, VariantId::Palace] {
+        let g = Game::new(tegami::engine::Position::start(id));
+        let mut main_nodes = 0;
+        let r = Searcher::new(16).think(&g, &on_clock(2), |info| main_nodes = info.nodes);
+        assert!(g.legal_moves().contains(&r.best.expect("a move")), "{id}");
+        // The count includes the helper's nodes; the info lines are the main thread's.
+        assert!(r.nodes > main_nodes, "{id}: {} vs {main_nodes}", r.nodes);
+    }
+    // A raised flag stops the helpers too: the search does not wait for its minute.
+    let g = Game::new(tegami::engine::Position::start(VariantId::Cannon));
+    let t0 = Instant::now();
+    let r = Searcher::new(16).think(
+        &g,
+        &Limits {
+            movetime: Some(Duration::from_secs(60)),
+            threads: 3,
+            stop: Some(Arc::new(AtomicBool::new(true))),
+            ..Limits::default()
+        },
+        |_| {},
+    );
+    assert!(g.legal_moves().contains(&r.best.expect("a move")));
+    assert!(t0.elapsed() < Duration::from_secs(20), "{:?}", t0.elapsed());
+}
+
+#[test]
+fn an_analysis_on_every_core_gives_the_figures_of_one_search_after_another() {
+    let g = play_codes(
+        Game::new(tegami::engine::Position::start(VariantId::Judkins)),
+        "1f1d 5a3c 4f5e 3a3b 2f4d 2a2b",
+    );
+    let a = search::analyse(&g, 4_000);
+    assert_eq!(a.evals.len(), 7);
+    let mut prefix = Game::new(g.start().clone());
+    for i in 0..=6 {
+        let r = search::think(&prefix, &Limits::nodes(4_000), search::DEFAULT_TT_MB);
+        assert_eq!(a.best[i], r.best, "position {i}");
+        let sign = if prefix.position().side_to_move() == tegami::engine::Color::Black {
+            1.0
+        } else {
+            -1.0
+        };
+        let cp = r.score.clamped_cp((search::CLAMP_POINTS * 100.0) as i32);
+        assert_eq!(a.evals[i].points, sign * cp as f64 / 100.0, "position {i}");
+        if let Some(&m) = g.moves().get(i) {
+            prefix.play(m).expect("a legal move");
+        }
+    }
+}

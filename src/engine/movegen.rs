@@ -5,7 +5,11 @@
 //!
 //! Speed matters here (perft is the benchmark). In games without cannons, king safety comes
 //! from pins and checkers found once per position (`LegalCtx`); in the others a move can expose
-//! its own king only along a line through the king, so only such moves get the trial test.
+//! its own king only along a line through the king on which an enemy piece attacks along it
+//! (`LegalCtx::danger`), so only moves touching such a line get the trial test.
+//!
+//! The search takes the moves in stages (`pseudo_captures`, then `pseudo_quiets`, which
+//! together are `pseudo_moves`), and checks a move from its table with `is_pseudo_legal`.
 
 use crate::engine::bitboard::{bb, pop, Bitboard, OPPOSITE};
 use crate::engine::color::Color;
@@ -31,6 +35,11 @@ pub(crate) struct LegalCtx {
     /// With one checker: the squares that answer the check (the checker and, for a slider,
     /// the squares between it and the king).
     answers: Bitboard,
+    /// Games with cannons, not in check: the squares of the lines from the king on which an
+    /// enemy piece attacks along that line (sliding, ranging, hopping or jumping). A move that
+    /// neither leaves nor reaches one of them cannot expose the king; all squares when this
+    /// is not known (palace hooks, blockable leaps, the flying king).
+    danger: Bitboard,
 }
 
 #[inline]
@@ -431,9 +440,31 @@ impl Position {
             pinned: 0,
             checkers: 0,
             answers: 0,
+            danger: !0,
         };
         let t = &self.v.t;
-        if !t.simple || ksq == NO_SQUARE {
+        if ksq == NO_SQUARE {
+            return ctx;
+        }
+        if !t.simple {
+            let them = self.side.index() ^ 1;
+            if !in_check && !t.flying_king && t.lame_attacks[them].is_empty() {
+                ctx.danger = self.danger_lines(ksq, them);
+                if let Some(geo) = &t.palace {
+                    // Palace Shogi's dragons and cannons also attack along the line through
+                    // the centre of the palace the king stands in (`palace::special_attack`);
+                    // the footsoldiers' corridor steps need no line.
+                    let centre = geo.centre[them ^ 1];
+                    if geo.enemy_corridor(them, ksq) && centre != ksq {
+                        let k = ksq.bit() as usize;
+                        for ray in &t.rays.ray {
+                            if ray[k] & bb(centre) != 0 {
+                                ctx.danger |= ray[k];
+                            }
+                        }
+                    }
+                }
+            }
             return ctx;
         }
         ctx.pins = true;
@@ -474,6 +505,33 @@ impl Position {
         ctx
     }
 
+    /// The lines from `ksq` on which a piece of `them` attacks along the line (see
+    /// `LegalCtx::danger`).
+    fn danger_lines(&self, ksq: Square, them: usize) -> Bitboard {
+        let t = &self.v.t;
+        let k = ksq.bit() as usize;
+        let mut danger = 0;
+        let mut dirs =
+            t.slide_dirs[them] | t.range_dirs[them] | t.hop_dirs[them] | t.jump_dirs[them];
+        while dirs != 0 {
+            // An attacker moving along `d` stands on the ray from the king the other way.
+            let d = dirs.trailing_zeros() as usize;
+            dirs &= dirs - 1;
+            let ray = t.rays.ray[OPPOSITE[d]][k];
+            let mut on_ray = self.occ[them] & ray;
+            while on_ray != 0 {
+                let c = self.board[pop(&mut on_ray).index()] as usize;
+                let flags =
+                    t.slide_attack[c] | t.range_attack[c] | t.hop_attack[c] | t.jump_attack[c];
+                if (flags >> d) & 1 != 0 {
+                    danger |= ray;
+                    break;
+                }
+            }
+        }
+        danger
+    }
+
     /// Legality by pins and checkers (see `LegalCtx::pins`) of a move from `from` (not the
     /// king) to `to`, or of a drop (`from` = `NO_SQUARE`).
     #[inline(always)]
@@ -505,6 +563,10 @@ impl Position {
             Move::Board { from, to, promote } => {
                 if ctx.pins && from != ctx.ksq {
                     return self.legal_by_pins(from, to, ctx);
+                }
+                if !ctx.in_check && from != ctx.ksq && (bb(from) | bb(to)) & ctx.danger == 0 {
+                    // No line on which an enemy attacks the king changes.
+                    return true;
                 }
                 if !ctx.in_check
                     && from != ctx.ksq
@@ -539,7 +601,7 @@ impl Position {
                         return false;
                     }
                 } else {
-                    let may_expose = !simple && aligned(to, ctx.ksq);
+                    let may_expose = !simple && aligned(to, ctx.ksq) && ctx.danger & bb(to) != 0;
                     if (ctx.in_check || may_expose)
                         && !self.safe_after(NO_SQUARE, to, ctx.ksq, code)
                     {

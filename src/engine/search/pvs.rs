@@ -1,6 +1,12 @@
 //! The tree search: principal variation search with iterative deepening (driven from
-//! `mod.rs`), a quiescence search over captures, the transposition table, move ordering (hash
-//! move, MVV-LVA, killers, history), check extensions and late-move reductions.
+//! `mod.rs`), a quiescence search over captures (losing ones skipped by exchange evaluation,
+//! `see.rs`), the transposition table, staged move picking (`Stage`: hash move, good captures
+//! by MVV-LVA, killers and quiet moves by history, losing captures), check extensions,
+//! null-move, futility and move-count pruning, and late-move reductions.
+//!
+//! Cheap tests spare the costly ones: a move that cannot give check (`CheckFilter`) is not
+//! tested for check, a quiet move to be pruned is not made, and full evaluations are cached by
+//! hash (`eval::evaluate_cached`).
 //!
 //! The games' rules inside the tree:
 //!
@@ -344,6 +350,16 @@ impl<'a> Tree<'a> {
         self.scored[ply] = scored;
     }
 
+    /// Whether a capture is made by a piece worth no more than its victim: it cannot lose by
+    /// exchange, and needs no exchange evaluation.
+    #[inline]
+    fn cheap_capture(&self, pos: &Position, m: Move) -> bool {
+        m.from().is_some_and(|f| {
+            self.e.board[pos.board[f.index()] as usize]
+                <= self.e.board[pos.board[m.to().index()] as usize]
+        })
+    }
+
     /// The next move of a node, stage by stage (see `Stage`); pseudo-legal.
     fn next_move(&mut self, pos: &Position, ply: usize, p: &mut Picker) -> Option<Move> {
         loop {
@@ -373,12 +389,7 @@ impl<'a> Tree<'a> {
                     }
                     let m = self.pick(ply, p.i);
                     p.i += 1;
-                    // A capture by a cheaper piece cannot lose by exchange.
-                    let cheap = m.from().is_some_and(|f| {
-                        self.e.board[pos.board[f.index()] as usize]
-                            <= self.e.board[pos.board[m.to().index()] as usize]
-                    });
-                    if !cheap && see(pos, self.e, m) < 0 {
+                    if !self.cheap_capture(pos, m) && see(pos, self.e, m) < 0 {
                         self.bad[ply].push(m);
                         continue;
                     }
@@ -740,7 +751,7 @@ impl<'a> Tree<'a> {
                 // Even winning the piece cannot reach alpha (delta pruning).
                 continue;
             }
-            if !evasions && see(pos, self.e, m) < 0 {
+            if !evasions && !self.cheap_capture(pos, m) && see(pos, self.e, m) < 0 {
                 // Loses material by exchange.
                 continue;
             }
