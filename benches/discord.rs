@@ -327,7 +327,9 @@ async fn memory(stored: usize) {
             assert!(!reply.error, "{line}: {}", reply.text);
         };
         for i in 0..stored {
-            let (a, b) = (user(i % 400), user(400 + i % 400));
+            // Each pair plays at most once: a player may challenge the same opponent only
+            // so many times a day.
+            let (a, b) = (user(i % 400), user(400 + (i + i / 400) % 400));
             run(a.clone(), &format!("challenge <@{}> shogi black", b.id));
             run(b.clone(), &format!("accept {}", i + 1));
             run(a, &format!("move {} 7g7f", i + 1));
