@@ -728,7 +728,6 @@ impl<'a> Tree<'a> {
         let ctx = pos.legal_ctx_checked(in_check);
         if evasions {
             self.bad[ply].clear();
-            self.killers[ply] = [None; 2];
             self.score_quiets(pos, ply, None);
             // Captures first among the evasions.
             let mut scored = std::mem::take(&mut self.scored[ply]);
