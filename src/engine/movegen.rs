@@ -75,25 +75,21 @@ impl Position {
         let empty = t.board_mask & !occ;
         let f = from.bit() as usize;
         let mut out = 0;
-        if QUIET {
-            let mut quiet = t.step_quiet[c][f];
-            let mut dirs = t.slide_quiet[c];
+        // The squares slides along the directions `dirs` (bits over `DIRS8`) reach.
+        let slides = |mut dirs: u8| {
+            let mut reach = 0;
             while dirs != 0 {
                 let d = dirs.trailing_zeros() as usize;
                 dirs &= dirs - 1;
-                quiet |= t.rays.slide(d, from, occ);
+                reach |= t.rays.slide(d, from, occ);
             }
-            out |= quiet & empty;
+            reach
+        };
+        if QUIET {
+            out |= (t.step_quiet[c][f] | slides(t.slide_quiet[c])) & empty;
         }
         if CAPTURE {
-            let mut caps = t.step_capture[c][f];
-            let mut dirs = t.slide_attack[c];
-            while dirs != 0 {
-                let d = dirs.trailing_zeros() as usize;
-                dirs &= dirs - 1;
-                caps |= t.rays.slide(d, from, occ);
-            }
-            out |= caps & enemy;
+            out |= (t.step_capture[c][f] | slides(t.slide_attack[c])) & enemy;
         }
         let (ranges, hops, jumps) = (t.range_attack[c], t.hop_attack[c], t.jump_attack[c]);
         if ranges | hops | jumps != 0 || !t.lame_leaps[c].is_empty() {

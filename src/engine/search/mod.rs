@@ -444,26 +444,19 @@ fn main_search(
         }
         result.nodes = tree.nodes;
         let elapsed = t0.elapsed();
+        // A stopped iteration reports only a move that beat the others, searched to the end.
+        if !tree.stopped || found_any {
+            info(&Info {
+                depth,
+                score: result.score,
+                nodes: tree.nodes,
+                elapsed,
+                pv: result.pv.clone(),
+            });
+        }
         if tree.stopped {
-            // A move of the unfinished iteration that beat the others, searched to the end.
-            if found_any {
-                info(&Info {
-                    depth,
-                    score: result.score,
-                    nodes: tree.nodes,
-                    elapsed,
-                    pv: result.pv.clone(),
-                });
-            }
             break;
         }
-        info(&Info {
-            depth,
-            score: result.score,
-            nodes: tree.nodes,
-            elapsed,
-            pv: result.pv.clone(),
-        });
         let mate_plies = MATE - s.abs();
         if single
             || (s.abs() > MATE_BOUND && depth as i32 > mate_plies + 1)
