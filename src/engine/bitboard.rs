@@ -89,10 +89,17 @@ impl Rays {
     #[inline(always)]
     pub fn slide(&self, dir: usize, from: Square, occ: Bitboard) -> Bitboard {
         let ray = self.ray[dir][from.bit() as usize];
-        match self.first(dir, from, occ) {
-            Some(b) => ray ^ self.ray[dir][b.bit() as usize],
-            None => ray,
+        let hit = ray & occ;
+        if hit == 0 {
+            return ray;
         }
+        // The blocker's bit, used as is (no round trip through its square).
+        let b = if ascending(dir) {
+            hit.trailing_zeros()
+        } else {
+            127 - hit.leading_zeros()
+        };
+        ray ^ self.ray[dir][b as usize]
     }
 
     /// The squares strictly between two squares on one line (empty if they are not on one).

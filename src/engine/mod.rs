@@ -41,9 +41,11 @@
 //!   piece but the king is legal or not by two set tests, with no trial move. The games with
 //!   cannons (a move can also make a new screen) and Palace Shogi's special moves keep the
 //!   general test (trial move, attack test), but only for a move that leaves or reaches a
-//!   **line of danger**: a line from the king on which an enemy piece attacks along it
-//!   (`LegalCtx::danger`, found once per position; Palace Shogi adds the line through its
-//!   palace's centre). Any other move cannot expose the king.
+//!   **square of danger** (`LegalCtx::danger`, found once per position): the whole of a line
+//!   from the king on which an enemy cannon attacks along it; on a line where only enemy
+//!   sliders attack, just our piece that stands alone before the first of them; our piece alone
+//!   between the two kings (the flying king); Palace Shogi's palace centre when an enemy dragon
+//!   or cannon stands across it. Any other move cannot expose the king.
 //! - **Promotions** are pushed a set at a time: every target in the zone with promotion, every
 //!   target not dead without.
 mod attacks;
