@@ -3,7 +3,7 @@
 use crate::engine::bitboard::{bb, pop, Bitboard, OPPOSITE};
 use crate::engine::color::Color;
 use crate::engine::palace::{queen_reaches, special_attack};
-use crate::engine::piece::{code_color, is_piece, EMPTY};
+use crate::engine::piece::{code_color, is_piece};
 use crate::engine::position::{Position, NO_SQUARE};
 use crate::engine::square::{Square, DIRS8};
 
@@ -26,6 +26,14 @@ impl Position {
     /// the first piece (a slider), the second (a hopping cannon) or any beyond the first (a
     /// ranging cannon); the rest square by square.
     pub fn attacked(&self, sq: Square, by: Color) -> bool {
+        self.attacked_in(sq, by, self.occ[0] | self.occ[1])
+    }
+
+    /// `attacked` with the squares of `occ` as the occupied ones, for a king move tested
+    /// without making it: `occ` is the board without the king (a piece it would capture on
+    /// `sq` attacks nothing there). Not for Palace Shogi, whose palace hooks read the board.
+    #[inline]
+    pub(crate) fn attacked_in(&self, sq: Square, by: Color, occ: Bitboard) -> bool {
         let t = &self.v.t;
         let b = &self.board;
         let byi = by.index();
@@ -40,13 +48,12 @@ impl Position {
         for &(off, code) in &t.lame_attacks[byi] {
             let a = s0 - off as isize;
             if b[a as usize] == code
-                && b[(a + off as isize / 2) as usize] == EMPTY
+                && occ & bb(Square((a + off as isize / 2) as u8)) == 0
                 && t.allowed[code as usize][sq.index()]
             {
                 return true;
             }
         }
-        let occ = self.occ[0] | self.occ[1];
         let ranges = t.range_dirs[byi];
         let hops = t.hop_dirs[byi];
         let mut lines = t.slide_dirs[byi] | ranges | hops;
@@ -89,19 +96,12 @@ impl Position {
         if t.flying_king {
             // Kings facing each other on a file with nothing between: the flying king.
             let ks = self.kings[byi];
-            if ks != NO_SQUARE && ks.col() == sq.col() && ks != sq {
-                let step = if ks.row() < sq.row() {
-                    DIRS8[0]
-                } else {
-                    DIRS8[1]
-                } as isize;
-                let mut s = s0 + step;
-                while b[s as usize] == EMPTY {
-                    s += step;
-                }
-                if s as usize == ks.index() {
-                    return true;
-                }
+            if ks != NO_SQUARE
+                && ks.col() == sq.col()
+                && ks != sq
+                && t.rays.between(sq, ks) & occ == 0
+            {
+                return true;
             }
         }
         if t.palace.is_some() && special_attack(self, sq, by) {
@@ -112,7 +112,8 @@ impl Position {
             let d = jumps.trailing_zeros() as usize;
             jumps &= jumps - 1;
             let step = DIRS8[d] as isize;
-            if is_piece(b[(s0 - step) as usize]) {
+            let mid = Square((s0 - step) as u8);
+            if is_piece(b[mid.index()]) && occ & bb(mid) != 0 {
                 let c = b[(s0 - 2 * step) as usize];
                 if ours(c) && (t.jump_attack[c as usize] >> d) & 1 != 0 {
                     return true;

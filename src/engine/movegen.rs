@@ -84,11 +84,17 @@ impl Position {
             }
             reach
         };
-        if QUIET {
-            out |= (t.step_quiet[c][f] | slides(t.slide_quiet[c])) & empty;
-        }
-        if CAPTURE {
-            out |= (t.step_capture[c][f] | slides(t.slide_attack[c])) & enemy;
+        if QUIET && CAPTURE && t.slide_quiet[c] == t.slide_attack[c] {
+            // The usual slider moves and captures along the same lines: one walk for both.
+            let reach = slides(t.slide_quiet[c]);
+            out |= (t.step_quiet[c][f] | reach) & empty | (t.step_capture[c][f] | reach) & enemy;
+        } else {
+            if QUIET {
+                out |= (t.step_quiet[c][f] | slides(t.slide_quiet[c])) & empty;
+            }
+            if CAPTURE {
+                out |= (t.step_capture[c][f] | slides(t.slide_attack[c])) & enemy;
+            }
         }
         let (ranges, hops, jumps) = (t.range_attack[c], t.hop_attack[c], t.jump_attack[c]);
         if ranges | hops | jumps != 0 || !t.lame_leaps[c].is_empty() {
@@ -284,7 +290,9 @@ impl Position {
                     Gen::Captures => self.targets_of::<false, true>(from, code),
                     Gen::Quiets => self.targets_of::<true, false>(from, code),
                 };
-                self.push_targets(out, from, code, targets, unique_present);
+                if targets != 0 {
+                    self.push_targets(out, from, code, targets, unique_present);
+                }
             }
             if special != Special::None {
                 let start = out.len();
@@ -488,8 +496,9 @@ impl Position {
 
     /// The squares a move must leave or reach to possibly expose the king on `ksq` to `them`
     /// (see `LegalCtx::danger`), when the king is not in check:
-    /// - a line from the king on which an enemy cannon (ranging, hopping or jumping) attacks
-    ///   along the line: all of it, since a piece moving onto it may become a screen;
+    /// - a line from the king on which an enemy cannon attacks along it: the squares between
+    ///   them when at most two pieces stand there (one move cannot bring more down to the one
+    ///   screen a cannon needs); the whole line for a jumping cannon;
     /// - a line on which only enemy sliders attack along it: just our piece that stands alone
     ///   between the king and the first of them (a pin, perhaps: walled queens are counted as
     ///   free ones, and the trial move settles it);
@@ -516,11 +525,21 @@ impl Position {
             let mut on_ray = self.occ[them] & ray;
             let mut slider = false;
             while on_ray != 0 {
-                let c = b[pop(&mut on_ray).index()] as usize;
-                if ((t.range_attack[c] | t.hop_attack[c] | t.jump_attack[c]) >> d) & 1 != 0 {
+                let s = pop(&mut on_ray);
+                let c = b[s.index()] as usize;
+                if (t.jump_attack[c] >> d) & 1 != 0 {
                     danger |= ray;
                     slider = false;
                     break;
+                }
+                if ((t.range_attack[c] | t.hop_attack[c]) >> d) & 1 != 0 {
+                    // A cannon attacks over one screen at least, and a move adds or takes away
+                    // at most one piece between, or replaces one (a screen it may not hop
+                    // over by one it may): three or more between cannot come down to one.
+                    let between = ray & !t.rays.ray[back][s.bit() as usize] & !bb(s);
+                    if (between & occ).count_ones() <= 2 {
+                        danger |= between;
+                    }
                 }
                 slider |= (t.slide_attack[c] >> d) & 1 != 0;
             }
@@ -583,9 +602,27 @@ impl Position {
     }
 
     /// Whether a pseudo-legal move is legal: it does not leave the mover's king attacked, and it
-    /// is not a forbidden pawn-drop mate.
-    #[inline]
+    /// is not a forbidden pawn-drop mate. The common case (a board move of another piece than
+    /// the king, settled by pins or squares of danger) is inlined; the rest is `legal_slow`.
+    #[inline(always)]
     pub(crate) fn is_legal(&mut self, m: Move, ctx: &LegalCtx) -> bool {
+        if let Move::Board { from, to, .. } = m {
+            if from != ctx.ksq {
+                if ctx.pins {
+                    return self.legal_by_pins(from, to, ctx);
+                }
+                if !ctx.in_check && (bb(from) | bb(to)) & ctx.danger == 0 {
+                    // No square of danger is touched: the king stays as safe as it is.
+                    return true;
+                }
+            }
+        }
+        self.legal_slow(m, ctx)
+    }
+
+    /// `is_legal` for the moves its inlined part does not settle.
+    #[inline(never)]
+    fn legal_slow(&mut self, m: Move, ctx: &LegalCtx) -> bool {
         if ctx.ksq == NO_SQUARE {
             return true;
         }
@@ -597,6 +634,11 @@ impl Position {
                 if !ctx.in_check && from != ctx.ksq && (bb(from) | bb(to)) & ctx.danger == 0 {
                     // No square of danger is touched: the king stays as safe as it is.
                     return true;
+                }
+                if from == ctx.ksq && self.v.t.palace.is_none() {
+                    // A king move: the attacks on `to` as if the king had left `from`.
+                    let occ = (self.occ[0] | self.occ[1]) & !bb(from);
+                    return !self.attacked_in(to, !self.side, occ);
                 }
                 if from == to {
                     // A lion staring: nothing changes.
