@@ -2,7 +2,9 @@
 
 use crate::engine::bitboard::{bb, pop, Bitboard, OPPOSITE};
 use crate::engine::color::Color;
+use crate::engine::moves::Move;
 use crate::engine::palace::{queen_reaches, special_attack};
+use crate::engine::piece::Piece;
 use crate::engine::piece::{code_color, is_piece};
 use crate::engine::position::{Position, NO_SQUARE};
 use crate::engine::square::{Square, DIRS8};
@@ -125,6 +127,47 @@ impl Position {
 }
 
 impl Position {
+    /// Whether the side to move's pseudo-legal move `m` may give check (false only when it
+    /// surely does not), in games without palace hooks or blockable leaps: by discovery, when
+    /// it leaves or reaches a square of `discovery` (`exposure` of the enemy king with the side
+    /// to move moving, found once per position), or directly, when the piece it leaves on `to`
+    /// steps or leaps to the king from there, or attacks along lines and stands on one of the
+    /// king's. Lion moves, castling and en passant always may.
+    #[inline]
+    pub(crate) fn may_give_check(&self, m: Move, discovery: Bitboard) -> bool {
+        let t = &self.v.t;
+        let king = self.kings[(!self.side).index()];
+        if king == NO_SQUARE {
+            return false;
+        }
+        let (from, to, code) = match m {
+            Move::Board { from, to, promote } => {
+                let code = self.board[from.index()];
+                let code = if promote {
+                    t.promote[code as usize]
+                } else if t.transform[code as usize] != 0
+                    && t.far_row[self.side.index()][to.index()] == 0
+                {
+                    t.transform[code as usize]
+                } else {
+                    code
+                };
+                (bb(from), to, code)
+            }
+            Move::Drop { kind, to } => (0, to, Piece::new(kind, self.side).code()),
+            Move::PromoteTo { from, to, kind } => {
+                (bb(from), to, Piece::new(kind, self.side).code())
+            }
+            Move::Lion { .. } | Move::Castle { .. } | Move::EnPassant { .. } => return true,
+        };
+        let (c, k) = (code as usize, king.bit() as usize);
+        (from | bb(to)) & discovery != 0
+            || t.step_from[c][k] & bb(to) != 0
+            || (t.line_piece[c] && t.king_lines[k] & bb(to) != 0)
+    }
+}
+
+impl Position {
     /// The pieces of `by` that attack `sq` when only the squares of `occ` are occupied (pieces
     /// outside `occ` are taken as already gone): for the exchange evaluation, which lifts
     /// attackers one by one and so sees the pieces behind them.
@@ -176,5 +219,65 @@ impl Position {
             }
         }
         found & mine
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::engine::{Position, VariantId};
+
+    /// Along seeded random games (biased toward checks and captures) of the games with the
+    /// check filter: no move that `may_give_check` rules out gives check, and the filter rules
+    /// out most of the moves that do not.
+    #[test]
+    fn check_filter_never_misses_a_check() {
+        for id in [VariantId::Shogi, VariantId::Judkins, VariantId::Cannon] {
+            let (mut quiet, mut ruled_out) = (0u32, 0u32);
+            for seed in 0..30u64 {
+                let mut pos = Position::start(id);
+                let mut rng = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+                let mut next = |n: usize| {
+                    rng ^= rng << 13;
+                    rng ^= rng >> 7;
+                    rng ^= rng << 17;
+                    (rng >> 11) as usize % n
+                };
+                for _ply in 0..150 {
+                    let us = pos.side.index();
+                    let them = us ^ 1;
+                    let discovery = pos.exposure(pos.kings[them], us, us);
+                    let legal = pos.legal_moves();
+                    if legal.is_empty() {
+                        break;
+                    }
+                    let mut checks = Vec::new();
+                    for &m in &legal {
+                        let may = pos.may_give_check(m, discovery);
+                        let u = pos.make(m);
+                        let check = pos.in_check();
+                        pos.unmake(m, u);
+                        assert!(may || !check, "{id:?} {pos:?} {m:?}");
+                        if check {
+                            checks.push(m);
+                        } else {
+                            quiet += 1;
+                            ruled_out += u32::from(!may);
+                        }
+                    }
+                    let captures: Vec<_> =
+                        legal.iter().copied().filter(|&m| pos.captures(m)).collect();
+                    let m = match next(4) {
+                        0 if !checks.is_empty() => checks[next(checks.len())],
+                        1 if !captures.is_empty() => captures[next(captures.len())],
+                        _ => legal[next(legal.len())],
+                    };
+                    pos.make(m);
+                }
+            }
+            assert!(
+                ruled_out * 10 > quiet * 7,
+                "{id:?}: only {ruled_out} of {quiet} non-checking moves ruled out"
+            );
+        }
     }
 }

@@ -495,7 +495,16 @@ impl Position {
     }
 
     /// The squares a move must leave or reach to possibly expose the king on `ksq` to `them`
-    /// (see `LegalCtx::danger`), when the king is not in check:
+    /// (see `LegalCtx::danger`), when the king is not in check: `exposure` with the king's own
+    /// side moving.
+    fn danger_lines(&self, ksq: Square, them: usize) -> Bitboard {
+        self.exposure(ksq, them, them ^ 1)
+    }
+
+    /// The squares a move of `movers` must leave or reach to possibly open an attack of
+    /// `them` on the king on `ksq` (not attacked now). With the king's side moving, the moves
+    /// that may expose it (`danger_lines`); with `them` moving, the moves that may give a
+    /// discovered check (`may_give_check`). "Our piece" below is a piece of `movers`:
     /// - a line from the king on which an enemy cannon attacks along it: the squares between
     ///   them when at most two pieces stand there (one move cannot bring more down to the one
     ///   screen a cannon needs); the whole line for a jumping cannon;
@@ -507,12 +516,12 @@ impl Position {
     ///   crosses the river, and the king never leaves its palace, so it never reaches a king;
     /// - Palace Shogi's palace centre, when an enemy dragon or cannon stands across it from the
     ///   king (`palace::special_attack`); the footsoldiers' corridor steps cannot be opened.
-    fn danger_lines(&self, ksq: Square, them: usize) -> Bitboard {
+    pub(crate) fn exposure(&self, ksq: Square, them: usize, movers: usize) -> Bitboard {
         let t = &self.v.t;
         let b = &self.board;
         let k = ksq.bit() as usize;
         let occ = self.occ[0] | self.occ[1];
-        let ours = self.occ[them ^ 1];
+        let ours = self.occ[movers];
         let mut danger = 0;
         let mut dirs =
             t.slide_dirs[them] | t.range_dirs[them] | t.hop_dirs[them] | t.jump_dirs[them];

@@ -366,6 +366,10 @@ pub(crate) struct Tables {
     pub zone_bb: [Bitboard; 2],
     /// Per code: the squares it could never move again from (see `dead`), as a set.
     pub dead_bb: [Bitboard; CODES],
+    /// Per code: it attacks along lines (slides, cannons, or a flying king).
+    pub line_piece: [bool; CODES],
+    /// Per square (bit): every square on a line through it.
+    pub king_lines: Vec<Bitboard>,
 }
 
 impl Tables {
@@ -912,6 +916,16 @@ impl Variant {
                 }
             }
         }
+        let mut line_piece = [false; CODES];
+        for (code, line) in line_piece.iter_mut().enumerate() {
+            let king = Piece::from_code(code as u8).is_some_and(|p| p.kind.is_royal());
+            *line = slide_attack[code] | range_attack[code] | hop_attack[code] | jump_attack[code]
+                != 0
+                || (flying_king && king);
+        }
+        let king_lines = (0..81)
+            .map(|sq| (0..8).fold(0, |acc, d| acc | rays.ray[d][sq]))
+            .collect();
         debug_assert_eq!(DIRS8.len(), 8);
         debug_assert_eq!(PAD_W, 9 + 2 * BORDER);
         Variant {
@@ -964,6 +978,8 @@ impl Variant {
                 drop_ok,
                 zone_bb,
                 dead_bb,
+                line_piece,
+                king_lines,
             },
         }
     }

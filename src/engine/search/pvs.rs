@@ -32,7 +32,7 @@ use crate::engine::position::NO_SQUARE;
 use crate::engine::square::{Square, CELLS};
 use crate::engine::variant::{RepetitionRule, StalemateRule};
 use crate::engine::zobrist;
-use crate::engine::{Color, Move, Position};
+use crate::engine::{Move, Position};
 
 use super::eval::{evaluate_cached, EvalTables, CACHE_SIZE};
 use super::see::see;
@@ -87,42 +87,9 @@ pub(crate) struct Tree<'a> {
     scratch: Vec<Move>,
     /// Full evaluations by hash (see `eval::evaluate_cached`).
     eval_cache: Vec<u64>,
-    /// Where a move must start or end to give check (see `CheckFilter`), when the game allows
-    /// the shortcut.
-    check_filter: Option<CheckFilter>,
-}
-
-/// A move can give check only if it leaves or reaches a line through the enemy king (a slider,
-/// cannon, jump or flying king then may reach it) or ends where one of its own pieces could
-/// step or leap to the king. Games with palace hooks or blockable leaps have other attacks,
-/// and skip the shortcut.
-struct CheckFilter {
-    /// Per square (bit): every square on a line through it.
-    lines: Vec<u128>,
-    /// Per attacking colour and square: where any of its pieces could step or leap onto it.
-    near: [Vec<u128>; 2],
-}
-
-impl CheckFilter {
-    fn new(pos: &Position) -> Option<CheckFilter> {
-        let t = &pos.v.t;
-        if t.palace.is_some() || t.lame_attacks.iter().any(|l| !l.is_empty()) {
-            return None;
-        }
-        let lines = (0..81)
-            .map(|sq| (0..8).fold(0, |acc, d| acc | t.rays.ray[d][sq]))
-            .collect();
-        let near = [0, 1].map(|c| {
-            (0..81)
-                .map(|sq| {
-                    t.step_codes[c]
-                        .iter()
-                        .fold(0, |acc, &code| acc | t.step_from[code as usize][sq])
-                })
-                .collect()
-        });
-        Some(CheckFilter { lines, near })
-    }
+    /// Whether the game allows the check filter (`Position::may_give_check`): not with palace
+    /// hooks or blockable leaps, which attack in other ways.
+    check_filter: bool,
 }
 
 /// Where a node's move picking stands: the hash move, then the captures that do not lose
@@ -188,7 +155,8 @@ impl<'a> Tree<'a> {
             bad: (0..MAX_PLY + 2).map(|_| Vec::with_capacity(32)).collect(),
             scratch: Vec::with_capacity(64),
             eval_cache: vec![0; CACHE_SIZE],
-            check_filter: CheckFilter::new(pos),
+            check_filter: pos.v.t.palace.is_none()
+                && pos.v.t.lame_attacks.iter().all(|l| l.is_empty()),
         }
     }
 
@@ -460,20 +428,23 @@ impl<'a> Tree<'a> {
             })
     }
 
-    /// Whether the move `m` of `mover` may give check to the king on `king` (false only when
-    /// it surely does not: see `CheckFilter`).
+    /// The squares a move of the side to move must leave or reach to give a discovered check
+    /// (see `Position::may_give_check`); all of them when the filter is off or the enemy king
+    /// is in check (a position the search does not reach with a legal move).
     #[inline]
-    fn may_check(&self, m: Move, mover: Color, king: Square) -> bool {
-        let Some(f) = &self.check_filter else {
-            return true;
-        };
-        if king == NO_SQUARE {
-            return false;
+    fn discovery(&self, pos: &Position) -> u128 {
+        let them = (!pos.side).index();
+        let king = pos.kings[them];
+        if !self.check_filter || king == NO_SQUARE {
+            return !0;
         }
-        let k = king.bit() as usize;
-        let to = 1u128 << m.to().bit();
-        let from = m.from().map_or(0, |s| 1u128 << s.bit());
-        f.lines[k] & (to | from) != 0 || f.near[mover.index()][k] & to != 0
+        pos.exposure(king, pos.side.index(), pos.side.index())
+    }
+
+    /// Whether `m` may give check (false only when it surely does not).
+    #[inline]
+    fn may_check(&self, pos: &Position, m: Move, discovery: u128) -> bool {
+        discovery == !0 || pos.may_give_check(m, discovery)
     }
 
     /// The alpha-beta search of a non-root node, from the side to move's view.
@@ -582,10 +553,10 @@ impl<'a> Tree<'a> {
         let mut best = -INF;
         let mut best_move = None;
         let mut legal = 0;
-        let their_king = pos.kings[(!pos.side).index()];
+        let discovery = self.discovery(pos);
         while let Some(m) = self.next_move(pos, ply, &mut picker) {
             let quiet = !pos.captures(m) && !m.promotes();
-            let may_check = self.may_check(m, pos.side, their_king);
+            let may_check = self.may_check(pos, m, discovery);
             if quiet && !may_check && best > -MATE_BOUND && (futile || quiets >= late_limit) {
                 // Pruned below without being made: the rest of the stage needs no order.
                 picker.unordered = true;
@@ -743,6 +714,7 @@ impl<'a> Tree<'a> {
         }
         let n = self.scored[ply].len();
         let mut legal = 0;
+        let discovery = self.discovery(pos);
         for i in 0..n {
             let m = self.pick(ply, i);
             let gain = self.capture_gain(pos, m);
@@ -757,7 +729,7 @@ impl<'a> Tree<'a> {
             if !pos.is_legal(m, &ctx) {
                 continue;
             }
-            let may_check = self.may_check(m, pos.side, pos.kings[(!pos.side).index()]);
+            let may_check = self.may_check(pos, m, discovery);
             let u = pos.make(m);
             if self.third_time(pos.hash) {
                 pos.unmake(m, u);
