@@ -111,6 +111,7 @@ impl Position {
     }
 
     /// The targets of cannons (ranging, hopping and jumping) and blockable leaps.
+    #[inline]
     fn cannon_targets(
         &self,
         from: Square,
@@ -620,7 +621,7 @@ impl Position {
                 if ctx.pins {
                     return self.legal_by_pins(from, to, ctx);
                 }
-                if !ctx.in_check && (bb(from) | bb(to)) & ctx.danger == 0 {
+                if !ctx.in_check && (ctx.danger == 0 || (bb(from) | bb(to)) & ctx.danger == 0) {
                     // No square of danger is touched: the king stays as safe as it is.
                     return true;
                 }

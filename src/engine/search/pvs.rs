@@ -4,9 +4,9 @@
 //! by MVV-LVA, killers and quiet moves by history, losing captures), check extensions,
 //! null-move, futility and move-count pruning, and late-move reductions.
 //!
-//! Cheap tests spare the costly ones: a move that cannot give check (`CheckFilter`) is not
-//! tested for check, a quiet move to be pruned is not made, and full evaluations are cached by
-//! hash (`eval::evaluate_cached`).
+//! Cheap tests spare the costly ones: a move that cannot give check
+//! (`Position::may_give_check`) is not tested for check, a quiet move to be pruned is not
+//! made, and full evaluations are cached by hash (`eval::evaluate_cached`).
 //!
 //! The games' rules inside the tree:
 //!
