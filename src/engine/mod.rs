@@ -41,11 +41,18 @@
 //!   piece but the king is legal or not by two set tests, with no trial move. The games with
 //!   cannons (a move can also make a new screen) and Palace Shogi's special moves keep the
 //!   general test (trial move, attack test), but only for a move that leaves or reaches a
-//!   **square of danger** (`LegalCtx::danger`, found once per position): the whole of a line
-//!   from the king on which an enemy cannon attacks along it; on a line where only enemy
-//!   sliders attack, just our piece that stands alone before the first of them; our piece alone
-//!   between the two kings (the flying king); Palace Shogi's palace centre when an enemy dragon
-//!   or cannon stands across it. Any other move cannot expose the king.
+//!   **square of danger** (`LegalCtx::danger`, found once per position): the squares between
+//!   the king and an enemy cannon with at most two pieces between them (a move adds or takes
+//!   away one at most, and a cannon needs one screen); on a line where only enemy sliders
+//!   attack, just our piece that stands alone before the first of them; our piece alone
+//!   between the two kings (the flying king); Palace Shogi's palace centre when an enemy
+//!   dragon or cannon stands across it. Any other move cannot expose the king. King moves are
+//!   tested without being made: the attacks on the target with the king lifted from the
+//!   occupancy (not in Palace Shogi, whose hooks read the board).
+//! - **Check detection in the search** uses the same squares seen from the enemy king with the
+//!   mover's pieces (`Position::exposure`): a move gives a discovered check only from or to one
+//!   of them, and a direct one only if its piece steps to the king from its target or attacks
+//!   along a line through the king (`Position::may_give_check`).
 //! - **Promotions** are pushed a set at a time: every target in the zone with promotion, every
 //!   target not dead without.
 mod attacks;
