@@ -41,9 +41,12 @@ impl Position {
         let byi = by.index();
         let s0 = sq.index() as isize;
         let target = sq.bit() as usize;
-        for &code in &t.step_codes[byi] {
-            if t.step_from[code as usize][target] & self.bb[code as usize] != 0 {
-                return true;
+        // Most squares have no piece of `by` a step or leap away: one test then.
+        if t.step_near[byi][target] & self.occ[byi] != 0 {
+            for &code in &t.step_codes[byi] {
+                if t.step_from[code as usize][target] & self.bb[code as usize] != 0 {
+                    return true;
+                }
             }
         }
         let ours = |c: u8| is_piece(c) && code_color(c) == byi;
@@ -64,6 +67,10 @@ impl Position {
             let d = lines.trailing_zeros() as usize;
             lines &= lines - 1;
             let back = OPPOSITE[d];
+            if t.rays.ray[back][target] & self.occ[byi] == 0 {
+                // No piece of `by` on the line at all.
+                continue;
+            }
             let Some(s) = t.rays.first(back, sq, occ) else {
                 continue;
             };

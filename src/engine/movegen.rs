@@ -466,6 +466,10 @@ impl Position {
             let d = dirs.trailing_zeros() as usize;
             dirs &= dirs - 1;
             let back = OPPOSITE[d];
+            if t.rays.ray[back][ksq.bit() as usize] & self.occ[us ^ 1] == 0 {
+                // No enemy piece on the line: neither a pin nor a check.
+                continue;
+            }
             let Some(first) = t.rays.first(back, ksq, occ) else {
                 continue;
             };

@@ -356,6 +356,9 @@ pub(crate) struct Tables {
     pub step_from: Vec<[Bitboard; 81]>,
     /// Per attacking colour: the codes of the variant with step or leap captures.
     pub step_codes: [Vec<u8>; 2],
+    /// Per attacking colour and square: the squares from which any of its codes steps or
+    /// leaps to capture there (the union of `step_from` over `step_codes`).
+    pub step_near: [Vec<Bitboard>; 2],
     /// Per code: the line directions (bits over `DIRS8`) it slides along to empty squares.
     pub slide_quiet: [u8; CODES],
     /// Per code: where it may stand, as a set (the whole board unless confined).
@@ -916,6 +919,15 @@ impl Variant {
                 }
             }
         }
+        let step_near = [0, 1].map(|c| {
+            (0..81)
+                .map(|sq| {
+                    step_codes[c]
+                        .iter()
+                        .fold(0, |acc, &code| acc | step_from[code as usize][sq])
+                })
+                .collect()
+        });
         let mut line_piece = [false; CODES];
         for (code, line) in line_piece.iter_mut().enumerate() {
             let king = Piece::from_code(code as u8).is_some_and(|p| p.kind.is_royal());
@@ -973,6 +985,7 @@ impl Variant {
                 step_capture,
                 step_from,
                 step_codes,
+                step_near,
                 slide_quiet,
                 allowed_bb,
                 drop_ok,
