@@ -84,11 +84,11 @@ impl Rays {
         }
     }
 
-    /// The squares a slider on `from` reaches in direction `dir`: the empty ones and the first
-    /// occupied one.
+    /// The squares a slider on the square of bit `from` reaches in direction `dir`: the empty
+    /// ones and the first occupied one.
     #[inline(always)]
-    pub fn slide(&self, dir: usize, from: Square, occ: Bitboard) -> Bitboard {
-        let ray = self.ray[dir][from.bit() as usize];
+    pub fn slide(&self, dir: usize, from: usize, occ: Bitboard) -> Bitboard {
+        let ray = self.ray[dir][from];
         let hit = ray & occ;
         if hit == 0 {
             return ray;
@@ -127,7 +127,7 @@ mod tests {
         assert_eq!(full.ray[e][from.bit() as usize].count_ones(), 7);
         assert_eq!(small.ray[e][from.bit() as usize].count_ones(), 4);
         let occ = bb(Square::new(4, 4)) | bb(Square::new(6, 4));
-        let reach = full.slide(e, from, occ);
+        let reach = full.slide(e, from.bit() as usize, occ);
         assert_eq!(
             reach,
             bb(Square::new(2, 4)) | bb(Square::new(3, 4)) | bb(Square::new(4, 4))

@@ -66,13 +66,27 @@ impl Position {
         from: Square,
         code: u8,
     ) -> Bitboard {
+        let occ = self.occ[0] | self.occ[1];
+        let enemy = self.occ[code_color(code) ^ 1];
+        let empty = self.v.t.board_mask & !occ;
+        self.targets_in::<QUIET, CAPTURE>(from, from.bit(), code, occ, enemy, empty)
+    }
+
+    /// `targets_of` with the occupied, enemy and empty squares given (the generator computes
+    /// them once for all of a side's pieces).
+    #[inline(always)]
+    fn targets_in<const QUIET: bool, const CAPTURE: bool>(
+        &self,
+        from: Square,
+        bit: u32,
+        code: u8,
+        occ: Bitboard,
+        enemy: Bitboard,
+        empty: Bitboard,
+    ) -> Bitboard {
         let t = &self.v.t;
         let c = code as usize;
-        let us = code_color(code);
-        let occ = self.occ[0] | self.occ[1];
-        let enemy = self.occ[us ^ 1];
-        let empty = t.board_mask & !occ;
-        let f = from.bit() as usize;
+        let f = bit as usize;
         let mut out = 0;
         // The squares slides along the directions `dirs` (bits over `DIRS8`) reach.
         let slides = |mut dirs: u8| {
@@ -80,7 +94,7 @@ impl Position {
             while dirs != 0 {
                 let d = dirs.trailing_zeros() as usize;
                 dirs &= dirs - 1;
-                reach |= t.rays.slide(d, from, occ);
+                reach |= t.rays.slide(d, f, occ);
             }
             reach
         };
@@ -279,17 +293,23 @@ impl Position {
         let us = self.side.index();
         let unique_present =
             !self.v.spec.promotion.unique.is_empty() && self.unique_present(self.side);
+        let occ = self.occ[0] | self.occ[1];
+        let enemy = self.occ[us ^ 1];
+        let empty = t.board_mask & !occ;
         let mut bb = self.occ[us];
         while bb != 0 {
-            let from = Square::from_bit(bb.trailing_zeros());
+            let f = bb.trailing_zeros();
+            let from = Square::from_bit(f);
             bb &= bb - 1;
             let code = self.board[from.index()];
             let special = t.special[code as usize];
             if special != Special::Replace {
                 let targets = match gen {
-                    Gen::All => self.targets_of::<true, true>(from, code),
-                    Gen::Captures => self.targets_of::<false, true>(from, code),
-                    Gen::Quiets => self.targets_of::<true, false>(from, code),
+                    Gen::All => self.targets_in::<true, true>(from, f, code, occ, enemy, empty),
+                    Gen::Captures => {
+                        self.targets_in::<false, true>(from, f, code, occ, enemy, empty)
+                    }
+                    Gen::Quiets => self.targets_in::<true, false>(from, f, code, occ, enemy, empty),
                 };
                 if targets != 0 {
                     self.push_targets(out, from, code, targets, unique_present);
@@ -606,7 +626,7 @@ impl Position {
         {
             return false;
         }
-        if from == NO_SQUARE || ctx.pinned & bb(from) == 0 {
+        if from == NO_SQUARE || ctx.pinned == 0 || ctx.pinned & bb(from) == 0 {
             return true;
         }
         // A pinned piece stays on the line through its king.
