@@ -18,7 +18,7 @@ use crate::engine::palace::entered_king;
 use crate::engine::piece::{code_color, is_piece, Mode, Piece, PieceKind, EMPTY, WALL};
 use crate::engine::position::{Position, NO_SQUARE};
 use crate::engine::square::{forward, Square, DIRS8, PAD_W};
-use crate::engine::variant::{DropMate, RepetitionRule, Special};
+use crate::engine::variant::{DropMate, PushMode, RepetitionRule, Special};
 
 /// What the legality test needs to know of the position, computed once per position.
 #[derive(Clone, Copy, Debug)]
@@ -240,25 +240,25 @@ impl Position {
                 });
             }
         };
-        if t.promote[c] == 0 && t.choices[c].is_empty() {
+        match t.push_mode[c] {
             // Never promotes, so no square is dead for it.
-            push(out, targets, false);
-            return;
-        }
-        if t.promote[c] == 0 || t.mandatory[c] || t.unique_promotion[c] {
-            while targets != 0 {
-                t.push_board(out, from, pop(&mut targets), code, unique_present);
+            PushMode::Plain => push(out, targets, false),
+            PushMode::PerMove => {
+                while targets != 0 {
+                    t.push_board(out, from, pop(&mut targets), code, unique_present);
+                }
             }
-            return;
+            PushMode::Optional => {
+                let zone = t.zone_bb[code_color(code)];
+                let promoting = if zone & bb(from) != 0 {
+                    targets
+                } else {
+                    targets & zone
+                };
+                push(out, promoting, true);
+                push(out, targets & !t.dead_bb[c], false);
+            }
         }
-        let zone = t.zone_bb[code_color(code)];
-        let promoting = if zone & bb(from) != 0 {
-            targets
-        } else {
-            targets & zone
-        };
-        push(out, promoting, true);
-        push(out, targets & !t.dead_bb[c], false);
     }
 
     /// Whether `c` has a piece of a kind only one of which is allowed (the lion).
@@ -296,36 +296,68 @@ impl Position {
         let occ = self.occ[0] | self.occ[1];
         let enemy = self.occ[us ^ 1];
         let empty = t.board_mask & !occ;
-        let mut bb = self.occ[us];
-        while bb != 0 {
-            let f = bb.trailing_zeros();
-            let from = Square::from_bit(f);
-            bb &= bb - 1;
-            let code = self.board[from.index()];
-            let special = t.special[code as usize];
-            if special != Special::Replace {
-                let targets = match gen {
-                    Gen::All => self.targets_in::<true, true>(from, f, code, occ, enemy, empty),
-                    Gen::Captures => {
-                        self.targets_in::<false, true>(from, f, code, occ, enemy, empty)
-                    }
-                    Gen::Quiets => self.targets_in::<true, false>(from, f, code, occ, enemy, empty),
-                };
-                if targets != 0 {
-                    self.push_targets(out, from, code, targets, unique_present);
-                }
+        // Code by code: what depends only on the code is read once for all its pieces.
+        for &code in &t.side_codes[us] {
+            let c = code as usize;
+            let mut pieces = self.bb[c];
+            if pieces == 0 {
+                continue;
             }
-            if special != Special::None {
-                let start = out.len();
-                self.extra_moves(from, code, unique_present, out);
-                if gen != Gen::All {
-                    let want = gen == Gen::Captures;
-                    let mut i = start;
-                    while i < out.len() {
-                        if self.captures(out[i]) == want {
-                            i += 1;
-                        } else {
-                            out.swap_remove(i);
+            if t.steps_only[c] {
+                // Steppers (pawns, golds, silvers, knights, kings...): straight from the tables.
+                let allowed = t.allowed_bb[c];
+                let quiet = if gen == Gen::Captures {
+                    0
+                } else {
+                    empty & allowed
+                };
+                let capture = if gen == Gen::Quiets {
+                    0
+                } else {
+                    enemy & allowed
+                };
+                while pieces != 0 {
+                    let f = pieces.trailing_zeros() as usize;
+                    pieces &= pieces - 1;
+                    let targets = t.step_quiet[c][f] & quiet | t.step_capture[c][f] & capture;
+                    if targets != 0 {
+                        let from = Square::from_bit(f as u32);
+                        self.push_targets(out, from, code, targets, unique_present);
+                    }
+                }
+                continue;
+            }
+            let special = t.special[c];
+            while pieces != 0 {
+                let f = pieces.trailing_zeros();
+                let from = Square::from_bit(f);
+                pieces &= pieces - 1;
+                if special != Special::Replace {
+                    let targets = match gen {
+                        Gen::All => self.targets_in::<true, true>(from, f, code, occ, enemy, empty),
+                        Gen::Captures => {
+                            self.targets_in::<false, true>(from, f, code, occ, enemy, empty)
+                        }
+                        Gen::Quiets => {
+                            self.targets_in::<true, false>(from, f, code, occ, enemy, empty)
+                        }
+                    };
+                    if targets != 0 {
+                        self.push_targets(out, from, code, targets, unique_present);
+                    }
+                }
+                if special != Special::None {
+                    let start = out.len();
+                    self.extra_moves(from, code, unique_present, out);
+                    if gen != Gen::All {
+                        let want = gen == Gen::Captures;
+                        let mut i = start;
+                        while i < out.len() {
+                            if self.captures(out[i]) == want {
+                                i += 1;
+                            } else {
+                                out.swap_remove(i);
+                            }
                         }
                     }
                 }

@@ -373,6 +373,25 @@ pub(crate) struct Tables {
     pub line_piece: [bool; CODES],
     /// Per square (bit): every square on a line through it.
     pub king_lines: Vec<Bitboard>,
+    /// Per colour: the codes of the variant's pieces of that colour (the generator walks the
+    /// pieces code by code, so that what depends on the code is read once per code).
+    pub side_codes: [Vec<u8>; 2],
+    /// Per code: its moves are its steps and leaps alone (no slide, cannon, blockable leap or
+    /// hook), so that `step_quiet` and `step_capture` give all its targets.
+    pub steps_only: [bool; CODES],
+    /// Per code: how its board moves get their promotion options (`PushMode`).
+    pub push_mode: [PushMode; CODES],
+}
+
+/// How the generator gives a piece's board moves their promotion options.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum PushMode {
+    /// Never promotes: one move per target, and no square is dead for it.
+    Plain,
+    /// Mandatory or unique promotion, or a choice of pieces: `Tables::push_board` move by move.
+    PerMove,
+    /// May promote into, within or out of the zone, or not: whole sets at a time.
+    Optional,
 }
 
 impl Tables {
@@ -938,6 +957,28 @@ impl Variant {
         let king_lines = (0..81)
             .map(|sq| (0..8).fold(0, |acc, d| acc | rays.ray[d][sq]))
             .collect();
+        let mut side_codes: [Vec<u8>; 2] = [Vec::new(), Vec::new()];
+        let mut steps_only = [false; CODES];
+        let mut push_mode = [PushMode::Plain; CODES];
+        for l in spec.pieces.letters {
+            for c in Color::ALL {
+                let code = code_of(l.kind, c);
+                if !side_codes[c.index()].contains(&(code as u8)) {
+                    side_codes[c.index()].push(code as u8);
+                }
+                steps_only[code] = slide_attack[code] | slide_quiet[code] == 0
+                    && range_attack[code] | hop_attack[code] | jump_attack[code] == 0
+                    && lame_leaps[code].is_empty()
+                    && special[code] == Special::None;
+                push_mode[code] = if promote[code] == 0 && choices[code].is_empty() {
+                    PushMode::Plain
+                } else if promote[code] == 0 || mandatory[code] || unique_promotion[code] {
+                    PushMode::PerMove
+                } else {
+                    PushMode::Optional
+                };
+            }
+        }
         debug_assert_eq!(DIRS8.len(), 8);
         debug_assert_eq!(PAD_W, 9 + 2 * BORDER);
         Variant {
@@ -993,6 +1034,9 @@ impl Variant {
                 dead_bb,
                 line_piece,
                 king_lines,
+                side_codes,
+                steps_only,
+                push_mode,
             },
         }
     }

@@ -116,7 +116,7 @@
 
 use std::sync::{Arc, OnceLock};
 
-use crate::engine::piece::{code_color, Piece, PieceKind, CODES, NUM_KINDS};
+use crate::engine::piece::{Piece, PieceKind, CODES, NUM_KINDS};
 use crate::engine::square::Square;
 use crate::engine::variant::NOT_HELD;
 use crate::engine::{impasse, Color, Position, VariantId};
@@ -296,13 +296,13 @@ pub(crate) struct EvalTables {
     pub id: VariantId,
     /// Value of each piece code on the board.
     pub board: [i32; CODES],
+    /// `board`, negated for the second colour's codes (the material sum's weights).
+    signed: [i32; CODES],
     /// Value of a kind in hand (0 for kinds that are never held).
     pub hand: [i32; NUM_KINDS],
     /// What capturing a piece code gains: its value on the board, plus its value in our hand
     /// if it is held.
     pub gain: [i32; CODES],
-    /// Codes of the variant's pieces (both colours), to sum material over.
-    codes: Vec<u8>,
     /// Kinds that can be in hand.
     hand_kinds: Vec<usize>,
     /// Per colour: the codes of the variant's pieces, least valuable first, kings last (the
@@ -346,9 +346,9 @@ impl EvalTables {
         let mut e = EvalTables {
             id,
             board: [0; CODES],
+            signed: [0; CODES],
             hand: [0; NUM_KINDS],
             gain: [0; CODES],
-            codes: Vec::new(),
             hand_kinds: Vec::new(),
             see_order: [Vec::new(), Vec::new()],
             line: [Vec::new(), Vec::new()],
@@ -362,8 +362,12 @@ impl EvalTables {
         for l in v.spec.pieces.letters {
             for c in Color::ALL {
                 let code = Piece::new(l.kind, c).code();
-                e.codes.push(code);
                 e.board[code as usize] = value(l.kind);
+                e.signed[code as usize] = if c.index() == 0 {
+                    value(l.kind)
+                } else {
+                    -value(l.kind)
+                };
                 let held = t.to_hand[l.kind.index()];
                 e.gain[code as usize] = value(l.kind)
                     + if held != NOT_HELD && v.spec.drops.enabled {
@@ -414,22 +418,27 @@ fn near_masks() -> &'static [[u128; 81]; 2] {
     })
 }
 
-/// The material balance from the side to move's view (board and hands).
+/// The material balance from the side to move's view (board and hands). Both sums run over
+/// whole fixed-size arrays (values signed by colour, zero for codes and kinds the game lacks),
+/// which the compiler turns into a few vector operations.
 #[inline]
 pub(crate) fn material(pos: &Position, e: &EvalTables) -> i32 {
-    let mut m = [0i32; 2];
-    for &code in &e.codes {
-        let n = pos.counts[code as usize] as i32;
-        if n != 0 {
-            m[code_color(code)] += n * e.board[code as usize];
-        }
+    let mut m: i32 = 0;
+    for (&n, &v) in pos.counts.iter().zip(e.signed.iter()) {
+        m += i32::from(n) * v;
     }
-    for &k in &e.hand_kinds {
-        m[0] += pos.hands[0][k] as i32 * e.hand[k];
-        m[1] += pos.hands[1][k] as i32 * e.hand[k];
+    for ((&a, &b), &v) in pos.hands[0]
+        .iter()
+        .zip(pos.hands[1].iter())
+        .zip(e.hand.iter())
+    {
+        m += (i32::from(a) - i32::from(b)) * v;
     }
-    let us = pos.side.index();
-    m[us] - m[us ^ 1]
+    if pos.side.index() == 0 {
+        m
+    } else {
+        -m
+    }
 }
 
 /// The evaluation of a position from the side to move's view. When material alone lies more
