@@ -32,6 +32,10 @@
 //!    alternating, game pairs from the same random opening. Tuned values go into the code only
 //!    if they score above 50%.
 //!
+//! `--compare "NAME=VALUE,..."` skips the games and the tuning: it plays the check (step 5)
+//! of the parameters in force with the named ones changed (the names are those the tuning
+//! prints, e.g. `king attack`, `silver`), to try a term by hand.
+//!
 //! It prints the error before and after, the parameters that changed, a Rust snippet of the
 //! tuned ones, and the check's score.
 
@@ -59,6 +63,8 @@ struct Config {
     passes: usize,
     verify: usize,
     verify_nodes: u64,
+    /// `--compare`: parameters changed by hand (name, value), checked without tuning.
+    compare: Vec<(String, i32)>,
 }
 
 fn parse_args() -> Result<Option<Config>> {
@@ -70,6 +76,7 @@ fn parse_args() -> Result<Option<Config>> {
         passes: 100,
         verify: 40,
         verify_nodes: 20_000,
+        compare: Vec::new(),
     };
     let mut variant = None;
     let mut args = std::env::args().skip(1);
@@ -87,6 +94,18 @@ fn parse_args() -> Result<Option<Config>> {
             "--passes" => c.passes = value()?.parse().context("--passes")?,
             "--verify" => c.verify = value()?.parse().context("--verify")?,
             "--verify-nodes" => c.verify_nodes = value()?.parse().context("--verify-nodes")?,
+            "--compare" => {
+                for pair in value()?.split(',') {
+                    let (name, v) = pair
+                        .split_once('=')
+                        .with_context(|| format!("--compare wants NAME=VALUE, not {pair}"))?;
+                    let v = v
+                        .trim()
+                        .parse()
+                        .with_context(|| format!("--compare {pair}"))?;
+                    c.compare.push((name.trim().to_string(), v));
+                }
+            }
             // What cargo passes to every bench.
             "--bench" => {}
             other if other.starts_with("--") => bail!("unknown option {other}"),
@@ -268,6 +287,7 @@ fn space(p: &EvalParams) -> (Space, Vec<i32>) {
     weight("mobility", w.mobility, 1, 30);
     weight("shield", w.shield, 1, 100);
     weight("attacker", w.attacker, 1, 100);
+    weight("king attack", w.king_attack, 1, 100);
     if v.spec.drops.enabled {
         weight("hand threat", w.hand_threat, 1, 50);
         weight("hand percent", w.hand_percent, 2, 200);
@@ -299,6 +319,7 @@ fn params_of(base: &EvalParams, s: &Space, x: &[i32]) -> EvalParams {
         hand_threat: get("hand threat", w.hand_threat),
         impasse_point: get("impasse point", w.impasse_point),
         hand_percent: get("hand percent", w.hand_percent),
+        king_attack: get("king attack", w.king_attack),
     };
     p
 }
@@ -419,6 +440,29 @@ fn main() -> Result<()> {
         println!("texel: skipped (give --variant to tune a game's evaluation)");
         return Ok(());
     };
+    if !c.compare.is_empty() {
+        let base = EvalParams::of(c.variant);
+        let (s, mut x) = space(&base);
+        for (name, v) in &c.compare {
+            let Some(i) = s.names.iter().position(|n| n == name) else {
+                bail!("no parameter {name}: the names are {}", s.names.join(", "));
+            };
+            x[i] = *v;
+        }
+        let changed = params_of(&base, &s, &x);
+        let games = c.verify.max(2);
+        let started = Instant::now();
+        let nodes = c.verify_nodes;
+        let score = verify(&Config { verify: games, ..c }, &changed);
+        println!(
+            "Compare: the changed evaluation scored {:.1}% in {} games against the one in force ({} nodes a move, {:.0} s)",
+            score * 100.0,
+            games,
+            nodes,
+            started.elapsed().as_secs_f64()
+        );
+        return Ok(());
+    }
     let samples = generate(&c);
     if samples.is_empty() {
         bail!("no quiet positions: play more games");
