@@ -55,6 +55,10 @@
 //!   along a line through the king (`Position::may_give_check`).
 //! - **Promotions** are pushed a set at a time: every target in the zone with promotion, every
 //!   target not dead without.
+//! - **The generator walks the pieces code by code** (`Tables::side_codes`), not square by
+//!   square: what depends only on the code (whether it only steps, `Tables::steps_only`, and
+//!   how its promotions are pushed, `Tables::push_mode`) is read once for all its pieces, and
+//!   a stepping piece's targets are two table lookups.
 mod attacks;
 mod bitboard;
 mod color;
