@@ -536,10 +536,13 @@ fn positional(pos: &Position, e: &EvalTables, base: i32) -> i32 {
     let mut pos_score = [0i32; 2];
     // Mobility of line pieces, and attacks on the squares next to each king.
     let near = near_masks();
+    // The kings' zones, left empty where the game does not count attacks on them.
     let mut zone = [0u128; 2];
-    for (c, z) in zone.iter_mut().enumerate() {
-        if let Some(k) = pos.king(Color::from_index(c)) {
-            *z = near[0][k.bit() as usize];
+    if w.king_attack != 0 {
+        for (c, z) in zone.iter_mut().enumerate() {
+            if let Some(k) = pos.king(Color::from_index(c)) {
+                *z = near[0][k.bit() as usize];
+            }
         }
     }
     // Per defending side: attacks on its king's zone, and the pieces that make them.
