@@ -34,7 +34,8 @@
 //!
 //! `--compare "NAME=VALUE,..."` skips the games and the tuning: it plays the check (step 5)
 //! of the parameters in force with the named ones changed (the names are those the tuning
-//! prints, e.g. `king attack`, `silver`), to try a term by hand.
+//! prints, e.g. `king attack`, `silver`), to try a term by hand. `shape=0` takes the shape
+//! tables away (see `benches/distil.rs`).
 //!
 //! It prints the error before and after, the parameters that changed, a Rust snippet of the
 //! tuned ones, and the check's score.
@@ -443,13 +444,24 @@ fn main() -> Result<()> {
     if !c.compare.is_empty() {
         let base = EvalParams::of(c.variant);
         let (s, mut x) = space(&base);
+        let mut without_shape = false;
         for (name, v) in &c.compare {
+            if name == "shape" && *v == 0 {
+                without_shape = true;
+                continue;
+            }
             let Some(i) = s.names.iter().position(|n| n == name) else {
-                bail!("no parameter {name}: the names are {}", s.names.join(", "));
+                bail!(
+                    "no parameter {name}: the names are {} (and shape=0: without the shape tables)",
+                    s.names.join(", ")
+                );
             };
             x[i] = *v;
         }
-        let changed = params_of(&base, &s, &x);
+        let mut changed = params_of(&base, &s, &x);
+        if without_shape {
+            changed.shape = Vec::new();
+        }
         let games = c.verify.max(2);
         let started = Instant::now();
         let nodes = c.verify_nodes;

@@ -18,8 +18,8 @@
 //! even. Games are played one after another, never two at once, so neither side loses time to
 //! the other. Tegami plays in-process through the library (`Searcher`, one per game so that
 //! its transposition table persists from move to move, as in the bot) at level 5 with
-//! `--movetime-ms` a move (default 1000 ms: level 5's own second; level 5 stops an iteration
-//! early when half its time is spent, so it often uses less), or with `--nodes N` a move
+//! `--movetime-ms` a move (default 1000 ms: level 5's own second, all of which it uses), or
+//! with `--nodes N` a move
 //! instead of a time (quick, reproducible smoke runs). Fairy-Stockfish is driven over USI
 //! (`go movetime`). Both engines think on `--threads` threads (default 1; Tegami's level 5
 //! otherwise takes every core, by Lazy SMP), and Fairy-Stockfish has its
@@ -48,16 +48,17 @@
 //! that gives mate, which only its search refuses, scoring it as a loss; were it played, Tegami
 //! would refuse it, and the game would end as an error.)
 
-use std::collections::BTreeSet;
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
+#[path = "common/fsf.rs"]
+mod fsf;
+
 use std::time::{Duration, Instant};
 
 use anyhow::{anyhow, bail, Context, Result};
-use tegami::engine::notation::{code, fen};
+use tegami::engine::notation::fen;
 use tegami::engine::search::{Limits, Searcher, DEFAULT_TT_MB};
-use tegami::engine::{Color, Game, IllegalMove, Move, Outcome, Position, Reason, VariantId};
+use tegami::engine::{Color, Game, Outcome, Position, Reason, VariantId};
+
+use fsf::{from_fsf, fsf_variant, to_fsf, Fsf};
 
 /// The environment variable that can name the Fairy-Stockfish binary instead of `--fsf`.
 const FSF_ENV: &str = "TEGAMI_FSF";
@@ -65,10 +66,6 @@ const FSF_ENV: &str = "TEGAMI_FSF";
 const USAGE: &str = "usage: cargo bench --bench versus -- --fsf /path/to/fairy-stockfish \
 [--variant shogi|judkins] [--games 20] [--movetime-ms 1000] [--threads N] [--nodes N] \
 [--max-plies 400] [--moves] [--fsf-option NAME=VALUE]...";
-
-/// How long Fairy-Stockfish may take to answer anything but a search (loading a network can
-/// take a few seconds).
-const ANSWER_TIME: Duration = Duration::from_secs(30);
 
 /// The run's settings.
 struct Config {
@@ -210,249 +207,6 @@ impl Config {
 fn number<T: std::str::FromStr>(name: &str, s: &str) -> Result<T> {
     s.parse()
         .map_err(|_| anyhow!("{name} {s}: not a number\n{USAGE}"))
-}
-
-/// Fairy-Stockfish's name of a game (its `USI_Variant` value).
-fn fsf_variant(id: VariantId) -> Option<&'static str> {
-    match id {
-        VariantId::Shogi => Some("shogi"),
-        VariantId::Judkins => Some("judkins"),
-        _ => None,
-    }
-}
-
-/// A move as Fairy-Stockfish writes it. Tegami's move codes of Shogi and Judkins Shogi are
-/// USI's, as Fairy-Stockfish's are in USI mode (files from the right, ranks from the top,
-/// `P*5e`, `8h2b+`): no conversion (checked move by move, see `Fsf::check`).
-fn to_fsf(pos: &Position, m: Move) -> String {
-    code::write(pos.variant(), m)
-}
-
-/// A move of Fairy-Stockfish, read in Tegami's position (`None`: not a move code of the game).
-fn from_fsf(pos: &Position, s: &str) -> Option<Move> {
-    code::parse(pos, s)
-}
-
-/// A Fairy-Stockfish process spoken to over USI.
-struct Fsf {
-    child: Child,
-    stdin: ChildStdin,
-    lines: Receiver<String>,
-    /// The name of its variant option (`USI_Variant` in USI mode) and the values it offers.
-    variant_option: String,
-    variants: Vec<String>,
-    name: String,
-}
-
-impl Fsf {
-    /// Starts the engine and reads its options (`usi` … `usiok`).
-    fn start(path: &str) -> Result<Fsf> {
-        let mut child = Command::new(path)
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .with_context(|| format!("cannot start Fairy-Stockfish at {path}"))?;
-        let stdin = child.stdin.take().context("the engine's standard input")?;
-        let stdout = child
-            .stdout
-            .take()
-            .context("the engine's standard output")?;
-        let (tx, lines) = mpsc::channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        let mut e = Fsf {
-            child,
-            stdin,
-            lines,
-            variant_option: String::new(),
-            variants: Vec::new(),
-            name: path.to_string(),
-        };
-        e.send("usi")?;
-        for line in e.until("usiok", ANSWER_TIME)? {
-            if let Some(name) = line.strip_prefix("id name ") {
-                e.name = name.trim().to_string();
-            }
-            // `option name USI_Variant type combo default shogi var 3check var 5check …`
-            let Some(rest) = line.strip_prefix("option name ") else {
-                continue;
-            };
-            let Some((name, spec)) = rest.split_once(" type combo ") else {
-                continue;
-            };
-            if name.ends_with("_Variant") {
-                e.variant_option = name.to_string();
-                let words: Vec<&str> = spec.split_whitespace().collect();
-                e.variants = words
-                    .windows(2)
-                    .filter(|w| w[0] == "var")
-                    .map(|w| w[1].to_string())
-                    .collect();
-            }
-        }
-        if e.variant_option.is_empty() {
-            bail!("{path} offers no variant option: not Fairy-Stockfish?");
-        }
-        Ok(e)
-    }
-
-    fn send(&mut self, cmd: &str) -> Result<()> {
-        writeln!(self.stdin, "{cmd}")
-            .and_then(|()| self.stdin.flush())
-            .with_context(|| format!("cannot send `{cmd}` to Fairy-Stockfish (did it exit?)"))
-    }
-
-    /// The lines it writes up to the first that starts with `prefix`, that one included.
-    fn until(&mut self, prefix: &str, within: Duration) -> Result<Vec<String>> {
-        let deadline = Instant::now() + within;
-        let mut seen = Vec::new();
-        loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            match self.lines.recv_timeout(left) {
-                Ok(line) => {
-                    let done = line.starts_with(prefix);
-                    seen.push(line);
-                    if done {
-                        return Ok(seen);
-                    }
-                }
-                Err(RecvTimeoutError::Timeout) => {
-                    bail!("Fairy-Stockfish wrote no `{prefix}` within {within:?}")
-                }
-                Err(RecvTimeoutError::Disconnected) => {
-                    bail!("Fairy-Stockfish exited while Tegami waited for `{prefix}`")
-                }
-            }
-        }
-    }
-
-    fn ready(&mut self) -> Result<()> {
-        self.send("isready")?;
-        self.until("readyok", ANSWER_TIME).map(drop)
-    }
-
-    fn set_option(&mut self, name: &str, value: &str) -> Result<()> {
-        self.send(&format!("setoption name {name} value {value}"))
-    }
-
-    /// Sets its variant, checking it has it.
-    fn set_variant(&mut self, name: &str) -> Result<()> {
-        if !self.variants.iter().any(|v| v == name) {
-            bail!(
-                "{} has no variant `{name}` (it has {})",
-                self.name,
-                self.variants.join(" ")
-            );
-        }
-        let option = self.variant_option.clone();
-        self.set_option(&option, name)?;
-        self.ready()
-    }
-
-    /// Sets the position: the start and the game's moves.
-    fn position(&mut self, g: &Game) -> Result<()> {
-        let mut pos = g.start().clone();
-        let mut cmd = String::from("position startpos");
-        if !g.moves().is_empty() {
-            cmd.push_str(" moves");
-        }
-        for &m in g.moves() {
-            cmd.push(' ');
-            cmd.push_str(&to_fsf(&pos, m));
-            pos.make(m);
-        }
-        self.send(&cmd)
-    }
-
-    /// Checks that its position (set by `position`) is Tegami's: the same SFEN (board, side,
-    /// hands; an error otherwise) and the same legal moves (returned as a warning otherwise).
-    fn check(&mut self, g: &Game) -> Result<Option<String>> {
-        let pos = g.position();
-        self.send("go perft 1")?;
-        let mut theirs = BTreeSet::new();
-        for line in self.until("Nodes searched", ANSWER_TIME)? {
-            if let Some((m, n)) = line.split_once(": ") {
-                if !m.contains(' ') && n.trim().parse::<u64>().is_ok() {
-                    theirs.insert(m.to_string());
-                }
-            }
-        }
-        self.send("d")?;
-        let lines = self.until("Sfen: ", ANSWER_TIME)?;
-        self.ready()?;
-        let sfen = lines
-            .last()
-            .and_then(|l| l.strip_prefix("Sfen: "))
-            .context("the SFEN line of `d`")?
-            .trim();
-        let ours = fen::write(pos);
-        let same = match fen::parse(pos.variant(), sfen) {
-            Ok(p) => first_fields(&fen::write(&p)) == first_fields(&ours),
-            Err(_) => false,
-        };
-        if !same {
-            bail!("Fairy-Stockfish's position is {sfen}, Tegami's is {ours}");
-        }
-        let mine: BTreeSet<String> = g.legal_moves().iter().map(|&m| to_fsf(pos, m)).collect();
-        // Fairy-Stockfish generates a pawn drop that mates (its perft counts it) and only its
-        // search refuses it, scoring it as a loss: not a difference of rules.
-        theirs.retain(|t| {
-            mine.contains(t)
-                || !from_fsf(pos, t).is_some_and(|m| {
-                    matches!(g.check_move(m), Err(IllegalMove::PawnDropMate { .. }))
-                })
-        });
-        if theirs == mine {
-            return Ok(None);
-        }
-        let only = |a: &BTreeSet<String>, b: &BTreeSet<String>| {
-            a.difference(b).cloned().collect::<Vec<_>>().join(" ")
-        };
-        Ok(Some(format!(
-            "legal moves differ in {ours}: only Tegami's: [{}]; only Fairy-Stockfish's: [{}]",
-            only(&mine, &theirs),
-            only(&theirs, &mine)
-        )))
-    }
-
-    /// Its move in the position set (`resign`, `win` or a move code).
-    fn go(&mut self, movetime_ms: u64) -> Result<String> {
-        self.send(&format!("go movetime {movetime_ms}"))?;
-        let within = Duration::from_millis(movetime_ms) + ANSWER_TIME;
-        let lines = self.until("bestmove", within)?;
-        let last = lines.last().context("a bestmove line")?;
-        last.split_whitespace()
-            .nth(1)
-            .map(str::to_string)
-            .with_context(|| format!("a bestmove without a move: `{last}`"))
-    }
-}
-
-impl Drop for Fsf {
-    fn drop(&mut self) {
-        let _ = self.send("quit");
-        let deadline = Instant::now() + Duration::from_secs(2);
-        while Instant::now() < deadline {
-            if let Ok(Some(_)) = self.child.try_wait() {
-                return;
-            }
-            std::thread::sleep(Duration::from_millis(20));
-        }
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-/// Board, side and hands of a position string.
-fn first_fields(s: &str) -> Vec<&str> {
-    s.split_whitespace().take(3).collect()
 }
 
 /// How one game ended, from Tegami's side.

@@ -752,3 +752,24 @@ fn an_analysis_on_every_core_gives_the_figures_of_one_search_after_another() {
         }
     }
 }
+
+#[test]
+fn a_search_on_the_clock_uses_its_time() {
+    use std::time::{Duration, Instant};
+    // Level 5's second is all thought: the last iteration runs to the deadline (a slow
+    // machine only makes the search take longer, never shorter).
+    let g = Game::new(tegami::engine::Position::start(VariantId::Shogi));
+    let limits = Limits {
+        movetime: Some(Duration::from_millis(400)),
+        threads: 1,
+        ..Limits::default()
+    };
+    let t0 = Instant::now();
+    let r = Searcher::new(16).think(&g, &limits, |_| {});
+    assert!(g.legal_moves().contains(&r.best.expect("a move")));
+    assert!(
+        t0.elapsed() >= Duration::from_millis(380),
+        "{:?}",
+        t0.elapsed()
+    );
+}

@@ -21,6 +21,10 @@
 //!   the pieces in the attacker's hand (at most three of them; six in all), times the weight,
 //!   over four. An attack of one piece is a nuisance; of four, with a gold in hand, it is a
 //!   mating net. Counted only where the weight is set (Shogi; see the table below).
+//! - **Shape** (the games with learned tables: Shogi): a table entry per piece for its
+//!   square, its place relative to its own king and its place relative to the enemy king, and
+//!   per kind in hand the worth of the first, second, … piece held (see "Shape tables" below).
+//!   It adds to the material, before the lazy cut, and is not clipped.
 //! - **Impasse** (the games that have it, when both kings stand in their zones): a side below
 //!   the impasse threshold loses 30 per missing point, since an agreed impasse would lose.
 //! - **Tempo**: 10 for the side to move.
@@ -140,6 +144,47 @@
 //! In Shogi every weight scored above half; 10 was taken, for Shogi only. The gain is small
 //! (each figure is ±5% or so), not the step a real king-safety evaluation would be. A penalty
 //! per rank the king stands forward (15 and 40) scored 49.0% and 52.0% in Shogi: not taken.
+//!
+//! # Shape tables (learned from Fairy-Stockfish)
+//!
+//! Hand-set terms cannot say where a Shogi piece belongs: a silver beside its king, a bishop
+//! not on the edge, a king in a castle, a gold that has wandered off. The shape term is a
+//! table per kind with an entry for every square, every place relative to its own king and
+//! every place relative to the enemy king (each seen from the piece's owner, so one table
+//! serves both sides), plus the worth of the n-th piece of a kind in hand: 9,282 entries in
+//! Shogi (`Layout`). The evaluation is linear in them, so they are fitted by least squares.
+//!
+//! Self-play results are too few and too noisy for so many entries (the Texel runs above
+//! could not even tune a dozen weights in Shogi), so the tables learn from a stronger
+//! engine's judgement instead: `benches/distil.rs` (its header gives the method) has
+//! Fairy-Stockfish play itself from random openings and fits the tables to the scores its
+//! searches gave to the quiet positions (a logistic error, scale 600; its centipawns brought to
+//! ours by the ratio of the two engines' piece values). No Fairy-Stockfish code or table is
+//! used: only its scores of positions, as a teacher. Tables are taken only when they win in
+//! play: `cargo bench --bench texel -- --variant shogi --compare shape=0` (the evaluation
+//! without them against the one with them).
+//!
+//! The runs, in order (the last column is the score of the evaluation *without* the tables
+//! against the one with them, 100 games at 20,000 nodes a move: below 50% means the tables
+//! help):
+//!
+//! | data (Fairy-Stockfish nodes a move) | quiet positions learned | scores divided by | weight decay | held-out error before → after | without the tables |
+//! | --- | ---: | ---: | ---: | --- | ---: |
+//! | 450 games (5,000) | 10,907 | 0.411 (fitted) | 10⁻¹⁰ | 0.0239 → 0.0093 | 70.0% |
+//! | the same | 10,907 | 0.411 (fitted) | 10⁻⁹ | 0.0238 → 0.0111 | 60.5% |
+//! | the same | 13,828 | 0.6 | 10⁻⁹ | 0.0175 → 0.0083 | 55.5% |
+//! | and 2,100 games (600) | 113,734 | 0.6 | 10⁻¹⁰ | 0.0207 → 0.0115 | 39.0% |
+//! | and 3,100 games (600) | 136,730 | 0.6 | 3·10⁻¹¹ | 0.0208 → 0.0109 | 40.0% |
+//! | and 7,450 games (600) | 295,718 | 0.6 | 3·10⁻¹¹ | 0.0218 → 0.0117 | **38.0%** (taken) |
+//!
+//! What the first runs taught: with too few positions the tables fit noise (entries of ±200
+//! that the search then seeks out), and Fairy-Stockfish's scores must not be divided by the
+//! ratio fitted against Tegami's own evaluation (0.41: a regression on a noisy evaluation
+//! comes out too flat), which inflated every target by half; its piece values give 0.6. Many
+//! cheap searches (600 nodes, depth 5 or so) beat few deep ones (5,000 nodes): the fit needs
+//! positions more than it needs exact scores. The term costs about a sixth of a node's
+//! instructions (it is summed from scratch at each evaluation), which the games above include
+//! only in part, since they give each side the same nodes, not the same time.
 
 use std::sync::{Arc, OnceLock};
 
@@ -287,6 +332,8 @@ pub struct EvalParams {
     /// letters.
     pub values: Vec<(PieceKind, i32)>,
     pub weights: Weights,
+    /// The shape tables ([`shape_size`] entries; empty: no shape term).
+    pub shape: Vec<i32>,
 }
 
 impl EvalParams {
@@ -302,6 +349,7 @@ impl EvalParams {
             id,
             values,
             weights: weights_in(id),
+            shape: shape_in(id),
         }
     }
 
@@ -323,6 +371,7 @@ impl Evaluator {
             p.id,
             |k| p.value(k),
             p.weights,
+            &p.shape,
         )))
     }
 
@@ -355,6 +404,8 @@ pub(crate) struct EvalTables {
     line_code: [bool; CODES],
     drops: bool,
     w: Weights,
+    /// The shape term's tables (empty: the game has none). See [`Shape`].
+    shape: Shape,
 }
 
 static TABLES: [OnceLock<Arc<EvalTables>>; 5] = [
@@ -375,7 +426,7 @@ impl EvalTables {
 
     /// Tables with another value function (self-play tuning).
     pub(crate) fn build(id: VariantId, value: impl Fn(PieceKind) -> i32) -> EvalTables {
-        Self::build_with(id, value, weights_in(id))
+        Self::build_with(id, value, weights_in(id), &shape_in(id))
     }
 
     /// Tables with other values and weights.
@@ -383,6 +434,7 @@ impl EvalTables {
         id: VariantId,
         value: impl Fn(PieceKind) -> i32,
         w: Weights,
+        shape: &[i32],
     ) -> EvalTables {
         let v = id.variant();
         let t = &v.t;
@@ -398,6 +450,7 @@ impl EvalTables {
             line_code: [false; CODES],
             drops: v.spec.drops.enabled,
             w,
+            shape: Shape::new(id, shape),
         };
         for &k in v.spec.pieces.hand_order {
             e.hand[k.index()] = value(k) * w.hand_percent / 100;
@@ -439,6 +492,248 @@ impl EvalTables {
         }
         e
     }
+}
+
+/// Most pieces of one kind in hand whose worth the shape term tells apart; more count as this
+/// many.
+const HAND_STEPS: usize = 8;
+
+/// The shape term's layout for a game: which table entries a position's pieces read.
+///
+/// Every square is seen from its piece's owner (the board turned half a turn for the second
+/// player, so that both play "up"). For each kind of the game (its letters' order, the king
+/// included), a block of entries:
+///
+/// - the piece's square (`files × ranks` entries);
+/// - its place relative to its own king (`(2·files − 1) × (2·ranks − 1)` entries: every
+///   offset from the king, left and right kept apart), left out for the king itself;
+/// - its place relative to the enemy king (as many).
+///
+/// Then, per kind that can be held, [`HAND_STEPS`] entries: the worth of the first, second, …
+/// piece of that kind in hand. A position's score is the sum of the entries its pieces read,
+/// ours minus theirs: linear in the tables, which is what lets `benches/distil.rs` learn them.
+#[derive(Clone)]
+struct Layout {
+    /// Per colour and bit: the square's index seen from that colour's side (`y · files + x`).
+    square: [[u16; 81]; 2],
+    /// Per colour and bit: the same place on the relative grid (`y · (2·files − 1) + x`).
+    grid: [[u16; 81]; 2],
+    /// Grid index of a zero offset (added to a difference of `grid` values).
+    centre: u16,
+    /// Entries of the square block and of each relative block.
+    squares: usize,
+    relative: usize,
+    /// Per piece code: the start of its kind's block, or `usize::MAX` when the game lacks it.
+    block: [usize; CODES],
+    /// Per piece code: whether it is a king (no block relative to its own king).
+    royal: [bool; CODES],
+    /// Per kind (index): the start of its hand entries, or `usize::MAX`.
+    hand_block: [usize; NUM_KINDS],
+    /// The kinds that can be held, by index.
+    hand_kinds: Vec<usize>,
+    /// Entries in all.
+    size: usize,
+}
+
+impl Layout {
+    fn of(id: VariantId) -> Layout {
+        let v = id.variant();
+        let (files, ranks) = (v.files() as usize, v.ranks() as usize);
+        let width = 2 * files - 1;
+        let mut l = Layout {
+            square: [[0; 81]; 2],
+            grid: [[0; 81]; 2],
+            centre: ((ranks - 1) * width + files - 1) as u16,
+            squares: files * ranks,
+            relative: width * (2 * ranks - 1),
+            block: [usize::MAX; CODES],
+            royal: [false; CODES],
+            hand_block: [usize::MAX; NUM_KINDS],
+            hand_kinds: Vec::new(),
+            size: 0,
+        };
+        for row in 0..ranks {
+            for col in 0..files {
+                let bit = Square::new(col as u8, row as u8).bit() as usize;
+                for c in 0..2 {
+                    let (x, y) = if c == 0 {
+                        (col, row)
+                    } else {
+                        (files - 1 - col, ranks - 1 - row)
+                    };
+                    l.square[c][bit] = (y * files + x) as u16;
+                    l.grid[c][bit] = (y * width + x) as u16;
+                }
+            }
+        }
+        let stride = l.squares + 2 * l.relative;
+        let mut kinds: Vec<PieceKind> = Vec::new();
+        for letter in v.spec.pieces.letters {
+            if !kinds.contains(&letter.kind) {
+                kinds.push(letter.kind);
+            }
+        }
+        for (slot, &k) in kinds.iter().enumerate() {
+            for c in Color::ALL {
+                let code = Piece::new(k, c).code() as usize;
+                l.block[code] = slot * stride;
+                l.royal[code] = k.is_royal();
+            }
+        }
+        l.size = kinds.len() * stride;
+        if v.spec.drops.enabled {
+            for &k in v.spec.pieces.hand_order {
+                l.hand_block[k.index()] = l.size;
+                l.hand_kinds.push(k.index());
+                l.size += HAND_STEPS;
+            }
+        }
+        l
+    }
+
+    /// Calls `f(entry, sign)` for every entry a position reads, the sign +1 for the side to
+    /// move's pieces and -1 for the other's.
+    #[inline]
+    fn visit(&self, pos: &Position, mut f: impl FnMut(usize, i32)) {
+        let us = pos.side.index();
+        let kings = [pos.king(Color::Black), pos.king(Color::White)];
+        for c in 0..2 {
+            let sign = if c == us { 1 } else { -1 };
+            let own = kings[c].map(|k| self.grid[c][k.bit() as usize]);
+            let theirs = kings[c ^ 1].map(|k| self.grid[c][k.bit() as usize]);
+            let mut occ = pos.occ[c];
+            while occ != 0 {
+                let bit = occ.trailing_zeros() as usize;
+                occ &= occ - 1;
+                let code = pos.board[Square::from_bit(bit as u32).index()] as usize;
+                let block = self.block[code];
+                if block == usize::MAX {
+                    continue;
+                }
+                f(block + self.square[c][bit] as usize, sign);
+                let g = self.grid[c][bit] + self.centre;
+                let rel = block + self.squares;
+                if let Some(k) = own.filter(|_| !self.royal[code]) {
+                    f(rel + (g - k) as usize, sign);
+                }
+                if let Some(k) = theirs {
+                    f(rel + self.relative + (g - k) as usize, sign);
+                }
+            }
+            for &kind in &self.hand_kinds {
+                let n = (pos.hands[c][kind] as usize).min(HAND_STEPS);
+                for i in 0..n {
+                    f(self.hand_block[kind] + i, sign);
+                }
+            }
+        }
+    }
+}
+
+/// The shape term of a game: [`Layout`] and its tables (see the module doc).
+#[derive(Clone)]
+pub(crate) struct Shape {
+    layout: Option<Box<Layout>>,
+    weights: Vec<i32>,
+}
+
+impl Shape {
+    /// The term with the given tables (empty or of the wrong size: no term).
+    fn new(id: VariantId, weights: &[i32]) -> Shape {
+        let layout = layout(id).clone();
+        if weights.len() != layout.size {
+            return Shape {
+                layout: None,
+                weights: Vec::new(),
+            };
+        }
+        // Hand entries are stored as running sums, so that the evaluation reads one.
+        let mut w = weights.to_vec();
+        for &kind in &layout.hand_kinds {
+            let b = layout.hand_block[kind];
+            for i in 1..HAND_STEPS {
+                w[b + i] += w[b + i - 1];
+            }
+        }
+        Shape {
+            layout: Some(Box::new(layout)),
+            weights: w,
+        }
+    }
+
+    /// The term from the side to move's view (0 without tables).
+    #[inline]
+    fn score(&self, pos: &Position) -> i32 {
+        let Some(l) = &self.layout else {
+            return 0;
+        };
+        let w = &self.weights;
+        let us = pos.side.index();
+        let kings = [pos.king(Color::Black), pos.king(Color::White)];
+        let mut s = [0i32; 2];
+        for c in 0..2 {
+            let own = kings[c].map_or(u16::MAX, |k| l.grid[c][k.bit() as usize]);
+            let theirs = kings[c ^ 1].map_or(u16::MAX, |k| l.grid[c][k.bit() as usize]);
+            let mut occ = pos.occ[c];
+            let mut sum = 0;
+            while occ != 0 {
+                let bit = occ.trailing_zeros() as usize;
+                occ &= occ - 1;
+                let code = pos.board[Square::from_bit(bit as u32).index()] as usize;
+                let block = l.block[code];
+                if block == usize::MAX {
+                    continue;
+                }
+                sum += w[block + l.square[c][bit] as usize];
+                let g = l.grid[c][bit] + l.centre;
+                let rel = block + l.squares;
+                if own != u16::MAX && !l.royal[code] {
+                    sum += w[rel + (g - own) as usize];
+                }
+                if theirs != u16::MAX {
+                    sum += w[rel + l.relative + (g - theirs) as usize];
+                }
+            }
+            for &kind in &l.hand_kinds {
+                let n = (pos.hands[c][kind] as usize).min(HAND_STEPS);
+                if n > 0 {
+                    sum += w[l.hand_block[kind] + n - 1];
+                }
+            }
+            s[c] = sum;
+        }
+        s[us] - s[us ^ 1]
+    }
+}
+
+/// A game's [`Layout`], built on first use.
+fn layout(id: VariantId) -> &'static Layout {
+    static LAYOUTS: [OnceLock<Layout>; 5] = [
+        OnceLock::new(),
+        OnceLock::new(),
+        OnceLock::new(),
+        OnceLock::new(),
+        OnceLock::new(),
+    ];
+    LAYOUTS[id as usize].get_or_init(|| Layout::of(id))
+}
+
+/// The number of entries of a game's shape tables.
+pub fn shape_size(id: VariantId) -> usize {
+    layout(id).size
+}
+
+/// The shape entries a position reads, each with +1 for the side to move's pieces and -1 for
+/// the other's: the evaluation's shape term is the sum of the tables at these entries, times
+/// their signs (hand entries as given, not as running sums). For learning the tables.
+pub fn shape_features(pos: &Position, out: &mut Vec<(u32, i8)>) {
+    out.clear();
+    layout(pos.v.id()).visit(pos, |i, s| out.push((i as u32, s as i8)));
+}
+
+/// The shape tables in force for a game (empty: none).
+pub fn shape_in(id: VariantId) -> Vec<i32> {
+    super::shape::table(id).map_or_else(Vec::new, |t| t.iter().map(|&x| i32::from(x)).collect())
 }
 
 /// Per square (bit index): the squares one step away, and the squares within two steps.
@@ -510,7 +805,7 @@ pub(crate) fn evaluate_cached(
         return *slot as u32 as i32;
     }
     let w = &e.w;
-    let base = material(pos, e) + w.tempo;
+    let base = material(pos, e) + w.tempo + e.shape.score(pos);
     if base + LAZY_MARGIN <= alpha || base - LAZY_MARGIN >= beta {
         return base;
     }
@@ -522,7 +817,7 @@ pub(crate) fn evaluate_cached(
 /// [`evaluate`] with given tables.
 pub(crate) fn evaluate_with(pos: &Position, e: &EvalTables, alpha: i32, beta: i32) -> i32 {
     let w = &e.w;
-    let base = material(pos, e) + w.tempo;
+    let base = material(pos, e) + w.tempo + e.shape.score(pos);
     if base + LAZY_MARGIN <= alpha || base - LAZY_MARGIN >= beta {
         return base;
     }
@@ -647,5 +942,56 @@ mod tests {
         // Shogi has the term in force; the other games do not.
         assert_eq!(weights_in(VariantId::Shogi).king_attack, 10);
         assert_eq!(weights_in(VariantId::Cannon).king_attack, 0);
+    }
+
+    /// The shape term is the sum of the tables at the entries `shape_features` lists, with
+    /// their signs: what `benches/distil.rs` relies on to learn them. Checked with tables of
+    /// seeded random entries, in positions with pieces in hand, for both sides to move.
+    #[test]
+    fn the_shape_term_is_the_sum_of_its_features() {
+        let id = VariantId::Shogi;
+        let mut z = 0x2545_f491_4f6c_dd1d_u64;
+        let table: Vec<i32> = (0..shape_size(id))
+            .map(|_| {
+                z ^= z << 13;
+                z ^= z >> 7;
+                z ^= z << 17;
+                (z % 201) as i32 - 100
+            })
+            .collect();
+        let mut with = EvalParams::of(id);
+        with.shape = table.clone();
+        let mut without = with.clone();
+        without.shape = Vec::new();
+        let (with, without) = (Evaluator::new(&with), Evaluator::new(&without));
+        let mut features = Vec::new();
+        for text in [
+            "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
+            "ln1g3nl/1r2k1g2/p1sppp1pp/2p3p2/1p7/2P1P1P2/PPSP1P2P/2G1KS1R1/LN3G1NL w BPbp 20",
+            "4k4/9/5G3/3R5/9/9/9/9/4K4 w 2G3Pn 1",
+            "4k4/9/5G3/3R5/9/9/9/9/4K4 b 2G3Pn 1",
+        ] {
+            let pos = fen::parse(id.variant(), text).expect("a valid position");
+            shape_features(&pos, &mut features);
+            let mut expected = 0;
+            for &(i, sign) in &features {
+                let i = i as usize;
+                expected += table[i] * i32::from(sign);
+            }
+            assert!(features.len() > 4, "{text}: features {features:?}");
+            assert_eq!(
+                with.evaluate(&pos) - without.evaluate(&pos),
+                expected,
+                "{text}"
+            );
+        }
+        // Tables of the wrong size are no term at all.
+        let mut wrong = EvalParams::of(id);
+        wrong.shape = vec![50; 7];
+        let pos = Position::start(id);
+        assert_eq!(
+            Evaluator::new(&wrong).evaluate(&pos),
+            without.evaluate(&pos)
+        );
     }
 }

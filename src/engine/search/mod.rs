@@ -18,14 +18,16 @@
 //!
 //! **Determinism.** Levels 1 to 4 stop on a node count, never on the clock, and their noise
 //! comes from the seed: the same game, level and seed give the same move on any machine. Level
-//! 5 stops on the clock; with `nodes` or `depth` given as well, the clock is dropped and it is
-//! reproducible too.
+//! 5 stops on the clock, and uses all of its time (unless it has a single move or has found a
+//! mate); with `nodes` or `depth` given as well, the clock is dropped and it is reproducible
+//! too.
 
 mod analysis;
 pub mod eval;
 pub mod players;
 mod pvs;
 mod see;
+mod shape;
 mod tt;
 
 use std::sync::atomic::AtomicBool;
@@ -395,7 +397,7 @@ impl Searcher {
                 limits.stop.as_deref(),
             );
             let mut result = main_search(
-                &mut tree, &mut pos, &mut roots, max_depth, movetime, node_limit, t0, &mut info,
+                &mut tree, &mut pos, &mut roots, max_depth, node_limit, t0, &mut info,
             );
             result.declare = declare;
             helpers_stop.store(true, std::sync::atomic::Ordering::Relaxed);
@@ -414,7 +416,6 @@ fn main_search(
     pos: &mut crate::engine::Position,
     roots: &mut [RootMove],
     max_depth: u32,
-    movetime: Option<Duration>,
     node_limit: u64,
     t0: Instant,
     info: &mut impl FnMut(&Info),
@@ -457,10 +458,11 @@ fn main_search(
         if tree.stopped {
             break;
         }
+        // On the clock the next iteration starts whatever time is left: if the deadline stops
+        // it, a root move that beat the best one, searched to the end, is still taken (above).
         let mate_plies = MATE - s.abs();
         if single
             || (s.abs() > MATE_BOUND && depth as i32 > mate_plies + 1)
-            || movetime.is_some_and(|t| elapsed * 2 > t)
             || tree.nodes >= node_limit
         {
             break;
