@@ -4,7 +4,8 @@
 //!
 //! ```text
 //! cargo bench --bench versus -- --fsf /path/to/fairy-stockfish [--variant shogi|judkins]
-//!     [--games 20] [--movetime-ms 1000] [--threads N] [--nodes N] [--max-plies 400]
+//!     [--games 20] [--movetime-ms 1000] [--fsf-movetime-ms MS] [--threads N] [--nodes N]
+//!     [--max-plies 400]
 //!     [--moves] [--fsf-option NAME=VALUE]...
 //! ```
 //!
@@ -21,7 +22,8 @@
 //! `--movetime-ms` a move (default 1000 ms: level 5's own second, all of which it uses), or
 //! with `--nodes N` a move
 //! instead of a time (quick, reproducible smoke runs). Fairy-Stockfish is driven over USI
-//! (`go movetime`). Both engines think on `--threads` threads (default 1; Tegami's level 5
+//! (`go movetime`, the same time unless `--fsf-movetime-ms` gives it less: time odds, to
+//! measure how far apart the two are when level 5 loses every game). Both engines think on `--threads` threads (default 1; Tegami's level 5
 //! otherwise takes every core, by Lazy SMP), and Fairy-Stockfish has its
 //! default 16 MiB hash (Tegami's table is 16 MiB too). `--fsf-option NAME=VALUE` passes any
 //! other option (an `EvalFile` NNUE network, say: without one Fairy-Stockfish plays Shogi and
@@ -64,8 +66,8 @@ use fsf::{from_fsf, fsf_variant, to_fsf, Fsf};
 const FSF_ENV: &str = "TEGAMI_FSF";
 
 const USAGE: &str = "usage: cargo bench --bench versus -- --fsf /path/to/fairy-stockfish \
-[--variant shogi|judkins] [--games 20] [--movetime-ms 1000] [--threads N] [--nodes N] \
-[--max-plies 400] [--moves] [--fsf-option NAME=VALUE]...";
+[--variant shogi|judkins] [--games 20] [--movetime-ms 1000] [--fsf-movetime-ms MS] \
+[--threads N] [--nodes N] [--max-plies 400] [--moves] [--fsf-option NAME=VALUE]...";
 
 /// The run's settings.
 struct Config {
@@ -73,6 +75,8 @@ struct Config {
     variants: Vec<VariantId>,
     games: u32,
     movetime_ms: u64,
+    /// Fairy-Stockfish's time a move, when not `movetime_ms` (time odds).
+    fsf_movetime_ms: Option<u64>,
     threads: u32,
     nodes: Option<u64>,
     max_plies: usize,
@@ -101,6 +105,7 @@ impl Config {
             variants: vec![VariantId::Shogi, VariantId::Judkins],
             games: 20,
             movetime_ms: 1000,
+            fsf_movetime_ms: None,
             threads: 1,
             nodes: None,
             max_plies: 400,
@@ -136,6 +141,7 @@ impl Config {
                 }
                 "--games" => c.games = number(&a, &value(&a)?)?,
                 "--movetime-ms" => c.movetime_ms = number(&a, &value(&a)?)?,
+                "--fsf-movetime-ms" => c.fsf_movetime_ms = Some(number(&a, &value(&a)?)?),
                 "--threads" => c.threads = number(&a, &value(&a)?)?,
                 "--nodes" => c.nodes = Some(number(&a, &value(&a)?)?),
                 "--max-plies" => c.max_plies = number(&a, &value(&a)?)?,
@@ -164,8 +170,13 @@ impl Config {
         if !errors.is_empty() {
             bail!("unknown arguments: {}\n{USAGE}", errors.join(" "));
         }
-        if c.movetime_ms == 0 || c.threads == 0 || c.nodes == Some(0) || c.max_plies == 0 {
-            bail!("--movetime-ms, --threads, --nodes and --max-plies must be at least 1");
+        if c.movetime_ms == 0
+            || c.fsf_movetime_ms == Some(0)
+            || c.threads == 0
+            || c.nodes == Some(0)
+            || c.max_plies == 0
+        {
+            bail!("--movetime-ms, --fsf-movetime-ms, --threads, --nodes and --max-plies must be at least 1");
         }
         c.fsf = fsf;
         Ok(Some(c))
@@ -199,8 +210,14 @@ impl Config {
         let threads = if self.threads == 1 { "" } else { "s" };
         format!(
             "{tegami}; FSF {} ms/move; {} thread{threads} each",
-            self.movetime_ms, self.threads
+            self.fsf_movetime(),
+            self.threads
         )
+    }
+
+    /// Fairy-Stockfish's time a move.
+    fn fsf_movetime(&self) -> u64 {
+        self.fsf_movetime_ms.unwrap_or(self.movetime_ms)
     }
 }
 
@@ -280,7 +297,7 @@ fn play_game(
                     break;
                 }
             }
-            let answer = fsf.go(cfg.movetime_ms)?;
+            let answer = fsf.go(cfg.fsf_movetime())?;
             let here = fen::write(g.position());
             match answer.as_str() {
                 "resign" => {

@@ -177,12 +177,18 @@
 //! | and 3,100 games (600) | 136,730 | 0.6 | 3·10⁻¹¹ | 0.0208 → 0.0109 | 40.0% |
 //! | and 7,450 games (600) | 295,718 | 0.6 | 3·10⁻¹¹ | 0.0218 → 0.0117 | **38.0%** (taken) |
 //!
+//! Judkins Shogi was tried the same way (3,384 entries; 9,950 games at 600 nodes, 89,259
+//! quiet positions; held-out error 0.0255 → 0.0149): the evaluation without the tables
+//! scored 54.0% in 100 games with the first 6,000 games' tables and 48.0% in 200 games with
+//! all of them. Not a clear gain on a board where its tuned king terms already weigh most:
+//! not taken.
+//!
 //! What the first runs taught: with too few positions the tables fit noise (entries of ±200
 //! that the search then seeks out), and Fairy-Stockfish's scores must not be divided by the
 //! ratio fitted against Tegami's own evaluation (0.41: a regression on a noisy evaluation
-//! comes out too flat), which inflated every target by half; its piece values give 0.6. Many
-//! cheap searches (600 nodes, depth 5 or so) beat few deep ones (5,000 nodes): the fit needs
-//! positions more than it needs exact scores. The term costs about a sixth of a node's
+//! comes out too flat), which inflated every target by half; its piece values give 0.6. In the
+//! same time, searches of 600 nodes (depth 5 or so) give about eight times as many positions
+//! as searches of 5,000, and the tables started to win only with that many positions. The term costs about a fifth of a node's
 //! instructions (it is summed from scratch at each evaluation), which the games above include
 //! only in part, since they give each side the same nodes, not the same time.
 
