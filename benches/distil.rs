@@ -37,9 +37,10 @@
 //! 4. **Output.** The error on the held-out positions before and after, and the tables as a
 //!    Rust file (`--out`, default the game's file under `src/engine/search/shape/`).
 //!
-//! Shogi's tables in force came from `generate --nodes 5000 --games 450` and
-//! `generate --nodes 600 --games 7450` (about 1.4 hours on two cores), then `fit` with the
-//! defaults on both files.
+//! Shogi's tables in force came from `generate --nodes 5000 --games 450` (played when
+//! openings had i mod 7 random moves, so that run is not repeated exactly) and
+//! `generate --nodes 600 --games 7450` (about 1.4 hours on two cores in all), then `fit` with
+//! the defaults on both files.
 //!
 //! Whether the tables are taken is decided by play, not by the error: `cargo bench --bench
 //! texel -- --compare` (self-play) and `cargo bench --bench versus` (against Fairy-Stockfish);
