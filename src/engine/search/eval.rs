@@ -602,35 +602,44 @@ impl Layout {
     #[inline]
     fn visit(&self, pos: &Position, mut f: impl FnMut(usize, i32)) {
         let us = pos.side.index();
-        let kings = [pos.king(Color::Black), pos.king(Color::White)];
         for c in 0..2 {
             let sign = if c == us { 1 } else { -1 };
-            let own = kings[c].map(|k| self.grid[c][k.bit() as usize]);
-            let theirs = kings[c ^ 1].map(|k| self.grid[c][k.bit() as usize]);
-            let mut occ = pos.occ[c];
-            while occ != 0 {
-                let bit = occ.trailing_zeros() as usize;
-                occ &= occ - 1;
-                let code = pos.board[Square::from_bit(bit as u32).index()] as usize;
-                let block = self.block[code];
-                if block == usize::MAX {
-                    continue;
-                }
-                f(block + self.square[c][bit] as usize, sign);
-                let g = self.grid[c][bit] + self.centre;
-                let rel = block + self.squares;
-                if let Some(k) = own.filter(|_| !self.royal[code]) {
-                    f(rel + (g - k) as usize, sign);
-                }
-                if let Some(k) = theirs {
-                    f(rel + self.relative + (g - k) as usize, sign);
-                }
-            }
+            self.board_entries(pos, c, |i| f(i, sign));
             for &kind in &self.hand_kinds {
                 let n = (pos.hands[c][kind] as usize).min(HAND_STEPS);
                 for i in 0..n {
                     f(self.hand_block[kind] + i, sign);
                 }
+            }
+        }
+    }
+
+    /// Calls `f(entry)` for every entry the pieces of colour `c` on the board read.
+    #[inline(always)]
+    fn board_entries(&self, pos: &Position, c: usize, mut f: impl FnMut(usize)) {
+        let own = pos
+            .king(Color::from_index(c))
+            .map(|k| self.grid[c][k.bit() as usize]);
+        let theirs = pos
+            .king(Color::from_index(c ^ 1))
+            .map(|k| self.grid[c][k.bit() as usize]);
+        let mut occ = pos.occ[c];
+        while occ != 0 {
+            let bit = occ.trailing_zeros() as usize;
+            occ &= occ - 1;
+            let code = pos.board[Square::from_bit(bit as u32).index()] as usize;
+            let block = self.block[code];
+            if block == usize::MAX {
+                continue;
+            }
+            f(block + self.square[c][bit] as usize);
+            let g = self.grid[c][bit] + self.centre;
+            let rel = block + self.squares;
+            if let Some(k) = own.filter(|_| !self.royal[code]) {
+                f(rel + (g - k) as usize);
+            }
+            if let Some(k) = theirs {
+                f(rel + self.relative + (g - k) as usize);
             }
         }
     }
@@ -675,38 +684,16 @@ impl Shape {
         };
         let w = &self.weights;
         let us = pos.side.index();
-        let kings = [pos.king(Color::Black), pos.king(Color::White)];
         let mut s = [0i32; 2];
-        for c in 0..2 {
-            let own = kings[c].map_or(u16::MAX, |k| l.grid[c][k.bit() as usize]);
-            let theirs = kings[c ^ 1].map_or(u16::MAX, |k| l.grid[c][k.bit() as usize]);
-            let mut occ = pos.occ[c];
-            let mut sum = 0;
-            while occ != 0 {
-                let bit = occ.trailing_zeros() as usize;
-                occ &= occ - 1;
-                let code = pos.board[Square::from_bit(bit as u32).index()] as usize;
-                let block = l.block[code];
-                if block == usize::MAX {
-                    continue;
-                }
-                sum += w[block + l.square[c][bit] as usize];
-                let g = l.grid[c][bit] + l.centre;
-                let rel = block + l.squares;
-                if own != u16::MAX && !l.royal[code] {
-                    sum += w[rel + (g - own) as usize];
-                }
-                if theirs != u16::MAX {
-                    sum += w[rel + l.relative + (g - theirs) as usize];
-                }
-            }
+        for (c, sum) in s.iter_mut().enumerate() {
+            l.board_entries(pos, c, |i| *sum += w[i]);
+            // Hand entries are running sums (see `new`): one read per kind.
             for &kind in &l.hand_kinds {
                 let n = (pos.hands[c][kind] as usize).min(HAND_STEPS);
                 if n > 0 {
-                    sum += w[l.hand_block[kind] + n - 1];
+                    *sum += w[l.hand_block[kind] + n - 1];
                 }
             }
-            s[c] = sum;
         }
         s[us] - s[us ^ 1]
     }
