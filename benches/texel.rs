@@ -35,7 +35,9 @@
 //! `--compare "NAME=VALUE,..."` skips the games and the tuning: it plays the check (step 5)
 //! of the parameters in force with the named ones changed (the names are those the tuning
 //! prints, e.g. `king attack`, `silver`), to try a term by hand. `shape=0` takes the shape
-//! tables away (see `benches/distil.rs`).
+//! tables away (see `benches/distil.rs`). `search.NAME=VALUE` changes a setting of the search
+//! instead (`search::SearchParams`: `search.rfp_depth=0` plays without reverse futility
+//! pruning), so that a search technique is tried the same way.
 //!
 //! It prints the error before and after, the parameters that changed, a Rust snippet of the
 //! tuned ones, and the check's score.
@@ -46,7 +48,7 @@ use std::time::Instant;
 
 use anyhow::{bail, Context, Result};
 use tegami::engine::search::eval::{EvalParams, Evaluator, Weights};
-use tegami::engine::search::{is_quiet, Limits, Searcher};
+use tegami::engine::search::{is_quiet, Limits, SearchParams, Searcher};
 use tegami::engine::{Color, Game, Outcome, Position, VariantId};
 
 /// A game still going after this many plies is a draw.
@@ -395,8 +397,8 @@ fn tune(c: &Config, samples: &[Sample]) -> EvalParams {
     tuned
 }
 
-/// Plays the tuned evaluation against the one in force: its score.
-fn verify(c: &Config, tuned: &EvalParams) -> f64 {
+/// Plays the tuned evaluation (searching with `search`) against the one in force: its score.
+fn verify(c: &Config, tuned: &EvalParams, search: SearchParams) -> f64 {
     let next = AtomicUsize::new(0);
     let points = Mutex::new(0.0f64);
     std::thread::scope(|scope| {
@@ -412,7 +414,12 @@ fn verify(c: &Config, tuned: &EvalParams) -> f64 {
                 } else {
                     Color::White
                 };
-                let t = (Searcher::new(16).with_params(tuned), c.verify_nodes);
+                let t = (
+                    Searcher::new(16)
+                        .with_params(tuned)
+                        .with_search_params(search),
+                    c.verify_nodes,
+                );
                 let o = (Searcher::new(16), c.verify_nodes);
                 let mut players = if tuned_side == Color::Black {
                     [t, o]
@@ -445,9 +452,19 @@ fn main() -> Result<()> {
         let base = EvalParams::of(c.variant);
         let (s, mut x) = space(&base);
         let mut without_shape = false;
+        let mut search = SearchParams::of(c.variant);
         for (name, v) in &c.compare {
             if name == "shape" && *v == 0 {
                 without_shape = true;
+                continue;
+            }
+            if let Some(setting) = name.strip_prefix("search.") {
+                if !search.set(setting, *v) {
+                    bail!(
+                        "no search setting {setting}: the settings are {}",
+                        SearchParams::NAMES.join(", ")
+                    );
+                }
                 continue;
             }
             let Some(i) = s.names.iter().position(|n| n == name) else {
@@ -465,7 +482,7 @@ fn main() -> Result<()> {
         let games = c.verify.max(2);
         let started = Instant::now();
         let nodes = c.verify_nodes;
-        let score = verify(&Config { verify: games, ..c }, &changed);
+        let score = verify(&Config { verify: games, ..c }, &changed, search);
         println!(
             "Compare: the changed evaluation scored {:.1}% in {} games against the one in force ({} nodes a move, {:.0} s)",
             score * 100.0,
@@ -482,7 +499,7 @@ fn main() -> Result<()> {
     let tuned = tune(&c, &samples);
     if c.verify > 0 {
         let started = Instant::now();
-        let score = verify(&c, &tuned);
+        let score = verify(&c, &tuned, SearchParams::of(c.variant));
         println!(
             "\nCheck: the tuned evaluation scored {:.1}% in {} games against the one in force ({} nodes a move, {:.0} s)",
             score * 100.0,

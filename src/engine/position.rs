@@ -46,6 +46,20 @@ pub struct Undo {
     ep: Square,
 }
 
+impl Undo {
+    /// The code of the piece that moved (before any promotion), or `EMPTY` for a drop.
+    #[inline]
+    pub(crate) fn moved(&self) -> u8 {
+        self.moved
+    }
+
+    /// The code of the piece captured (the first, for a lion's double capture), or `EMPTY`.
+    #[inline]
+    pub(crate) fn captured(&self) -> u8 {
+        self.captured
+    }
+}
+
 impl PartialEq for Position {
     fn eq(&self, o: &Position) -> bool {
         self.v.id() == o.v.id()

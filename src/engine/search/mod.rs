@@ -39,6 +39,7 @@ use crate::engine::{Color, Game, Move, Outcome};
 pub use analysis::{analyse, analyse_within, Analysis, Budget, PlyEval, Swing, CLAMP_POINTS};
 pub use tt::Tt;
 
+pub use pvs::SearchParams;
 use pvs::{Tree, HISTORY_SIZE, INF, MATE, MATE_BOUND, MAX_PLY};
 
 /// Default transposition table size, in mebibytes.
@@ -280,6 +281,9 @@ pub struct Searcher {
     history: Vec<i32>,
     /// Piece values other than the documented ones (self-play tuning).
     tables: Option<Arc<eval::EvalTables>>,
+    /// The search's settings, when not the game's own (`SearchParams::of`): self-play
+    /// tuning.
+    params: Option<SearchParams>,
 }
 
 impl Searcher {
@@ -289,7 +293,14 @@ impl Searcher {
             tt: Tt::new(tt_mb),
             history: vec![0; HISTORY_SIZE],
             tables: None,
+            params: None,
         }
+    }
+
+    /// Searches with other settings (for trying a change in self-play).
+    pub fn with_search_params(mut self, p: SearchParams) -> Searcher {
+        self.params = Some(p);
+        self
     }
 
     /// Plays with other piece values (for self-play tuning): `value` gives a kind's worth on
@@ -366,6 +377,7 @@ impl Searcher {
         let deadline = movetime.map(|t| t0 + t);
         let threads = limits.thread_count();
         let declare = crate::engine::declaration::declare(game.position()).is_ok();
+        let params = self.params.unwrap_or_else(|| SearchParams::of(pos.v.id()));
         let Searcher { tt, history, .. } = self;
         let tt = &*tt;
         // Lazy SMP: helper threads search the same root on the shared table, at staggered
@@ -381,6 +393,7 @@ impl Searcher {
                     scope.spawn(move || {
                         helper(
                             tt, &tables, pos, roots, hashes, checks, max_depth, deadline, stop, id,
+                            params,
                         )
                     })
                 })
@@ -396,6 +409,7 @@ impl Searcher {
                 deadline,
                 limits.stop.as_deref(),
             );
+            tree.params = params;
             let mut result = main_search(
                 &mut tree, &mut pos, &mut roots, max_depth, node_limit, t0, &mut info,
             );
@@ -429,11 +443,13 @@ fn main_search(
         declare: false,
     };
     let single = roots.len() == 1;
+    let mut prev: Option<i32> = None;
     for depth in 1..=max_depth {
         tree.limits_on = depth > 1;
         tree.root_depth = depth as i32;
-        let found = root_search(tree, pos, roots, depth as i32);
+        let found = aspiration(tree, pos, roots, depth as i32, prev);
         let s = found.as_ref().map_or(0, |f| f.1);
+        prev = found.as_ref().map(|f| f.1);
         let found_any = found.is_some();
         if let Some((best, score, pv)) = found {
             result.best = Some(best);
@@ -485,6 +501,7 @@ fn helper(
     deadline: Option<Instant>,
     stop: &AtomicBool,
     id: usize,
+    params: SearchParams,
 ) -> u64 {
     let mut history = vec![0; HISTORY_SIZE];
     let mut tree = Tree::new(
@@ -499,9 +516,11 @@ fn helper(
         Some(stop),
     );
     tree.limits_on = true;
+    tree.params = params;
+    let mut prev = None;
     for depth in 1 + (id % 2) as u32..=max_depth {
         tree.root_depth = depth as i32;
-        root_search(&mut tree, &mut pos, &mut roots, depth as i32);
+        prev = aspiration(&mut tree, &mut pos, &mut roots, depth as i32, prev).map(|f| f.1);
         if tree.stopped {
             break;
         }
@@ -530,15 +549,59 @@ pub fn think(game: &Game, limits: &Limits, tt_mb: usize) -> SearchResult {
     Searcher::new(tt_mb).think(game, limits, |_| {})
 }
 
+/// One iteration at the root within an aspiration window: from the fourth on, the search
+/// first looks only at scores near the last iteration's (`prev`), which cuts far more of the
+/// tree; a score outside the window widens it on that side (doubling its width) and searches
+/// again. A score above the window that the clock stops is still taken: that move has beaten
+/// the last best one.
+fn aspiration(
+    tree: &mut Tree,
+    pos: &mut crate::engine::Position,
+    roots: &mut [RootMove],
+    depth: i32,
+    prev: Option<i32>,
+) -> Option<(Move, i32, Vec<Move>)> {
+    let mut delta = tree.params.aspiration;
+    let Some(p) = prev.filter(|p| delta > 0 && depth >= 4 && p.abs() < MATE_BOUND) else {
+        return root_search(tree, pos, roots, depth, (-INF, INF));
+    };
+    let (mut alpha, mut beta) = ((p - delta).max(-INF), (p + delta).min(INF));
+    loop {
+        let f = root_search(tree, pos, roots, depth, (alpha, beta))?;
+        if tree.stopped {
+            return Some(f);
+        }
+        delta = delta.saturating_mul(2);
+        if f.1 <= alpha && alpha > -INF {
+            beta = (alpha + beta) / 2;
+            alpha = if delta > 1_000 {
+                -INF
+            } else {
+                (f.1 - delta).max(-INF)
+            };
+        } else if f.1 >= beta && beta < INF {
+            beta = if delta > 1_000 {
+                INF
+            } else {
+                (f.1 + delta).min(INF)
+            };
+        } else {
+            return Some(f);
+        }
+    }
+}
+
 /// One iteration at the root: the best move, its score and line, if any move was searched to
-/// the end. Reorders `roots` best first.
+/// the end, within the window `(alpha, beta)` (a first score outside it is returned as it is,
+/// a bound). Reorders `roots` best first.
 fn root_search(
     tree: &mut Tree,
     pos: &mut crate::engine::Position,
     roots: &mut [RootMove],
     depth: i32,
+    window: (i32, i32),
 ) -> Option<(Move, i32, Vec<Move>)> {
-    let (mut alpha, beta) = (-INF, INF);
+    let (mut alpha, beta) = window;
     let mut best: Option<(usize, Vec<Move>)> = None;
     for (i, root) in roots.iter_mut().enumerate() {
         let rm = *root;
@@ -549,6 +612,7 @@ fn root_search(
             }
             None => {
                 let u = pos.make(rm.mv);
+                tree.shape_after(1, pos, rm.mv, &u);
                 let gives_check = pos.in_check();
                 tree.hashes.push(pos.hash());
                 tree.checks.push(gives_check);
@@ -581,6 +645,10 @@ fn root_search(
             let mut line = vec![rm.mv];
             line.extend_from_slice(&tree.pv[1]);
             best = Some((i, line));
+            if s >= beta {
+                // Above the aspiration window: the caller searches again with a wider one.
+                break;
+            }
         }
     }
     let (i, line) = best?;

@@ -9,25 +9,29 @@
 //! palace hooks): the result orders and prunes, it never decides legality.
 
 use crate::engine::bitboard::bb;
-use crate::engine::{Move, Position};
+use crate::engine::{Move, Piece, Position};
 
 use super::eval::EvalTables;
 
 /// Longest exchange followed.
 const MAX_SWAPS: usize = 40;
 
-/// The exchange value of a capture `m` for the side to move, in centipawns (moves that are
-/// not plain board captures score their first gain).
+/// The exchange value of a move `m` for the side to move, in centipawns: for a capture what it
+/// wins, for a quiet move or a drop what the piece loses where it lands (0 if nothing).
+/// Other moves (lion, castling, en passant) score 0.
 pub(crate) fn see(pos: &Position, e: &EvalTables, m: Move) -> i32 {
-    let (from, to) = match m {
-        Move::Board { from, to, .. } | Move::PromoteTo { from, to, .. } if from != to => (from, to),
+    let all = pos.occ[0] | pos.occ[1];
+    let (to, mover, mut occ) = match m {
+        Move::Board { from, to, .. } | Move::PromoteTo { from, to, .. } if from != to => {
+            (to, pos.board[from.index()], all & !bb(from))
+        }
+        Move::Drop { kind, to } => (to, Piece::new(kind, pos.side).code(), all),
         _ => return 0,
     };
     let victim = pos.board[to.index()];
     let mut swap = [0i32; MAX_SWAPS];
     swap[0] = e.gain[victim as usize];
-    let mut on_square = e.gain[pos.board[from.index()] as usize];
-    let mut occ = (pos.occ[0] | pos.occ[1]) & !bb(from);
+    let mut on_square = e.gain[mover as usize];
     let mut side = !pos.side;
     let mut d = 0;
     while d + 1 < MAX_SWAPS {
@@ -74,6 +78,31 @@ mod tests {
         let pos = fen::parse(v, position).expect("a position");
         let m = crate::engine::notation::code::parse(&pos, m).expect("a move");
         see(&pos, &EvalTables::get(VariantId::Shogi), m)
+    }
+
+    /// A quiet move or a drop scores what its piece loses where it lands: all of it when the
+    /// square is attacked and not defended, the difference when a defender takes back.
+    #[test]
+    fn quiet_moves_and_drops_score_what_the_piece_loses() {
+        let e = EvalTables::get(VariantId::Shogi);
+        let gain = |kind, color| e.gain[crate::engine::Piece::new(kind, color).code() as usize];
+        use crate::engine::{Color::*, PieceKind::*};
+        // A gold dropped in front of a pawn, undefended: lost.
+        assert_eq!(
+            see_of("4k4/9/9/4p4/9/9/9/9/K8 b G 1", "G*5e"),
+            -gain(Gold, Black)
+        );
+        // The same drop with a rook behind it: the pawn takes the gold, the rook the pawn.
+        assert_eq!(
+            see_of("4k4/9/9/4p4/9/9/9/9/K3R4 b G 1", "G*5e"),
+            gain(Pawn, White) - gain(Gold, Black)
+        );
+        // A silver stepping in front of the pawn, undefended: lost; out of its reach: safe.
+        assert_eq!(
+            see_of("4k4/9/9/4p4/9/4S4/9/9/K8 b - 1", "5f5e"),
+            -gain(Silver, Black)
+        );
+        assert_eq!(see_of("4k4/9/9/4p4/9/4S4/9/9/K8 b - 1", "5f4e"), 0);
     }
 
     #[test]
