@@ -385,6 +385,20 @@ impl<'a> Tree<'a> {
         }
     }
 
+    /// The evaluation of the position at `ply` (through the cache, with the shape sums kept
+    /// up to it).
+    #[inline]
+    fn evaluate(&mut self, pos: &Position, ply: usize, alpha: i32, beta: i32) -> i32 {
+        evaluate_cached(
+            pos,
+            self.e,
+            alpha,
+            beta,
+            &mut self.eval_cache,
+            self.shape[ply],
+        )
+    }
+
     /// Keeps the shape term's board sums up for ply `ply`, reached by `m` (just made in
     /// `pos`, `u` its undo) from the ply before.
     #[inline]
@@ -630,14 +644,7 @@ impl<'a> Tree<'a> {
         let static_eval = if in_check || pv_node || excluded.is_some() {
             -INF
         } else {
-            evaluate_cached(
-                pos,
-                self.e,
-                alpha,
-                beta,
-                &mut self.eval_cache,
-                self.shape[ply],
-            )
+            self.evaluate(pos, ply, alpha, beta)
         };
         // Reverse futility: a position this far above beta with so little depth left keeps
         // its edge through one quiet move.
@@ -896,27 +903,13 @@ impl<'a> Tree<'a> {
             return 0;
         }
         if ply >= MAX_PLY {
-            return evaluate_cached(
-                pos,
-                self.e,
-                alpha,
-                beta,
-                &mut self.eval_cache,
-                self.shape[ply],
-            );
+            return self.evaluate(pos, ply, alpha, beta);
         }
         let in_check = in_check.unwrap_or_else(|| pos.in_check());
         let evasions = in_check && qdepth < QS_CHECK_DEPTH;
         let mut best = -INF;
         if !evasions {
-            let stand = evaluate_cached(
-                pos,
-                self.e,
-                alpha,
-                beta,
-                &mut self.eval_cache,
-                self.shape[ply],
-            );
+            let stand = self.evaluate(pos, ply, alpha, beta);
             if stand >= beta || in_check {
                 return stand;
             }
