@@ -1,11 +1,12 @@
 //! The tree search: principal variation search with iterative deepening and aspiration
 //! windows (driven from `mod.rs`), a quiescence search over captures (losing ones skipped by
 //! exchange evaluation, `see.rs`), the transposition table, staged move picking (`Stage`:
-//! hash move, good captures by MVV-LVA, killers and quiet moves by history, losing captures), check extensions, reverse futility, null-move,
-//! futility and move-count pruning, exchange pruning of quiet moves near the leaves (a move
-//! that puts its piece where it is lost by exchange), a ply less for nodes the table knows
-//! nothing of (internal iterative reduction), and late-move reductions. The settings of these
-//! techniques are [`SearchParams`], so that each can be tried in self-play (see its doc).
+//! hash move, good captures by MVV-LVA, killers and quiet moves by history, losing captures),
+//! check extensions, reverse futility, null-move, futility and move-count pruning, exchange
+//! pruning of quiet moves near the leaves (a move that puts its piece where it is lost by
+//! exchange), a ply less for nodes the table knows nothing of (internal iterative
+//! reduction), and late-move reductions. The settings of these techniques are
+//! [`SearchParams`], so that each can be tried in self-play (see its doc).
 //!
 //! Cheap tests spare the costly ones: a move that cannot give check
 //! (`Position::may_give_check`) is not tested for check, a quiet move to be pruned is not
@@ -788,9 +789,11 @@ impl<'a> Tree<'a> {
             }
             legal += 1;
             let gives_check = may_check && pos.in_check();
-            // A check that loses its piece by exchange is not worth a ply more (the exchange
-            // is read on the position before the move: taken back for it, then made again).
-            let sound_check = gives_check
+            // A check extends the search (while the path is under twice the iteration's
+            // depth), unless it loses its piece by exchange (read on the position before the
+            // move: taken back for it, then made again).
+            let extend_check = gives_check
+                && (ply as i32) < 2 * self.root_depth
                 && (self.params.check_see == 0 || {
                     pos.unmake(m, u);
                     let sound = see(pos, self.e, m) >= 0;
@@ -812,7 +815,7 @@ impl<'a> Tree<'a> {
                 self.checks.push(gives_check);
                 self.shape_after(ply + 1, pos, m, &u);
                 let ext = i32::from(
-                    (sound_check || singular == Some(m)) && (ply as i32) < 2 * self.root_depth,
+                    extend_check || (singular == Some(m) && (ply as i32) < 2 * self.root_depth),
                 );
                 let new_depth = depth - 1 + ext;
                 let s = if legal == 1 {
