@@ -3,7 +3,7 @@
 //!
 //! ```text
 //! cargo bench --bench texel -- --variant shogi [--games 400] [--nodes 3000] [--threads N]
-//!     [--passes 100] [--verify 40] [--verify-nodes 20000]
+//!     [--passes 100] [--verify 40] [--verify-nodes 20000] [--first-opening 0]
 //! ```
 //!
 //! **Skipped without a game.** Without `--variant` it prints one line saying it is skipped and
@@ -29,8 +29,9 @@
 //!    Values stay within half and twice the documented ones.
 //! 5. **Check.** `--verify N` (default 40; 0 skips it) plays N games of the tuned evaluation
 //!    against the one in force at `--verify-nodes` a move (default 20,000), colours
-//!    alternating, game pairs from the same random opening. Tuned values go into the code only
-//!    if they score above 50%.
+//!    alternating, game pairs from the same random opening (pair i from opening
+//!    `--first-opening` + i, so that a second run can play other openings than the first).
+//!    Tuned values go into the code only if they score above 50%.
 //!
 //! `--compare "NAME=VALUE,..."` skips the games and the tuning: it plays the check (step 5)
 //! of the parameters in force with the named ones changed (the names are those the tuning
@@ -66,6 +67,8 @@ struct Config {
     passes: usize,
     verify: usize,
     verify_nodes: u64,
+    /// The opening of the first pair of check games.
+    first_opening: u64,
     /// `--compare`: parameters changed by hand (name, value), checked without tuning.
     compare: Vec<(String, i32)>,
 }
@@ -79,6 +82,7 @@ fn parse_args() -> Result<Option<Config>> {
         passes: 100,
         verify: 40,
         verify_nodes: 20_000,
+        first_opening: 0,
         compare: Vec::new(),
     };
     let mut variant = None;
@@ -97,6 +101,9 @@ fn parse_args() -> Result<Option<Config>> {
             "--passes" => c.passes = value()?.parse().context("--passes")?,
             "--verify" => c.verify = value()?.parse().context("--verify")?,
             "--verify-nodes" => c.verify_nodes = value()?.parse().context("--verify-nodes")?,
+            "--first-opening" => {
+                c.first_opening = value()?.parse().context("--first-opening")?;
+            }
             "--compare" => {
                 for pair in value()?.split(',') {
                     let (name, v) = pair
@@ -426,8 +433,10 @@ fn verify(c: &Config, tuned: &EvalParams, search: SearchParams) -> f64 {
                 } else {
                     [o, t]
                 };
-                let (winner, _) =
-                    play_out(opening(c.variant, 1_000_000 + (i / 2) as u64), &mut players);
+                let (winner, _) = play_out(
+                    opening(c.variant, 1_000_000 + c.first_opening + (i / 2) as u64),
+                    &mut players,
+                );
                 let p = match winner {
                     None => 0.5,
                     Some(w) if w == tuned_side => 1.0,

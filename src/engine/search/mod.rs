@@ -611,6 +611,7 @@ fn root_search(
                 f
             }
             None => {
+                tree.note_played(0, pos, rm.mv);
                 let u = pos.make(rm.mv);
                 tree.shape_after(1, pos, rm.mv, &u);
                 let gives_check = pos.in_check();
