@@ -144,9 +144,10 @@ async fn a_game_against_the_computer_on_discord() {
     )
     .await;
     assert!(!content(&r).starts_with('✗'), "{}", content(&r));
+    let before_crash = fake.live_number();
     bot.kill();
     let mut bot = Bot::start(&fake, dir.path(), &config, 2);
-    fake.wait_ready(STEP).await;
+    fake.wait_connection_after(before_crash, STEP).await;
     let deadline = Instant::now() + STEP;
     loop {
         let (_, to_move, ply) = stored(dir.path(), 1);

@@ -567,9 +567,10 @@ async fn a_game_on_discord_from_challenge_to_resignation_through_a_crash() {
     assert_private_refusal(&fake, &stale, "older position");
 
     // The bot crashes mid-game and comes back: nothing is lost.
+    let before_crash = fake.live_number();
     bot.kill();
     let mut bot = Bot::start(&fake, dir.path(), &config, 2);
-    fake.wait_reconnect(STEP).await;
+    fake.wait_connection_after(before_crash, STEP).await;
     let m4 = slash(
         &fake,
         thread,

@@ -608,6 +608,19 @@ impl FakeDiscord {
     /// connection's number (1 for the first connection).
     pub async fn wait_reconnect(&self, timeout: Duration) -> u64 {
         let after = self.gw().last_ended;
+        self.wait_connection_after(after, timeout).await
+    }
+
+    /// The number of the connection dispatches go to now (0 when there is none).
+    pub fn live_number(&self) -> u64 {
+        self.gw().live.map_or(0, |l| l.number)
+    }
+
+    /// Waits until a connection numbered above `after` is the one dispatches go to (READY or
+    /// RESUMED sent on it); returns its number. After killing a bot, give the number of its
+    /// connection ([`Self::live_number`] before the kill): the fake may not yet have seen that
+    /// connection end, and a dispatch sent to it would be lost with the dead process.
+    pub async fn wait_connection_after(&self, after: u64, timeout: Duration) -> u64 {
         let v = self
             .wait_gw("the bot reconnecting", timeout, move |v| {
                 v.live.as_ref().is_some_and(|l| l.number > after)
