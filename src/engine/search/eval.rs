@@ -145,6 +145,16 @@
 //! (each figure is ±5% or so), not the step a real king-safety evaluation would be. A penalty
 //! per rank the king stands forward (15 and 40) scored 49.0% and 52.0% in Shogi: not taken.
 //!
+//! Two more king-safety terms were tried the same way at 100,000 nodes a move and left out:
+//! a cost per empty square from which a piece in the opponent's hand would give check once
+//! dropped (counted per kind held, by the defender's own piece of that kind standing on the
+//! king's square: weight 20 scored 50.2% in 200 games of Judkins Shogi), and a king danger
+//! that grows with its square, as strong engines count it: units of attacks on the king's
+//! zone, twice those drop-check squares, enemy pieces near the king and pieces in hand, less
+//! the shield, costing units² × w / 64 (Judkins Shogi, 200 games: w = 16 scored 50.0%,
+//! w = 40 48.8%; Shogi, 100 games: w = 16 scored 45.5%). Within the clamp of the positional
+//! terms (±400) neither gives the search what it lacks.
+//!
 //! # Shape tables (learned from Fairy-Stockfish)
 //!
 //! Hand-set terms cannot say where a Shogi piece belongs: a silver beside its king, a bishop
