@@ -111,10 +111,10 @@ pub(crate) const MAX_PLY: usize = 120;
 /// | no check extensions | 47.5% | |
 /// | quiet checks and checking drops (not lost by exchange) at the quiescence search's first ply | 48.8% | 53.0% (and 10% more time a node) |
 ///
-/// None moves the score beyond the noise. The depth is not where the gap to Fairy-Stockfish
-/// lies alone: in a Judkins Shogi middle game, Tegami reached depth 13 in 980,000 nodes
-/// (1 s), Fairy-Stockfish depth 17 in 570,000, both choosing the same move; but searches
-/// made shallower or deeper by these settings play no better against the search in force.
+/// None moves the score beyond the noise. Depth alone does not explain the gap to
+/// Fairy-Stockfish: in a Judkins Shogi middle game Tegami reached depth 13 in 980,000 nodes
+/// (1 s) and Fairy-Stockfish depth 17 in 570,000, both choosing the same move, yet the more
+/// selective searches above, which reach deeper, play no better than the search in force.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SearchParams {
     /// The root's first aspiration window, half its width in centipawns (0: none).
