@@ -188,11 +188,26 @@ impl Position {
         let b = &self.board;
         let byi = by.index();
         let target = sq.bit() as usize;
-        let mut found = 0;
-        for &code in &t.step_codes[byi] {
-            found |= t.step_from[code as usize][target] & self.bb[code as usize];
-        }
         let mine = self.occ[byi] & occ;
+        let mut found = 0;
+        // Steps and leaps: only the pieces standing where one of the side's codes could step
+        // or leap from are asked, each whether its own code does.
+        let mut near = t.step_near[byi][target] & mine;
+        while near != 0 {
+            let f = near.trailing_zeros();
+            near &= near - 1;
+            let code = b[Square::from_bit(f).index()] as usize;
+            found |= t.step_from[code][target] & (1u128 << f);
+        }
+        // Lines: only the directions with one of the side's line pieces on them are walked.
+        let mut liners = 0;
+        for &code in &t.line_codes[byi] {
+            liners |= self.bb[code as usize];
+        }
+        liners &= mine;
+        if liners == 0 {
+            return found;
+        }
         let ranges = t.range_dirs[byi];
         let hops = t.hop_dirs[byi];
         let mut lines = t.slide_dirs[byi] | ranges | hops;
@@ -200,6 +215,9 @@ impl Position {
             let d = lines.trailing_zeros() as usize;
             lines &= lines - 1;
             let back = OPPOSITE[d];
+            if t.rays.ray[back][target] & liners == 0 {
+                continue;
+            }
             let Some(s) = t.rays.first(back, sq, occ) else {
                 continue;
             };

@@ -359,6 +359,8 @@ pub(crate) struct Tables {
     /// Per attacking colour and square: the squares from which any of its codes steps or
     /// leaps to capture there (the union of `step_from` over `step_codes`).
     pub step_near: [Vec<Bitboard>; 2],
+    /// Per attacking colour: the codes that attack along lines (slides, hops or ranges).
+    pub line_codes: [Vec<u8>; 2],
     /// Per code: the line directions (bits over `DIRS8`) it slides along to empty squares.
     pub slide_quiet: [u8; CODES],
     /// Per code: where it may stand, as a set (the whole board unless confined).
@@ -947,6 +949,15 @@ impl Variant {
                 })
                 .collect()
         });
+        let line_codes = [0, 1].map(|c| {
+            (0..CODES)
+                .filter(|&code| {
+                    Piece::from_code(code as u8).is_some_and(|p| p.color.index() == c)
+                        && slide_attack[code] | range_attack[code] | hop_attack[code] != 0
+                })
+                .map(|code| code as u8)
+                .collect()
+        });
         let mut line_piece = [false; CODES];
         for (code, line) in line_piece.iter_mut().enumerate() {
             let king = Piece::from_code(code as u8).is_some_and(|p| p.kind.is_royal());
@@ -1027,6 +1038,7 @@ impl Variant {
                 step_from,
                 step_codes,
                 step_near,
+                line_codes,
                 slide_quiet,
                 allowed_bb,
                 drop_ok,

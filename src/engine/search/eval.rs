@@ -871,6 +871,17 @@ fn near_masks() -> &'static [[u128; 81]; 2] {
 /// which the compiler turns into a few vector operations.
 #[inline]
 pub(crate) fn material(pos: &Position, e: &EvalTables) -> i32 {
+    let m = material_of_black(pos, e);
+    if pos.side.index() == 0 {
+        m
+    } else {
+        -m
+    }
+}
+
+/// The material balance from the first player's (Black's) view: what the search keeps up
+/// move by move ([`material_after`]).
+pub(crate) fn material_of_black(pos: &Position, e: &EvalTables) -> i32 {
     let mut m: i32 = 0;
     for (&n, &v) in pos.counts.iter().zip(e.signed.iter()) {
         m += i32::from(n) * v;
@@ -882,10 +893,45 @@ pub(crate) fn material(pos: &Position, e: &EvalTables) -> i32 {
     {
         m += (i32::from(a) - i32::from(b)) * v;
     }
-    if pos.side.index() == 0 {
-        m
-    } else {
-        -m
+    m
+}
+
+/// [`material_of_black`] after `m`, just made in `pos` (`u` its undo), from the balance
+/// before it: a plain move changes the mover's value (a promotion), takes the captured
+/// piece's off and puts it in the mover's hand if it is held; a drop moves a piece from the
+/// hand to the board. Other moves (a lion's double move, castling, en passant, a Shanghai
+/// pawn's promotion) are counted again.
+#[inline]
+pub(crate) fn material_after(
+    before: i32,
+    e: &EvalTables,
+    pos: &Position,
+    m: Move,
+    u: &Undo,
+) -> i32 {
+    // The mover is the side not to move now; its sign from Black's view.
+    let sign = if pos.side.index() == 0 { -1 } else { 1 };
+    match m {
+        Move::Board { from, to, .. } => {
+            if from == to {
+                return before;
+            }
+            let now = pos.board[to.index()] as usize;
+            let mut after = before + e.signed[now] - e.signed[u.moved() as usize];
+            let captured = u.captured();
+            if is_piece(captured) {
+                after -= e.signed[captured as usize];
+                let k = pos.v.t.to_hand[((captured - 2) >> 1) as usize];
+                if k != NOT_HELD {
+                    after += sign * e.hand[k as usize];
+                }
+            }
+            after
+        }
+        Move::Drop { kind, to } => {
+            before + e.signed[pos.board[to.index()] as usize] - sign * e.hand[kind.index()]
+        }
+        _ => material_of_black(pos, e),
     }
 }
 
@@ -909,13 +955,19 @@ pub(crate) fn evaluate_cached(
     beta: i32,
     cache: &mut [u64],
     shape_board: [i32; 2],
+    material_black: i32,
 ) -> i32 {
     let slot = &mut cache[pos.hash as usize & (CACHE_SIZE - 1)];
     if *slot >> 32 == pos.hash >> 32 && *slot != 0 {
         return *slot as u32 as i32;
     }
     let w = &e.w;
-    let base = material(pos, e) + w.tempo + e.shape.score_with(pos, shape_board);
+    let material = if pos.side.index() == 0 {
+        material_black
+    } else {
+        -material_black
+    };
+    let base = material + w.tempo + e.shape.score_with(pos, shape_board);
     if base + LAZY_MARGIN <= alpha || base - LAZY_MARGIN >= beta {
         return base;
     }
@@ -1103,6 +1155,51 @@ mod tests {
             drops > 50 && kings > 50 && captures > 200,
             "{drops} {kings} {captures}"
         );
+    }
+
+    /// The material balance the search keeps up move by move (`material_after`) is the
+    /// balance counted afresh, along seeded random games of every game that capture when they
+    /// can (so that captures into the hand, drops, promotions and each game's own moves occur).
+    #[test]
+    fn material_kept_up_move_by_move_matches_a_fresh_count() {
+        for &id in VariantId::ALL {
+            let e = EvalTables::get(id);
+            let mut z = 0x9e37_79b9_7f4a_7c15_u64 ^ id as u64;
+            let mut next = |n: usize| {
+                z ^= z << 13;
+                z ^= z >> 7;
+                z ^= z << 17;
+                (z % n as u64) as usize
+            };
+            let (mut captures, mut changes) = (0, 0);
+            for _ in 0..20 {
+                let mut pos = Position::start(id);
+                let mut balance = material_of_black(&pos, &e);
+                for _ in 0..200 {
+                    let moves = pos.legal_moves();
+                    if moves.is_empty() {
+                        break;
+                    }
+                    let takes: Vec<Move> =
+                        moves.iter().copied().filter(|&m| pos.captures(m)).collect();
+                    let m = if !takes.is_empty() && next(3) > 0 {
+                        takes[next(takes.len())]
+                    } else {
+                        moves[next(moves.len())]
+                    };
+                    captures += usize::from(pos.captures(m));
+                    let u = pos.make(m);
+                    let after = material_after(balance, &e, &pos, m, &u);
+                    changes += usize::from(after != balance);
+                    balance = after;
+                    assert_eq!(balance, material_of_black(&pos, &e), "{id:?} after {m:?}");
+                }
+            }
+            assert!(
+                captures > 200 && changes > 200,
+                "{id:?}: {captures} {changes}"
+            );
+        }
     }
 
     /// The shape term is the sum of the tables at the entries `shape_features` lists, with

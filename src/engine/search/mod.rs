@@ -613,7 +613,7 @@ fn root_search(
             None => {
                 tree.note_played(0, pos, rm.mv);
                 let u = pos.make(rm.mv);
-                tree.shape_after(1, pos, rm.mv, &u);
+                tree.sums_after(1, pos, rm.mv, &u);
                 let gives_check = pos.in_check();
                 tree.hashes.push(pos.hash());
                 tree.checks.push(gives_check);

@@ -43,7 +43,7 @@ use crate::engine::variant::{RepetitionRule, StalemateRule};
 use crate::engine::zobrist;
 use crate::engine::{Move, Position, Undo, VariantId};
 
-use super::eval::{evaluate_cached, EvalTables, CACHE_SIZE};
+use super::eval::{evaluate_cached, material_after, material_of_black, EvalTables, CACHE_SIZE};
 use super::see::see;
 use super::tt::{Bound, Tt};
 
@@ -257,6 +257,9 @@ pub(crate) struct Tree<'a> {
     /// Per ply: the board's part of the shape term (`eval::Shape::board_after`), kept up
     /// move by move; ply 0 is the root.
     pub shape: Vec<[i32; 2]>,
+    /// Per ply: the material balance from Black's view (`eval::material_after`), kept up
+    /// the same way.
+    material: Vec<i32>,
     /// Full evaluations by hash (see `eval::evaluate_cached`).
     eval_cache: Vec<u64>,
     /// Whether the game allows the check filter (`Position::may_give_check`): not with palace
@@ -439,6 +442,11 @@ impl<'a> Tree<'a> {
                 s[0] = e.shape.board_sums(pos);
                 s
             },
+            material: {
+                let mut m = vec![0; MAX_PLY + 2];
+                m[0] = material_of_black(pos, e);
+                m
+            },
             eval_cache: vec![0; CACHE_SIZE],
             check_filter: pos.v.t.palace.is_none()
                 && pos.v.t.lame_attacks.iter().all(|l| l.is_empty()),
@@ -599,14 +607,16 @@ impl<'a> Tree<'a> {
             beta,
             &mut self.eval_cache,
             self.shape[ply],
+            self.material[ply],
         )
     }
 
-    /// Keeps the shape term's board sums up for ply `ply`, reached by `m` (just made in
-    /// `pos`, `u` its undo) from the ply before.
+    /// Keeps the evaluation's running sums (the shape term's board sums, the material) up for
+    /// ply `ply`, reached by `m` (just made in `pos`, `u` its undo) from the ply before.
     #[inline]
-    pub(crate) fn shape_after(&mut self, ply: usize, pos: &Position, m: Move, u: &Undo) {
+    pub(crate) fn sums_after(&mut self, ply: usize, pos: &Position, m: Move, u: &Undo) {
         self.shape[ply] = self.e.shape.board_after(self.shape[ply - 1], pos, m, u);
+        self.material[ply] = material_after(self.material[ply - 1], self.e, pos, m, u);
     }
 
     #[inline]
@@ -918,6 +928,7 @@ impl<'a> Tree<'a> {
             self.checks.push(false);
             self.null_floor = self.hashes.len() - 1;
             self.shape[ply + 1] = self.shape[ply];
+            self.material[ply + 1] = self.material[ply];
             self.played[ply] = NO_KEY;
             let s = -self.search(pos, depth - 1 - r, ply + 1, -beta, -beta + 1, false);
             self.null_floor = floor;
@@ -1019,7 +1030,7 @@ impl<'a> Tree<'a> {
             } else {
                 self.hashes.push(h);
                 self.checks.push(gives_check);
-                self.shape_after(ply + 1, pos, m, &u);
+                self.sums_after(ply + 1, pos, m, &u);
                 let ext = i32::from(
                     extend_check || (singular == Some(m) && (ply as i32) < 2 * self.root_depth),
                 );
@@ -1204,7 +1215,7 @@ impl<'a> Tree<'a> {
             } else {
                 // The child tests for check itself only if this move may have given it.
                 let child_check = if may_check { None } else { Some(false) };
-                self.shape_after(ply + 1, pos, m, &u);
+                self.sums_after(ply + 1, pos, m, &u);
                 -self.qsearch(pos, ply + 1, -beta, -alpha, qdepth + 1, child_check)
             };
             pos.unmake(m, u);
