@@ -11,6 +11,8 @@
 FROM rust:1.95-slim-trixie AS build
 WORKDIR /src
 COPY Cargo.toml Cargo.lock ./
+# The build settings (the processor level the engine is compiled for, see the file).
+COPY .cargo .cargo
 COPY src src
 COPY migrations migrations
 COPY locales locales

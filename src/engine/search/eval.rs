@@ -1014,9 +1014,11 @@ fn positional(pos: &Position, e: &EvalTables, base: i32) -> i32 {
                 bb &= bb - 1;
                 let targets = pos.targets(from, code);
                 *score += targets.count_ones() as i32 * w.mobility;
-                let h = (targets & theirs).count_ones() as i32;
-                hits[c ^ 1] += h;
-                raiders[c ^ 1] += i32::from(h != 0);
+                let on_zone = targets & theirs;
+                if on_zone != 0 {
+                    hits[c ^ 1] += on_zone.count_ones() as i32;
+                    raiders[c ^ 1] += 1;
+                }
             }
         }
     }
