@@ -183,6 +183,10 @@ impl Position {
     /// that need the whole board (blockable leaps, cannon jumps, the flying king and the palace
     /// hooks) are left out, and a walled queen counts as a free one, so that the exchange
     /// evaluation is an estimate in those games (it only orders and prunes the search).
+    ///
+    /// Only the pieces of `by` on squares from which one of its codes could step or leap here
+    /// are asked whether their own code does, and only the lines holding one of its line
+    /// pieces are walked: the exchange evaluation calls this once or twice per move it judges.
     pub(crate) fn attackers_to(&self, sq: Square, by: Color, occ: Bitboard) -> Bitboard {
         let t = &self.v.t;
         let b = &self.board;

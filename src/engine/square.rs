@@ -49,19 +49,23 @@ impl Square {
     /// Index into an 81-square bit set (`row * 9 + col`), by table: no division.
     #[inline(always)]
     pub const fn bit(self) -> u32 {
+        // The table covers every `u8`, so the lookup needs no bounds check.
         BIT_OF[self.0 as usize] as u32
     }
 
-    /// The square of an 81-square bit index.
+    /// The square of an 81-square bit index (the bits of a `u128` past 80 are no square: they
+    /// give cell 0, a wall cell).
     #[inline(always)]
     pub const fn from_bit(bit: u32) -> Square {
-        Square(SQUARE_OF[bit as usize])
+        // Masked into the table's 128 entries: no bounds check on the generator's hot path.
+        Square(SQUARE_OF[(bit & 127) as usize])
     }
 }
 
-/// `Square::bit` of every mailbox cell (0 for wall cells, which have no bit).
-const BIT_OF: [u8; CELLS] = {
-    let mut t = [0u8; CELLS];
+/// `Square::bit` of every mailbox cell (0 for wall cells, which have no bit, and for the
+/// values of a `u8` past the last cell).
+const BIT_OF: [u8; 256] = {
+    let mut t = [0u8; 256];
     let mut i = 0;
     while i < 81 {
         t[Square::new((i % 9) as u8, (i / 9) as u8).0 as usize] = i as u8;
@@ -70,9 +74,9 @@ const BIT_OF: [u8; CELLS] = {
     t
 };
 
-/// The mailbox cell of every bit index.
-const SQUARE_OF: [u8; 81] = {
-    let mut t = [0u8; 81];
+/// The mailbox cell of every bit index (cell 0 past the 81 squares).
+const SQUARE_OF: [u8; 128] = {
+    let mut t = [0u8; 128];
     let mut i = 0;
     while i < 81 {
         t[i] = Square::new((i % 9) as u8, (i / 9) as u8).0;

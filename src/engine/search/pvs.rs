@@ -14,8 +14,8 @@
 //! Cheap tests spare the costly ones: a move that cannot give check
 //! (`Position::may_give_check`) is not tested for check, a quiet move to be pruned is not
 //! made, full evaluations are cached by hash (`eval::evaluate_cached`), and the board's part
-//! of the shape term is kept up move by move (`Tree::shape`) rather than counted at each
-//! evaluation.
+//! of the shape term and the material balance are kept up move by move (`Tree::shape`,
+//! `Tree::material`) rather than counted at each evaluation.
 //!
 //! The games' rules inside the tree:
 //!
@@ -652,13 +652,19 @@ impl<'a> Tree<'a> {
         let [k1, k2] = self.killers[ply];
         let side = pos.side.index();
         let rows = self.cont_rows(ply, side);
+        // The destinations of the moves singled out: most moves differ there, which is
+        // cheaper to see than a whole move's difference.
+        let target = |m: Option<Move>| m.map_or(NO_SQUARE, |m| m.to());
+        let special = [target(skip), target(k1), target(k2)];
         for &m in &moves {
-            if Some(m) == skip {
+            let to = m.to();
+            let marked = special.contains(&to);
+            if marked && Some(m) == skip {
                 continue;
             }
-            let s = if Some(m) == k1 {
+            let s = if marked && Some(m) == k1 {
                 1_400_000
-            } else if Some(m) == k2 {
+            } else if marked && Some(m) == k2 {
                 1_300_000
             } else if m.promotes() {
                 1_500_000
