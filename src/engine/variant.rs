@@ -949,15 +949,6 @@ impl Variant {
                 })
                 .collect()
         });
-        let line_codes = [0, 1].map(|c| {
-            (0..CODES)
-                .filter(|&code| {
-                    Piece::from_code(code as u8).is_some_and(|p| p.color.index() == c)
-                        && slide_attack[code] | range_attack[code] | hop_attack[code] != 0
-                })
-                .map(|code| code as u8)
-                .collect()
-        });
         let mut line_piece = [false; CODES];
         for (code, line) in line_piece.iter_mut().enumerate() {
             let king = Piece::from_code(code as u8).is_some_and(|p| p.kind.is_royal());
@@ -990,6 +981,15 @@ impl Variant {
                 };
             }
         }
+        let line_codes = side_codes.clone().map(|codes| {
+            codes
+                .into_iter()
+                .filter(|&c| {
+                    let c = c as usize;
+                    slide_attack[c] | range_attack[c] | hop_attack[c] != 0
+                })
+                .collect()
+        });
         debug_assert_eq!(DIRS8.len(), 8);
         debug_assert_eq!(PAD_W, 9 + 2 * BORDER);
         Variant {

@@ -871,11 +871,16 @@ fn near_masks() -> &'static [[u128; 81]; 2] {
 /// which the compiler turns into a few vector operations.
 #[inline]
 pub(crate) fn material(pos: &Position, e: &EvalTables) -> i32 {
-    let m = material_of_black(pos, e);
+    to_move_view(pos, material_of_black(pos, e))
+}
+
+/// A balance from Black's view, seen from the side to move.
+#[inline]
+fn to_move_view(pos: &Position, black: i32) -> i32 {
     if pos.side.index() == 0 {
-        m
+        black
     } else {
-        -m
+        -black
     }
 }
 
@@ -920,11 +925,8 @@ pub(crate) fn material_after(
             let mut after = before + e.signed[now] - e.signed[u.moved() as usize];
             let captured = u.captured();
             if is_piece(captured) {
-                after -= e.signed[captured as usize];
-                let k = pos.v.t.to_hand[((captured - 2) >> 1) as usize];
-                if k != NOT_HELD {
-                    after += sign * e.hand[k as usize];
-                }
+                // Off the board, into the mover's hand if held: what the capture gains.
+                after += sign * e.gain[captured as usize];
             }
             after
         }
@@ -962,12 +964,7 @@ pub(crate) fn evaluate_cached(
         return *slot as u32 as i32;
     }
     let w = &e.w;
-    let material = if pos.side.index() == 0 {
-        material_black
-    } else {
-        -material_black
-    };
-    let base = material + w.tempo + e.shape.score_with(pos, shape_board);
+    let base = to_move_view(pos, material_black) + w.tempo + e.shape.score_with(pos, shape_board);
     if base + LAZY_MARGIN <= alpha || base - LAZY_MARGIN >= beta {
         return base;
     }
