@@ -40,7 +40,10 @@
 //! Shogi's tables in force came from `generate --nodes 5000 --games 450` (played when
 //! openings had i mod 7 random moves, so that run is not repeated exactly) and
 //! `generate --nodes 600 --games 7450` (about 1.4 hours on two cores in all), then `fit` with
-//! the defaults on both files.
+//! the defaults on both files. Judkins Shogi's came from `generate --variant judkins
+//! --nodes 3000 --games 4000 --first 16000` and the same with `--first 20000` (about 17
+//! minutes each on one core), then `fit --variant judkins` with the defaults on both files;
+//! its layout adds the king-danger grid (`eval`'s `Layout`).
 //!
 //! Whether the tables are taken is decided by play, not by the error: `cargo bench --bench
 //! texel -- --compare` (self-play) and `cargo bench --bench versus` (against Fairy-Stockfish);

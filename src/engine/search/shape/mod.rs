@@ -3,12 +3,14 @@
 
 use crate::engine::VariantId;
 
+mod judkins;
 mod shogi;
 
 /// A game's learned shape tables, if it has any.
 pub(crate) fn table(id: VariantId) -> Option<&'static [i16]> {
     match id {
         VariantId::Shogi => Some(&shogi::TABLE),
+        VariantId::Judkins => Some(&judkins::TABLE),
         _ => None,
     }
 }
