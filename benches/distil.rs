@@ -51,6 +51,8 @@
 
 #[path = "common/fsf.rs"]
 mod fsf;
+#[path = "common/opening.rs"]
+mod opening;
 
 use std::io::{BufRead, BufReader, Write};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -64,6 +66,7 @@ use tegami::engine::search::is_quiet;
 use tegami::engine::{Game, Position, VariantId};
 
 use fsf::{from_fsf, fsf_variant, Fsf};
+use opening::{mix, random_opening};
 
 const USAGE: &str =
     "usage: cargo bench --bench distil -- generate --fsf PATH --variant V --out FILE \
@@ -148,29 +151,10 @@ fn parse_args() -> Result<Option<Args>> {
     Ok(Some(a))
 }
 
-/// A well-mixed 64-bit value (splitmix64's finaliser).
-fn mix(mut z: u64) -> u64 {
-    z = z.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
-
 /// Game `i`'s opening: 2 + `i mod 7` seeded random legal moves (at least two, so that few
 /// games repeat: Fairy-Stockfish plays the same position the same way).
 fn opening(id: VariantId, i: u64) -> Game {
-    let mut g = Game::new(Position::start(id));
-    for ply in 0..2 + i % 7 {
-        let moves = g.legal_moves();
-        if moves.is_empty() || g.outcome().is_some() {
-            break;
-        }
-        let m = moves[mix(mix(i) ^ ply) as usize % moves.len()];
-        if g.play(m).is_err() {
-            break;
-        }
-    }
-    g
+    random_opening(id, i, 2 + i % 7)
 }
 
 /// Plays game `i` with Fairy-Stockfish on both sides: the lines it gives (position, score).

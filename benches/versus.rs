@@ -5,7 +5,7 @@
 //! ```text
 //! cargo bench --bench versus -- --fsf /path/to/fairy-stockfish [--variant shogi|judkins]
 //!     [--games 20] [--movetime-ms 1000] [--fsf-movetime-ms MS] [--threads N] [--nodes N]
-//!     [--max-plies 400]
+//!     [--max-plies 400] [--opening-plies 0]
 //!     [--moves] [--fsf-option NAME=VALUE]...
 //! ```
 //!
@@ -17,7 +17,11 @@
 //! **What is played.** `--games` games per variant (default 20; both variants unless
 //! `--variant` names one), colours alternating: in game i (from 0) Tegami is Black when i is
 //! even. Games are played one after another, never two at once, so neither side loses time to
-//! the other. Tegami plays in-process through the library (`Searcher`, one per game so that
+//! the other. With `--opening-plies N` (default 0: every game from the start position) the
+//! games open with N seeded random legal moves, the same for both games of a pair (games 2k
+//! and 2k + 1, colours swapped, opening k), and each pair has another: without them the two
+//! engines replay a few lines game after game, so that twenty games count far fewer
+//! independent results than twenty. Tegami plays in-process through the library (`Searcher`, one per game so that
 //! its transposition table persists from move to move, as in the bot) at level 5 with
 //! `--movetime-ms` a move (default 1000 ms: level 5's own second, all of which it uses), or
 //! with `--nodes N` a move
@@ -52,6 +56,8 @@
 
 #[path = "common/fsf.rs"]
 mod fsf;
+#[path = "common/opening.rs"]
+mod opening;
 
 use std::time::{Duration, Instant};
 
@@ -61,13 +67,15 @@ use tegami::engine::search::{Limits, Searcher, DEFAULT_TT_MB};
 use tegami::engine::{Color, Game, Outcome, Position, Reason, VariantId};
 
 use fsf::{from_fsf, fsf_variant, to_fsf, Fsf};
+use opening::random_opening;
 
 /// The environment variable that can name the Fairy-Stockfish binary instead of `--fsf`.
 const FSF_ENV: &str = "TEGAMI_FSF";
 
 const USAGE: &str = "usage: cargo bench --bench versus -- --fsf /path/to/fairy-stockfish \
 [--variant shogi|judkins] [--games 20] [--movetime-ms 1000] [--fsf-movetime-ms MS] \
-[--threads N] [--nodes N] [--max-plies 400] [--moves] [--fsf-option NAME=VALUE]...";
+[--threads N] [--nodes N] [--max-plies 400] [--opening-plies 0] [--moves] \
+[--fsf-option NAME=VALUE]...";
 
 /// The run's settings.
 struct Config {
@@ -80,6 +88,8 @@ struct Config {
     threads: u32,
     nodes: Option<u64>,
     max_plies: usize,
+    /// Random legal moves each game opens with (0: the start position).
+    opening_plies: u64,
     show_moves: bool,
     fsf_options: Vec<(String, String)>,
 }
@@ -109,6 +119,7 @@ impl Config {
             threads: 1,
             nodes: None,
             max_plies: 400,
+            opening_plies: 0,
             show_moves: false,
             fsf_options: Vec::new(),
         };
@@ -145,6 +156,7 @@ impl Config {
                 "--threads" => c.threads = number(&a, &value(&a)?)?,
                 "--nodes" => c.nodes = Some(number(&a, &value(&a)?)?),
                 "--max-plies" => c.max_plies = number(&a, &value(&a)?)?,
+                "--opening-plies" => c.opening_plies = number(&a, &value(&a)?)?,
                 "--moves" => c.show_moves = true,
                 "--fsf-option" => {
                     let o = value(&a)?;
@@ -208,8 +220,12 @@ impl Config {
             None => format!("Tegami L5 {} ms/move", self.movetime_ms),
         };
         let threads = if self.threads == 1 { "" } else { "s" };
+        let openings = match self.opening_plies {
+            0 => String::new(),
+            n => format!("; openings of {n} random plies"),
+        };
         format!(
-            "{tegami}; FSF {} ms/move; {} thread{threads} each",
+            "{tegami}; FSF {} ms/move; {} thread{threads} each{openings}",
             self.fsf_movetime(),
             self.threads
         )
@@ -243,17 +259,17 @@ struct GameReport {
     warnings: Vec<String>,
 }
 
-/// Plays one game; `Err` only when the engine cannot be spoken to.
+/// Plays one game from `opening` (Fairy-Stockfish is told its moves); `Err` only when the
+/// engine cannot be spoken to.
 fn play_game(
     cfg: &Config,
     fsf: &mut Fsf,
-    id: VariantId,
+    mut g: Game,
     tegami: Color,
     seed: u64,
 ) -> Result<GameReport> {
     fsf.send("usinewgame")?;
     fsf.ready()?;
-    let mut g = Game::new(Position::start(id));
     let mut searcher = Searcher::new(DEFAULT_TT_MB);
     let limits = cfg.limits(seed);
     let mut warnings = Vec::new();
@@ -427,7 +443,8 @@ fn run(cfg: &Config) -> Result<bool> {
                 Color::White
             };
             let t0 = Instant::now();
-            let r = play_game(cfg, &mut fsf, id, tegami, u64::from(i) + 1)?;
+            let opening = random_opening(id, u64::from(i / 2), cfg.opening_plies);
+            let r = play_game(cfg, &mut fsf, opening, tegami, u64::from(i) + 1)?;
             let result = match r.end {
                 End::Win => {
                     t.wins += 1;
