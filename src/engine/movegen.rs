@@ -272,25 +272,75 @@ impl Position {
     }
 
     /// Appends every pseudo-legal move to `out`.
+    #[cfg(test)]
     pub(crate) fn pseudo_moves(&self, out: &mut Vec<Move>) {
-        self.generate(out, Gen::All);
+        self.generate(out, Gen::All, !0);
     }
 
     /// Appends the pseudo-legal captures (a lion's double move and en passant included) to
     /// `out`: the search's first stage.
     pub(crate) fn pseudo_captures(&self, out: &mut Vec<Move>) {
-        self.generate(out, Gen::Captures);
+        self.generate(out, Gen::Captures, !0);
     }
 
     /// Appends the pseudo-legal moves that capture nothing, drops included: with
     /// `pseudo_captures`, exactly the moves of `pseudo_moves`.
+    #[cfg(test)]
     pub(crate) fn pseudo_quiets(&self, out: &mut Vec<Move>) {
-        self.generate(out, Gen::Quiets);
+        self.generate(out, Gen::Quiets, !0);
     }
 
-    fn generate(&self, out: &mut Vec<Move>, gen: Gen) {
+    /// The squares a move of another piece than the king, or a drop, must reach to be legal
+    /// at all (`LegalCtx::answers`): in check in a game settled by pins and checkers, the
+    /// checker and the squares between it and the king, or none against two checkers; every
+    /// square otherwise. Most of a position's moves in check (drops above all) cannot answer
+    /// it, and are then not generated, scored or tested.
+    #[inline]
+    pub(crate) fn evasion_mask(ctx: &LegalCtx) -> Bitboard {
+        if !ctx.pins || ctx.checkers == 0 {
+            !0
+        } else if ctx.checkers & (ctx.checkers - 1) != 0 {
+            0
+        } else {
+            ctx.answers
+        }
+    }
+
+    /// `pseudo_moves` without the moves `evasion_mask` rules out: every move that can be
+    /// legal (and `is_legal` still decides).
+    pub(crate) fn candidate_moves(&self, out: &mut Vec<Move>, ctx: &LegalCtx) {
+        self.generate(out, Gen::All, Self::evasion_mask(ctx));
+    }
+
+    /// `pseudo_captures` or `pseudo_quiets` (`captures` says which) without the moves of
+    /// other pieces than the king, nor the drops, that do not reach `mask`
+    /// (`evasion_mask`).
+    pub(crate) fn pseudo_stage(&self, out: &mut Vec<Move>, captures: bool, mask: Bitboard) {
+        let gen = if captures { Gen::Captures } else { Gen::Quiets };
+        self.generate(out, gen, mask);
+    }
+
+    /// The moves of `gen`; those of other pieces than the one on the king's square, and
+    /// drops, only to squares of `mask` (moves with a special rule are all kept).
+    fn generate(&self, out: &mut Vec<Move>, gen: Gen, mask: Bitboard) {
+        // Two copies: the usual one keeps the mask's test out of its loops.
+        if mask == !0 {
+            self.generate_in::<false>(out, gen, mask)
+        } else {
+            self.generate_in::<true>(out, gen, mask)
+        }
+    }
+
+    /// `generate`, `MASKED` telling whether `mask` leaves out any square.
+    #[inline(always)]
+    fn generate_in<const MASKED: bool>(&self, out: &mut Vec<Move>, gen: Gen, mask: Bitboard) {
         let t = &self.v.t;
         let us = self.side.index();
+        let masked = MASKED;
+        let king_bit = match self.kings[us] {
+            NO_SQUARE => u32::MAX,
+            k => k.bit(),
+        };
         let unique_present =
             !self.v.spec.promotion.unique.is_empty() && self.unique_present(self.side);
         let occ = self.occ[0] | self.occ[1];
@@ -319,7 +369,10 @@ impl Position {
                 while pieces != 0 {
                     let f = pieces.trailing_zeros() as usize;
                     pieces &= pieces - 1;
-                    let targets = t.step_quiet[c][f] & quiet | t.step_capture[c][f] & capture;
+                    let mut targets = t.step_quiet[c][f] & quiet | t.step_capture[c][f] & capture;
+                    if masked && f as u32 != king_bit {
+                        targets &= mask;
+                    }
                     if targets != 0 {
                         let from = Square::from_bit(f as u32);
                         self.push_targets(out, from, code, targets, unique_present);
@@ -333,7 +386,7 @@ impl Position {
                 let from = Square::from_bit(f);
                 pieces &= pieces - 1;
                 if special != Special::Replace {
-                    let targets = match gen {
+                    let mut targets = match gen {
                         Gen::All => self.targets_in::<true, true>(from, f, code, occ, enemy, empty),
                         Gen::Captures => {
                             self.targets_in::<false, true>(from, f, code, occ, enemy, empty)
@@ -342,6 +395,9 @@ impl Position {
                             self.targets_in::<true, false>(from, f, code, occ, enemy, empty)
                         }
                     };
+                    if masked && f != king_bit {
+                        targets &= mask;
+                    }
                     if targets != 0 {
                         self.push_targets(out, from, code, targets, unique_present);
                     }
@@ -364,7 +420,7 @@ impl Position {
             }
         }
         if gen != Gen::Captures {
-            self.drops(out);
+            self.drops(out, mask);
         }
     }
 
@@ -381,14 +437,14 @@ impl Position {
         }
     }
 
-    /// Appends the pseudo-legal drops.
-    fn drops(&self, out: &mut Vec<Move>) {
+    /// Appends the pseudo-legal drops to squares of `mask`.
+    fn drops(&self, out: &mut Vec<Move>, mask: Bitboard) {
         if !self.v.spec.drops.enabled {
             return;
         }
         let t = &self.v.t;
         let us = self.side.index();
-        let empties = t.board_mask & !(self.occ[0] | self.occ[1]);
+        let empties = t.board_mask & !(self.occ[0] | self.occ[1]) & mask;
         if empties == 0 {
             return;
         }
@@ -840,8 +896,8 @@ impl Position {
     /// Whether the side to move has any legal move.
     pub fn has_legal_move(&mut self) -> bool {
         let mut buf = Vec::with_capacity(128);
-        self.pseudo_moves(&mut buf);
         let ctx = self.legal_ctx();
+        self.candidate_moves(&mut buf, &ctx);
         buf.into_iter().any(|m| self.is_legal(m, &ctx))
     }
 
@@ -849,8 +905,8 @@ impl Position {
     pub fn legal_moves(&self) -> Vec<Move> {
         let mut p = self.clone();
         let mut buf = Vec::with_capacity(128);
-        p.pseudo_moves(&mut buf);
         let ctx = p.legal_ctx();
+        p.candidate_moves(&mut buf, &ctx);
         buf.retain(|&m| p.is_legal(m, &ctx));
         buf
     }
@@ -858,8 +914,8 @@ impl Position {
     /// Number of legal moves.
     pub fn count_legal(&mut self, buf: &mut Vec<Move>) -> u64 {
         buf.clear();
-        self.pseudo_moves(buf);
         let ctx = self.legal_ctx();
+        self.candidate_moves(buf, &ctx);
         let mut n = 0;
         for &m in buf.iter() {
             n += self.is_legal(m, &ctx) as u64;
@@ -893,8 +949,8 @@ pub(crate) fn perft_hist(
         return pos.count_legal(buf);
     }
     buf.clear();
-    pos.pseudo_moves(buf);
     let ctx = pos.legal_ctx();
+    pos.candidate_moves(buf, &ctx);
     let mut n = 0;
     let palace = pos.v.t.palace.is_some();
     for &m in buf.iter() {
@@ -1022,6 +1078,7 @@ mod tests {
     /// test also proves it met pinned pieces: moves refused when not in check.
     #[test]
     fn legality_shortcuts_agree_with_the_trial_move() {
+        let mut narrowed = [0usize; 5];
         for &id in VariantId::ALL {
             let mut pinned_refusals = 0;
             for seed in 0..40u64 {
@@ -1062,6 +1119,24 @@ mod tests {
                             legal.push(m);
                         }
                     }
+                    // In check, the moves generated against it (`candidate_moves`) are
+                    // the pseudo-legal ones minus some illegal ones, never a legal one.
+                    let mut candidates = Vec::new();
+                    pos.candidate_moves(&mut candidates, &ctx);
+                    assert!(
+                        candidates.iter().all(|m| moves.contains(m)),
+                        "{id:?} {pos:?}"
+                    );
+                    let kept: Vec<Move> = candidates
+                        .iter()
+                        .copied()
+                        .filter(|&m| !matches!(m, Move::Castle { .. }) && pos.is_legal(m, &ctx))
+                        .collect();
+                    assert_eq!(kept, legal, "{id:?} {pos:?}");
+                    if candidates.len() < moves.len() {
+                        assert!(ctx.in_check && ctx.pins, "{id:?} {pos:?}");
+                        narrowed[id as usize] += 1;
+                    }
                     if legal.is_empty() {
                         break;
                     }
@@ -1089,6 +1164,10 @@ mod tests {
                 pinned_refusals > 20,
                 "{id:?}: {pinned_refusals} pinned moves met"
             );
+        }
+        // The games settled by pins met checks whose answers left moves out.
+        for id in [VariantId::Shogi, VariantId::Judkins] {
+            assert!(narrowed[id as usize] > 20, "{id:?}: {narrowed:?}");
         }
     }
 }

@@ -390,6 +390,9 @@ enum Stage {
 struct Picker {
     stage: Stage,
     hash_move: Option<Move>,
+    /// In check: the squares other moves than the king's must reach
+    /// (`Position::evasion_mask`); all squares otherwise.
+    mask: crate::engine::bitboard::Bitboard,
     i: usize,
     /// The quiet moves left are taken in any order (they are being pruned).
     unordered: bool,
@@ -707,7 +710,7 @@ impl<'a> Tree<'a> {
                 Stage::GenCaptures => {
                     let moves = &mut self.moves[ply];
                     moves.clear();
-                    pos.pseudo_captures(moves);
+                    pos.pseudo_stage(moves, true, p.mask);
                     self.score_captures(pos, ply, p.hash_move);
                     self.bad[ply].clear();
                     p.i = 0;
@@ -729,7 +732,7 @@ impl<'a> Tree<'a> {
                 Stage::GenQuiets => {
                     let moves = &mut self.moves[ply];
                     moves.clear();
-                    pos.pseudo_quiets(moves);
+                    pos.pseudo_stage(moves, false, p.mask);
                     self.score_quiets(pos, ply, p.hash_move);
                     p.i = 0;
                     p.stage = Stage::Quiets;
@@ -965,6 +968,7 @@ impl<'a> Tree<'a> {
         let mut picker = Picker {
             stage: Stage::Hash,
             hash_move: tt_move,
+            mask: Position::evasion_mask(&ctx),
             i: 0,
             unordered: false,
         };
@@ -1162,11 +1166,16 @@ impl<'a> Tree<'a> {
             best = stand;
             alpha = alpha.max(stand);
         }
+        // Evasions need the checkers first (only the moves that can answer the check are
+        // generated); captures are often none, and then the context is not needed.
+        let mut evasion_ctx = None;
         {
             let moves = &mut self.moves[ply];
             moves.clear();
             if evasions {
-                pos.pseudo_moves(moves);
+                let ctx = pos.legal_ctx_checked(in_check);
+                pos.candidate_moves(moves, &ctx);
+                evasion_ctx = Some(ctx);
             } else {
                 pos.pseudo_captures(moves);
             }
@@ -1174,7 +1183,9 @@ impl<'a> Tree<'a> {
         if self.moves[ply].is_empty() && !evasions {
             return best;
         }
-        let ctx = pos.legal_ctx_checked(in_check);
+        // Computed at the first move that is not pruned: often none is.
+        let mut ctx = evasion_ctx;
+        let mut discovery = None;
         if evasions {
             self.bad[ply].clear();
             self.score_quiets(pos, ply, None);
@@ -1192,7 +1203,6 @@ impl<'a> Tree<'a> {
         }
         let n = self.scored[ply].len();
         let mut legal = 0;
-        let discovery = self.discovery(pos);
         for i in 0..n {
             let m = self.pick(ply, i);
             let gain = self.capture_gain(pos, m);
@@ -1204,10 +1214,12 @@ impl<'a> Tree<'a> {
                 // Loses material by exchange.
                 continue;
             }
-            if !pos.is_legal(m, &ctx) {
+            let c = *ctx.get_or_insert_with(|| pos.legal_ctx_checked(in_check));
+            if !pos.is_legal(m, &c) {
                 continue;
             }
-            let may_check = self.may_check(pos, m, discovery);
+            let d = *discovery.get_or_insert_with(|| self.discovery(pos));
+            let may_check = self.may_check(pos, m, d);
             self.note_played(ply, pos, m);
             let u = pos.make(m);
             if self.third_time(pos.hash) {
