@@ -35,10 +35,27 @@ pub(crate) struct LegalCtx {
     /// With one checker: the squares that answer the check (the checker and, for a slider,
     /// the squares between it and the king).
     answers: Bitboard,
+    /// In check: what a move of another piece than the king must touch to possibly answer
+    /// it (`Position::evasion_mask`); `Evasion::ALL` otherwise.
+    evasion: Evasion,
     /// Games with cannons, not in check: the squares a move must leave or reach to possibly
     /// expose the king (`Position::danger_lines`); a move that does neither is legal. All
     /// squares in check.
     danger: Bitboard,
+}
+
+/// The moves of other pieces than the king (and the drops) that can answer a check: those
+/// that reach a square of `to` or leave a square of `from`. Every other one leaves every
+/// attack on the king as it was, so it is not generated in check.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Evasion {
+    pub to: Bitboard,
+    pub from: Bitboard,
+}
+
+impl Evasion {
+    /// Every move (not in check).
+    pub const ALL: Evasion = Evasion { to: !0, from: 0 };
 }
 
 #[inline]
@@ -274,36 +291,67 @@ impl Position {
     /// Appends every pseudo-legal move to `out`.
     #[cfg(test)]
     pub(crate) fn pseudo_moves(&self, out: &mut Vec<Move>) {
-        self.generate(out, Gen::All, !0);
+        self.generate(out, Gen::All, Evasion::ALL);
     }
 
     /// Appends the pseudo-legal captures (a lion's double move and en passant included) to
     /// `out`: the search's first stage.
     pub(crate) fn pseudo_captures(&self, out: &mut Vec<Move>) {
-        self.generate(out, Gen::Captures, !0);
+        self.generate(out, Gen::Captures, Evasion::ALL);
     }
 
     /// Appends the pseudo-legal moves that capture nothing, drops included: with
     /// `pseudo_captures`, exactly the moves of `pseudo_moves`.
     #[cfg(test)]
     pub(crate) fn pseudo_quiets(&self, out: &mut Vec<Move>) {
-        self.generate(out, Gen::Quiets, !0);
+        self.generate(out, Gen::Quiets, Evasion::ALL);
     }
 
-    /// The squares a move of another piece than the king, or a drop, must reach to be legal
-    /// at all (`LegalCtx::answers`): in check in a game settled by pins and checkers, the
-    /// checker and the squares between it and the king, or none against two checkers; every
-    /// square otherwise. Most of a position's moves in check (drops above all) cannot answer
-    /// it, and are then not generated, scored or tested.
+    /// What a move of another piece than the king, or a drop, must touch to be legal at all
+    /// (see `Evasion`; found by `legal_ctx_checked`). In check in a game settled by pins and
+    /// checkers: reach the checker or a square between it and the king, and nothing against
+    /// two checkers. In the other games, in check: reach or leave a square on a line through
+    /// the king (where every attack along a line, a cannon's screen, a blockable leap's
+    /// blocking square and the palace hooks' squares lie), or reach a piece that steps or
+    /// leaps to the king. Not in check: anything. Most of a position's moves in check (drops
+    /// above all) cannot answer it, and are then not generated, scored or tested.
     #[inline]
-    pub(crate) fn evasion_mask(ctx: &LegalCtx) -> Bitboard {
-        if !ctx.pins || ctx.checkers == 0 {
-            !0
-        } else if ctx.checkers & (ctx.checkers - 1) != 0 {
-            0
-        } else {
-            ctx.answers
+    pub(crate) fn evasion_mask(ctx: &LegalCtx) -> Evasion {
+        ctx.evasion
+    }
+
+    /// The `Evasion` of the side to move in check (its king on `ksq`, `ctx` holding the
+    /// checkers in the games settled by pins).
+    fn evasion_of(&self, ksq: Square, ctx: &LegalCtx) -> Evasion {
+        let t = &self.v.t;
+        if ctx.pins {
+            if ctx.checkers == 0 {
+                // `legal_ctx` looks for checkers without knowing whether there are any.
+                return Evasion::ALL;
+            }
+            let to = if ctx.checkers & (ctx.checkers - 1) != 0 {
+                0
+            } else {
+                ctx.answers
+            };
+            return Evasion { to, from: 0 };
         }
+        let them = self.side.index() ^ 1;
+        let k = ksq.bit() as usize;
+        let mut lines = t.king_lines[k];
+        if let Some(geo) = &t.palace {
+            // The palace hooks attack across a centre (on a line through a king in its
+            // palace); the centres are kept whatever the king's square, to be safe.
+            lines |= bb(geo.centre[0]) | bb(geo.centre[1]);
+        }
+        let mut to = lines | (t.step_near[them][k] & self.occ[them]);
+        for &(off, code) in &t.lame_attacks[them] {
+            let a = ksq.index() as isize - off as isize;
+            if (0..self.board.len() as isize).contains(&a) && self.board[a as usize] == code {
+                to |= bb(Square(a as u8));
+            }
+        }
+        Evasion { to, from: lines }
     }
 
     /// `pseudo_moves` without the moves `evasion_mask` rules out: every move that can be
@@ -313,18 +361,17 @@ impl Position {
     }
 
     /// `pseudo_captures` or `pseudo_quiets` (`captures` says which) without the moves of
-    /// other pieces than the king, nor the drops, that do not reach `mask`
-    /// (`evasion_mask`).
-    pub(crate) fn pseudo_stage(&self, out: &mut Vec<Move>, captures: bool, mask: Bitboard) {
+    /// other pieces than the king, nor the drops, that `mask` rules out (`evasion_mask`).
+    pub(crate) fn pseudo_stage(&self, out: &mut Vec<Move>, captures: bool, mask: Evasion) {
         let gen = if captures { Gen::Captures } else { Gen::Quiets };
         self.generate(out, gen, mask);
     }
 
     /// The moves of `gen`; those of other pieces than the one on the king's square, and
-    /// drops, only to squares of `mask` (moves with a special rule are all kept).
-    fn generate(&self, out: &mut Vec<Move>, gen: Gen, mask: Bitboard) {
+    /// drops, only as `mask` allows (moves with a special rule are all kept).
+    fn generate(&self, out: &mut Vec<Move>, gen: Gen, mask: Evasion) {
         // Two copies: the usual one keeps the mask's test out of its loops.
-        if mask == !0 {
+        if mask == Evasion::ALL {
             self.generate_in::<false>(out, gen, mask)
         } else {
             self.generate_in::<true>(out, gen, mask)
@@ -333,7 +380,7 @@ impl Position {
 
     /// `generate`, `MASKED` telling whether `mask` leaves out any square.
     #[inline(always)]
-    fn generate_in<const MASKED: bool>(&self, out: &mut Vec<Move>, gen: Gen, mask: Bitboard) {
+    fn generate_in<const MASKED: bool>(&self, out: &mut Vec<Move>, gen: Gen, ev: Evasion) {
         let t = &self.v.t;
         let us = self.side.index();
         let masked = MASKED;
@@ -370,8 +417,8 @@ impl Position {
                     let f = pieces.trailing_zeros() as usize;
                     pieces &= pieces - 1;
                     let mut targets = t.step_quiet[c][f] & quiet | t.step_capture[c][f] & capture;
-                    if masked && f as u32 != king_bit {
-                        targets &= mask;
+                    if masked && f as u32 != king_bit && ev.from & (1u128 << f) == 0 {
+                        targets &= ev.to;
                     }
                     if targets != 0 {
                         let from = Square::from_bit(f as u32);
@@ -395,8 +442,8 @@ impl Position {
                             self.targets_in::<true, false>(from, f, code, occ, enemy, empty)
                         }
                     };
-                    if masked && f != king_bit {
-                        targets &= mask;
+                    if masked && f != king_bit && ev.from & (1u128 << f) == 0 {
+                        targets &= ev.to;
                     }
                     if targets != 0 {
                         self.push_targets(out, from, code, targets, unique_present);
@@ -420,7 +467,7 @@ impl Position {
             }
         }
         if gen != Gen::Captures {
-            self.drops(out, mask);
+            self.drops(out, ev.to);
         }
     }
 
@@ -553,6 +600,7 @@ impl Position {
             checkers: 0,
             answers: 0,
             danger: !0,
+            evasion: Evasion::ALL,
         };
         let t = &self.v.t;
         if ksq == NO_SQUARE {
@@ -560,7 +608,9 @@ impl Position {
         }
         if !t.simple {
             let them = self.side.index() ^ 1;
-            if !in_check {
+            if in_check {
+                ctx.evasion = self.evasion_of(ksq, &ctx);
+            } else {
                 ctx.danger = self.danger_lines(ksq, them);
             }
             return ctx;
@@ -603,6 +653,7 @@ impl Position {
                 ctx.checkers |= hit;
                 ctx.answers |= hit;
             }
+            ctx.evasion = self.evasion_of(ksq, &ctx);
         }
         ctx
     }
@@ -1134,7 +1185,7 @@ mod tests {
                         .collect();
                     assert_eq!(kept, legal, "{id:?} {pos:?}");
                     if candidates.len() < moves.len() {
-                        assert!(ctx.in_check && ctx.pins, "{id:?} {pos:?}");
+                        assert!(ctx.in_check, "{id:?} {pos:?}");
                         narrowed[id as usize] += 1;
                     }
                     if legal.is_empty() {
@@ -1165,8 +1216,8 @@ mod tests {
                 "{id:?}: {pinned_refusals} pinned moves met"
             );
         }
-        // The games settled by pins met checks whose answers left moves out.
-        for id in [VariantId::Shogi, VariantId::Judkins] {
+        // Every game met checks whose answers left moves out.
+        for &id in VariantId::ALL {
             assert!(narrowed[id as usize] > 20, "{id:?}: {narrowed:?}");
         }
     }

@@ -392,7 +392,7 @@ struct Picker {
     hash_move: Option<Move>,
     /// In check: the squares other moves than the king's must reach
     /// (`Position::evasion_mask`); all squares otherwise.
-    mask: crate::engine::bitboard::Bitboard,
+    mask: crate::engine::movegen::Evasion,
     i: usize,
     /// The quiet moves left are taken in any order (they are being pruned).
     unordered: bool,
