@@ -8,8 +8,15 @@
 //! leaves or reaches a square of danger (a cannon's line through the king, a pinned piece, the
 //! piece between the two kings: `LegalCtx::danger`) gets the trial test.
 //!
-//! The search takes the moves in stages (`pseudo_captures`, then `pseudo_quiets`, which
-//! together are `pseudo_moves`), and checks a move from its table with `is_pseudo_legal`.
+//! In check, only the moves that can answer it are generated at all (`Evasion`, found with
+//! the context): in Shogi and Judkins Shogi the king's moves and the moves and drops that
+//! reach the checker or a square between it and the king (the king's moves alone against two
+//! checkers); in the games with cannons and palaces the moves and drops that reach or leave a
+//! square on a line through the king, or reach a piece that steps or leaps to it. A drop that
+//! cannot block is then neither made, scored nor tested: most of a position's moves in check.
+//!
+//! The search takes the moves in stages (`pseudo_stage`: captures, then quiets, each under
+//! the evasion mask), and checks a move from its table with `is_pseudo_legal`.
 
 use crate::engine::bitboard::{bb, pop, Bitboard, OPPOSITE};
 use crate::engine::color::Color;

@@ -695,6 +695,7 @@ impl<'a> Tree<'a> {
     }
 
     /// The next move of a node, stage by stage (see `Stage`); pseudo-legal.
+    #[inline(never)]
     fn next_move(&mut self, pos: &Position, ply: usize, p: &mut Picker) -> Option<Move> {
         loop {
             match p.stage {
