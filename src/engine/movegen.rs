@@ -51,9 +51,10 @@ pub(crate) struct LegalCtx {
     danger: Bitboard,
 }
 
-/// The moves of other pieces than the king (and the drops) that can answer a check: those
-/// that reach a square of `to` or leave a square of `from`. Every other one leaves every
-/// attack on the king as it was, so it is not generated in check.
+/// The moves (and drops) that can answer a check: those that reach a square of `to` or leave
+/// a square of `from` (which holds the king's square, so that the king's moves are all kept).
+/// Every other one leaves every attack on the king as it was, so it is not generated in
+/// check.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Evasion {
     pub to: Bitboard,
@@ -341,7 +342,7 @@ impl Position {
             } else {
                 ctx.answers
             };
-            return Evasion { to, from: 0 };
+            return Evasion { to, from: bb(ksq) };
         }
         let them = self.side.index() ^ 1;
         let k = ksq.bit() as usize;
@@ -354,11 +355,14 @@ impl Position {
         let mut to = lines | (t.step_near[them][k] & self.occ[them]);
         for &(off, code) in &t.lame_attacks[them] {
             let a = ksq.index() as isize - off as isize;
-            if (0..self.board.len() as isize).contains(&a) && self.board[a as usize] == code {
+            if self.board.get(a as usize) == Some(&code) {
                 to |= bb(Square(a as u8));
             }
         }
-        Evasion { to, from: lines }
+        Evasion {
+            to,
+            from: lines | bb(ksq),
+        }
     }
 
     /// `pseudo_moves` without the moves `evasion_mask` rules out: every move that can be
@@ -374,8 +378,7 @@ impl Position {
         self.generate(out, gen, mask);
     }
 
-    /// The moves of `gen`; those of other pieces than the one on the king's square, and
-    /// drops, only as `mask` allows (moves with a special rule are all kept).
+    /// The moves of `gen` that `mask` allows (moves with a special rule are all kept).
     fn generate(&self, out: &mut Vec<Move>, gen: Gen, mask: Evasion) {
         // Two copies: the usual one keeps the mask's test out of its loops.
         if mask == Evasion::ALL {
@@ -391,10 +394,6 @@ impl Position {
         let t = &self.v.t;
         let us = self.side.index();
         let masked = MASKED;
-        let king_bit = match self.kings[us] {
-            NO_SQUARE => u32::MAX,
-            k => k.bit(),
-        };
         let unique_present =
             !self.v.spec.promotion.unique.is_empty() && self.unique_present(self.side);
         let occ = self.occ[0] | self.occ[1];
@@ -424,7 +423,7 @@ impl Position {
                     let f = pieces.trailing_zeros() as usize;
                     pieces &= pieces - 1;
                     let mut targets = t.step_quiet[c][f] & quiet | t.step_capture[c][f] & capture;
-                    if masked && f as u32 != king_bit && ev.from & (1u128 << f) == 0 {
+                    if masked && ev.from & (1u128 << f) == 0 {
                         targets &= ev.to;
                     }
                     if targets != 0 {
@@ -449,7 +448,7 @@ impl Position {
                             self.targets_in::<true, false>(from, f, code, occ, enemy, empty)
                         }
                     };
-                    if masked && f != king_bit && ev.from & (1u128 << f) == 0 {
+                    if masked && ev.from & (1u128 << f) == 0 {
                         targets &= ev.to;
                     }
                     if targets != 0 {
@@ -544,6 +543,7 @@ impl Position {
     /// Whether `m` is one of the pseudo-legal moves of this position (a move from the
     /// transposition table may belong to another position with the same hash, a killer to a
     /// sibling). `scratch` is a buffer for the moving piece's moves.
+    #[inline(never)]
     pub(crate) fn is_pseudo_legal(&self, m: Move, scratch: &mut Vec<Move>) -> bool {
         let us = self.side.index();
         match m {

@@ -390,8 +390,7 @@ enum Stage {
 struct Picker {
     stage: Stage,
     hash_move: Option<Move>,
-    /// In check: the squares other moves than the king's must reach
-    /// (`Position::evasion_mask`); all squares otherwise.
+    /// In check: the moves that can answer it (`Position::evasion_mask`); all otherwise.
     mask: crate::engine::movegen::Evasion,
     i: usize,
     /// The quiet moves left are taken in any order (they are being pruned).
