@@ -6,7 +6,7 @@
 //! cargo bench --bench versus -- --fsf /path/to/fairy-stockfish [--variant shogi|judkins]
 //!     [--games 20] [--movetime-ms 1000] [--fsf-movetime-ms MS] [--threads N] [--nodes N]
 //!     [--max-plies 400] [--opening-plies 0]
-//!     [--moves] [--fsf-option NAME=VALUE]...
+//!     [--moves] [--fsf-option NAME=VALUE]... [--search NAME=VALUE]...
 //! ```
 //!
 //! **Skipped without an engine.** Without `--fsf` (or the environment variable `TEGAMI_FSF`
@@ -34,7 +34,9 @@
 //! otherwise takes every core, by Lazy SMP), and Fairy-Stockfish has its
 //! default 16 MiB hash (Tegami's table is 16 MiB too). `--fsf-option NAME=VALUE` passes any
 //! other option (an `EvalFile` NNUE network, say: without one Fairy-Stockfish plays Shogi and
-//! Judkins Shogi with its classical evaluation).
+//! Judkins Shogi with its classical evaluation). `--search NAME=VALUE` changes one of
+//! Tegami's search settings (`SearchParams`, e.g. `--search lmp_depth=5`), to try a change
+//! against Fairy-Stockfish rather than in self-play; the table's time control names them.
 //!
 //! **Rules and results.** Tegami's own `Game` applies every move and decides every end (mate,
 //! repetition and perpetual check, the entering-king declaration): a move of Fairy-Stockfish
@@ -66,7 +68,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{anyhow, bail, Context, Result};
 use tegami::engine::notation::fen;
-use tegami::engine::search::{Limits, Searcher, DEFAULT_TT_MB};
+use tegami::engine::search::{Limits, SearchParams, Searcher, DEFAULT_TT_MB};
 use tegami::engine::{Color, Game, Outcome, Position, Reason, VariantId};
 
 use fsf::{from_fsf, fsf_variant, to_fsf, Fsf};
@@ -78,7 +80,7 @@ const FSF_ENV: &str = "TEGAMI_FSF";
 const USAGE: &str = "usage: cargo bench --bench versus -- --fsf /path/to/fairy-stockfish \
 [--variant shogi|judkins] [--games 20] [--movetime-ms 1000] [--fsf-movetime-ms MS] \
 [--threads N] [--nodes N] [--max-plies 400] [--opening-plies 0] [--moves] \
-[--fsf-option NAME=VALUE]...";
+[--fsf-option NAME=VALUE]... [--search NAME=VALUE]...";
 
 /// The run's settings.
 struct Config {
@@ -95,6 +97,8 @@ struct Config {
     opening_plies: u64,
     show_moves: bool,
     fsf_options: Vec<(String, String)>,
+    /// Tegami's search settings changed from its own (`--search NAME=VALUE`).
+    search: Vec<(String, i32)>,
 }
 
 impl Config {
@@ -125,6 +129,7 @@ impl Config {
             opening_plies: 0,
             show_moves: false,
             fsf_options: Vec::new(),
+            search: Vec::new(),
         };
         // `--name value` or `--name=value`.
         let mut it = args.into_iter().flat_map(|a| match a.split_once('=') {
@@ -171,6 +176,20 @@ impl Config {
                     };
                     let (k, v) = o.split_once('=').expect("an '=' was just checked");
                     c.fsf_options.push((k.to_string(), v.to_string()));
+                }
+                "--search" => {
+                    let o = value(&a)?;
+                    let (k, v) = match o.split_once('=') {
+                        Some((k, v)) => (k.to_string(), v.to_string()),
+                        None => (o, value(&a)?),
+                    };
+                    if !SearchParams::NAMES.contains(&k.as_str()) {
+                        bail!(
+                            "--search {k}: no such setting (one of {})",
+                            SearchParams::NAMES.join(", ")
+                        );
+                    }
+                    c.search.push((k, number(&a, &v)?));
                 }
                 // A libtest-style name filter (`cargo bench -- perft` gives it to every bench).
                 _ if !a.starts_with('-') => filters.push(a),
@@ -227,8 +246,13 @@ impl Config {
             0 => String::new(),
             n => format!("; openings of {n} random plies"),
         };
+        let search: String = self
+            .search
+            .iter()
+            .map(|(k, v)| format!("; search {k}={v}"))
+            .collect();
         format!(
-            "{tegami}; FSF {} ms/move; {} thread{threads} each{openings}",
+            "{tegami}; FSF {} ms/move; {} thread{threads} each{openings}{search}",
             self.fsf_movetime(),
             self.threads
         )
@@ -274,6 +298,13 @@ fn play_game(
     fsf.send("usinewgame")?;
     fsf.ready()?;
     let mut searcher = Searcher::new(DEFAULT_TT_MB);
+    if !cfg.search.is_empty() {
+        let mut p = SearchParams::of(g.variant().id());
+        for (k, v) in &cfg.search {
+            p.set(k, *v);
+        }
+        searcher = searcher.with_search_params(p);
+    }
     let limits = cfg.limits(seed);
     let mut warnings = Vec::new();
     let mut error: Option<String> = None;
@@ -503,8 +534,8 @@ fn run(cfg: &Config) -> Result<bool> {
         );
         errors += t.errors;
     }
-    if cfg.nodes.is_some() || cfg.movetime_ms != 1000 {
-        println!("\nTegami played level 5 with its limit changed: not the bot's level 5 exactly.");
+    if cfg.nodes.is_some() || cfg.movetime_ms != 1000 || !cfg.search.is_empty() {
+        println!("\nTegami played level 5 with its limit or search changed: not the bot's level 5 exactly.");
     }
     if warnings > 0 {
         println!("{warnings} warning(s): the legal moves of the two engines differed (see above).");
