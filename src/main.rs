@@ -133,6 +133,10 @@ enum Command {
         /// count uses one, so that it is reproducible.
         #[arg(long, default_value_t = 0)]
         threads: usize,
+        /// Changes a setting of the search, as NAME=VALUE (repeatable), to try a change in one
+        /// position; the names are those of `SearchParams` in `src/engine/search/pvs.rs`.
+        #[arg(long, value_name = "NAME=VALUE")]
+        search: Vec<String>,
     },
     /// Writes the evaluation chart of a game (PNG) and prints the three biggest swings.
     Analyse {
@@ -440,7 +444,10 @@ fn run(cli: Cli) -> Result<ExitCode, UserError> {
             seed,
             hash,
             threads,
-        } => bestmove(&game, level, depth, nodes, movetime, seed, hash, threads)?,
+            search,
+        } => bestmove(
+            &game, level, depth, nodes, movetime, seed, hash, threads, &search,
+        )?,
         Command::Analyse { game, nodes, out } => analyse(&game, nodes, &out)?,
         Command::Db { command } => return Ok(db_command(command)),
         Command::Run {
@@ -581,8 +588,9 @@ fn bestmove(
     seed: u64,
     hash: usize,
     threads: usize,
+    search: &[String],
 ) -> Result<(), UserError> {
-    use tegami::engine::search::{Limits, Searcher, LEVELS};
+    use tegami::engine::search::{Limits, SearchParams, Searcher, LEVELS};
     if threads > 256 {
         return Err(UserError(
             "--threads must be at most 256 (0: one per core)".into(),
@@ -613,6 +621,10 @@ fn bestmove(
     }
     let g = build_game(game)?;
     let v = g.variant();
+    let mut params = SearchParams::of(v.id());
+    for setting in search {
+        params.set_from(setting).map_err(UserError)?;
+    }
     let limits = Limits {
         level,
         depth,
@@ -622,7 +634,11 @@ fn bestmove(
         stop: None,
         threads,
     };
-    let result = Searcher::new(hash).think(&g, &limits, |info| {
+    let mut searcher = Searcher::new(hash);
+    if !search.is_empty() {
+        searcher = searcher.with_search_params(params);
+    }
+    let result = searcher.think(&g, &limits, |info| {
         let pv: Vec<String> = info.pv.iter().map(|&m| code::write(v, m)).collect();
         outln!(
             "info depth {} score {} nodes {} nps {} pv {}",

@@ -107,7 +107,10 @@ fn check_mates(id: VariantId) {
 /// start the singular test and the reduction of unknown nodes at depth 2, so that these small
 /// searches run them, and prune to depth 6; pruning that hard may take a longer way to the
 /// mate (in Cannon Shogi's two golds, a mate in 3 instead of 2), but still finds one within a
-/// move, and the mates in one exactly.
+/// move, and the mates in one exactly. The selective settings (Fairy-Stockfish's way: checks
+/// extended only from depth 7, reduced like other moves, evasions reduced, cut nodes reduced
+/// two plies more, two captures a node in the quiescence search, move-count pruning to depth 7)
+/// are held to the same.
 #[test]
 fn the_mates_are_found_with_each_search_technique_off_or_eager() {
     let mut off = SearchParams::default();
@@ -124,7 +127,20 @@ fn the_mates_are_found_with_each_search_technique_off_or_eager() {
     ] {
         assert!(eager.set(name, v), "{name}");
     }
-    for params in [SearchParams::default(), off, eager] {
+    let mut selective = SearchParams::default();
+    for (name, v) in [
+        ("check_ext_depth", 7),
+        ("lmr_evasion", 1),
+        ("lmr_checks", 1),
+        ("lmr_cut", 2),
+        ("qs_moves", 2),
+        ("lmp_depth", 7),
+        ("lmp_base", 3),
+        ("lmp_mul", 1),
+    ] {
+        assert!(selective.set(name, v), "{name}");
+    }
+    for params in [SearchParams::default(), off, eager, selective] {
         for &(v, position, n) in MATES {
             let g = game(v, position);
             let r = Searcher::new(4).with_search_params(params).think(
@@ -132,7 +148,7 @@ fn the_mates_are_found_with_each_search_technique_off_or_eager() {
                 &Limits::depth(2 * n as u32 + 3),
                 |_| {},
             );
-            if params == eager && n > 1 {
+            if (params == eager || params == selective) && n > 1 {
                 assert!(
                     matches!(r.score, Score::Mate(k) if k >= n && k <= n + 1),
                     "{v} {position} {params:?}: {r:?}"
@@ -618,6 +634,9 @@ fn bestmove_refuses_bad_input_in_one_line() {
             "--position",
             "nonsense b - 1",
         ],
+        &["bestmove", "--variant", "shogi", "--search", "lmr_cut"],
+        &["bestmove", "--variant", "shogi", "--search", "lmr_cut=two"],
+        &["bestmove", "--variant", "shogi", "--search", "no_such=1"],
     ] {
         let (code, out, err) = tegami(args);
         assert_eq!(code, 2, "{args:?}");
@@ -625,6 +644,41 @@ fn bestmove_refuses_bad_input_in_one_line() {
         assert_eq!(err.lines().count(), 1, "{err}");
         assert!(err.starts_with("tegami: "), "{err}");
     }
+}
+
+/// `--search NAME=VALUE` changes the search: a node-limited search is reproducible, so the
+/// same settings give the same lines and other settings other node counts to each depth.
+#[test]
+fn bestmove_search_settings_change_the_search() {
+    let run = |extra: &[&str]| {
+        let mut args = vec![
+            "bestmove",
+            "--variant",
+            "judkins",
+            "--moves",
+            "1f1d 3a3b 2f4d",
+            "--nodes",
+            "60000",
+        ];
+        args.extend_from_slice(extra);
+        let (code, out, err) = tegami(&args);
+        assert_eq!(code, 0, "{err}");
+        // Everything but the speed, which varies from run to run.
+        out.lines()
+            .map(|l| {
+                let w: Vec<&str> = l.split(' ').collect();
+                match w.iter().position(|&x| x == "nps") {
+                    Some(i) => [&w[..i], &w[i + 2..]].concat().join(" "),
+                    None => l.to_string(),
+                }
+            })
+            .collect::<Vec<_>>()
+    };
+    let plain = run(&[]);
+    assert_eq!(run(&["--search", "lmr_cut=0"]), plain, "the default value");
+    let changed = run(&["--search", "check_ext_depth=7", "--search", "qs_moves=2"]);
+    assert_ne!(changed, plain);
+    assert!(changed.last().expect("output").starts_with("bestmove "));
 }
 
 #[test]
