@@ -1157,7 +1157,6 @@ impl<'a> Tree<'a> {
         };
         let mut quiets = 0usize;
         let ctx = pos.legal_ctx_checked(in_check);
-        let discovery = self.discovery(pos);
         let mut picker = Picker {
             stage: Stage::Hash,
             hash_move: tt_move,
@@ -1169,6 +1168,7 @@ impl<'a> Tree<'a> {
         let mut best = -INF;
         let mut best_move = None;
         let mut legal = 0;
+        let discovery = self.discovery(pos);
         let side = pos.side.index();
         let rows = self.cont_rows(ply, side);
         self.tried[ply].clear();
