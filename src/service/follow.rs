@@ -110,15 +110,19 @@ pub(crate) fn digest_hour_words(lang: Lang, hour: Option<u8>) -> String {
 }
 
 /// The time left before a deadline, in words: `2d 23h left`, `5h 12m left`, `overdue` (the
-/// span as the clocks write it, `timing::span_text`).
+/// span as the clocks write it, `timing::span_text`). The seconds are counted up to a whole
+/// minute, as the deadline beside it is written to the minute: a game moved a few seconds ago
+/// with 3 days per move still has `3d left` (by the minute its deadline names), and the last
+/// seconds before a deadline are `1m left`, never `0m left`.
 pub(crate) fn time_left(lang: Lang, secs: i64) -> String {
     if secs <= 0 {
         return t!(lang, "follow-overdue");
     }
+    let minutes_up = (secs + 59) / 60 * 60;
     t!(
         lang,
         "follow-left",
-        span = super::timing::span_text(lang, secs)
+        span = super::timing::span_text(lang, minutes_up)
     )
 }
 
@@ -725,11 +729,16 @@ mod tests {
     fn time_left_is_written_as_the_clocks_write_it() {
         let l = |s| time_left(Lang::En, s);
         assert_eq!(l(3 * DAY), "3d left");
-        assert_eq!(l(3 * DAY - 2), "2d 23h left");
+        // Counted up to the minute: a few seconds after a move, the whole turn is left.
+        assert_eq!(l(3 * DAY - 2), "3d left");
+        assert_eq!(l(3 * DAY - 61), "2d 23h left");
         assert_eq!(l(2 * DAY + 23 * 3600 + 10), "2d 23h left");
         assert_eq!(l(5 * 3600 + 12 * 60), "5h 12m left");
-        assert_eq!(l(DAY - 10), "23h 59m left");
-        assert_eq!(l(59), "0m left");
+        assert_eq!(l(5 * 3600 + 11 * 60 + 1), "5h 12m left");
+        assert_eq!(l(DAY - 10), "1d left");
+        assert_eq!(l(DAY - 70), "23h 59m left");
+        assert_eq!(l(59), "1m left");
+        assert_eq!(l(1), "1m left");
         assert_eq!(l(0), "overdue");
         assert_eq!(l(-5), "overdue");
         assert_eq!(time_left(Lang::Ja, 2 * DAY + 3 * 3600), "残り2日3時間");

@@ -246,7 +246,7 @@ async fn followers_join_the_thread_and_digests_come_at_each_players_hour() {
     assert!(
         text.starts_with(&format!(
             "your turn in 1 game: #{game}\nYour move:\n• #{game} Shogi vs bob — your move, 2d \
-             22h left (by 2026-11-28 17:0"
+             23h left (by 2026-11-28 17:0"
         )),
         "{text}"
     );
