@@ -19,6 +19,22 @@
 //!
 //! Every bench asserts what it measures: every move played is legal (`Game::play` refuses the
 //! others), and the speed run's searches return a legal move.
+//!
+//! **Tactics.** `cargo bench --bench search -- tactics FILE [--nodes N] [--search NAME=VALUE]...`
+//! searches each position of a suite on one thread, to a node budget (default 1,000,000, about
+//! level 5's second), and counts the positions where the search plays the suite's move
+//! (`found`) and those where it does not play the move to avoid (`avoided`), with the nodes
+//! the search needed before its choice settled on the suite's move (summed over the found
+//! positions, a budget's worth for the others). Searches to a node budget are reproducible,
+//! so two runs differ only by what changed. `benches/tactics/judkins.jsonl` holds positions
+//! of level 5's Judkins Shogi games against Fairy-Stockfish (one JSON object a line:
+//! `variant`, `moves` from the start, `best` and `avoid` as move codes, Fairy-Stockfish's
+//! scores of the two, and `kept`): the moves that cost it its lost games (`best` is
+//! Fairy-Stockfish's move, `avoid` level 5's), and positions where it found the only good
+//! move (`kept`: `best` is its move, `avoid` Fairy-Stockfish's second). A suite of mistakes
+//! alone would favour any change of the search, which moves it off the moves it played there;
+//! the kept positions weigh against that. `benches/tactics/make.py` makes a suite from
+//! `versus` logs; its doc says how.
 
 use std::time::{Duration, Instant};
 
@@ -371,7 +387,172 @@ fn tune(games: u32) {
     }
 }
 
+/// One position of a tactics suite.
+struct Tactic {
+    game: Game,
+    best: tegami::engine::Move,
+    avoid: tegami::engine::Move,
+    /// A position where level 5 played `best` (the only good move), not one of its mistakes.
+    kept: bool,
+}
+
+/// Reads a suite: one JSON object a line (`variant`, `moves`, `best`, `avoid`); blank lines and
+/// lines starting with `#` are skipped.
+fn read_suite(path: &str) -> Result<Vec<Tactic>, String> {
+    use tegami::engine::notation::code;
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
+    let mut suite = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let at = |e: String| format!("{path}:{}: {e}", i + 1);
+        if line.trim().is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let v: serde_json::Value = serde_json::from_str(line).map_err(|e| at(e.to_string()))?;
+        let field = |k: &str| {
+            v[k].as_str()
+                .map(str::to_owned)
+                .ok_or_else(|| at(format!("no text field `{k}`")))
+        };
+        let variant = field("variant")?;
+        let id = VariantId::parse(&variant).ok_or_else(|| at(format!("no game {variant}")))?;
+        let mut game = Game::new(Position::start(id));
+        for m in field("moves")?.split_whitespace() {
+            let mv = code::parse(game.position(), m)
+                .ok_or_else(|| at(format!("{m} is not a move code")))?;
+            game.play(mv)
+                .map_err(|_| at(format!("{m} is illegal there")))?;
+        }
+        let legal = |k: &str| -> Result<tegami::engine::Move, String> {
+            let m = field(k)?;
+            code::parse(game.position(), &m)
+                .filter(|mv| game.legal_moves().contains(mv))
+                .ok_or_else(|| at(format!("{k} {m} is not a legal move there")))
+        };
+        let (best, avoid) = (legal("best")?, legal("avoid")?);
+        let kept = v["kept"].as_bool().unwrap_or(false);
+        suite.push(Tactic {
+            game,
+            best,
+            avoid,
+            kept,
+        });
+    }
+    Ok(suite)
+}
+
+/// `tactics FILE [--nodes N] [--search NAME=VALUE]...`: see the module's doc.
+fn tactics(args: &[String]) -> Result<(), String> {
+    use tegami::engine::notation::code;
+    use tegami::engine::search::SearchParams;
+    let mut file = None;
+    let mut nodes = 1_000_000u64;
+    let mut settings = Vec::new();
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        let mut value = || it.next().ok_or_else(|| format!("{a} needs a value"));
+        match a.as_str() {
+            "--nodes" => {
+                let v = value()?;
+                nodes = v
+                    .parse()
+                    .map_err(|_| format!("--nodes {v}: give a count"))?;
+            }
+            "--search" => settings.push(value()?.clone()),
+            f if !f.starts_with('-') && file.is_none() => file = Some(f.to_owned()),
+            other => return Err(format!("unknown argument {other}")),
+        }
+    }
+    let file = file.ok_or("tactics FILE: give the suite's file")?;
+    let suite = read_suite(&file)?;
+    println!(
+        "Tactics: {} positions of {file}, {nodes} nodes each, one thread{}",
+        suite.len(),
+        if settings.is_empty() {
+            String::new()
+        } else {
+            format!(", search {}", settings.join(" "))
+        }
+    );
+    // Found and avoided, of the mistakes [0] and of the kept positions [1].
+    let (mut found, mut avoided, mut count) = ([0u32; 2], [0u32; 2], [0u32; 2]);
+    let (mut to_find, mut spent) = (0u64, 0u64);
+    let t0 = Instant::now();
+    for (n, t) in suite.iter().enumerate() {
+        let mut p = SearchParams::of(t.game.variant().id());
+        for s in &settings {
+            p.set_from(s)?;
+        }
+        let mut searcher = Searcher::new(64).with_search_params(p);
+        // The nodes searched when the best line last changed to the suite's move.
+        let mut settled: Option<u64> = None;
+        let r = searcher.think(&t.game, &Limits::nodes(nodes), |info| {
+            if info.pv.first() == Some(&t.best) {
+                settled.get_or_insert(info.nodes);
+            } else {
+                settled = None;
+            }
+        });
+        let best = r.best.ok_or("a search found no move")?;
+        spent += r.nodes;
+        let hit = best == t.best;
+        let k = t.kept as usize;
+        count[k] += 1;
+        found[k] += hit as u32;
+        avoided[k] += (best != t.avoid) as u32;
+        to_find += if hit {
+            settled.unwrap_or(r.nodes)
+        } else {
+            nodes
+        };
+        println!(
+            "{:>3} {} {} {:<6} depth {:>2}{}",
+            n + 1,
+            if t.kept { "kept  " } else { "mistake" },
+            if hit {
+                "found  "
+            } else if best != t.avoid {
+                "avoided"
+            } else {
+                "missed "
+            },
+            code::write(t.game.variant(), best),
+            r.depth,
+            if hit {
+                format!(", settled after {} nodes", settled.unwrap_or(r.nodes))
+            } else {
+                format!(" (suite: {})", code::write(t.game.variant(), t.best))
+            }
+        );
+    }
+    let secs = t0.elapsed().as_secs_f64();
+    println!(
+        "mistakes: found {}/{}, avoided {}; kept: found {}/{}, avoided {}; all: found {}/{}; \
+         nodes to find {to_find}; {spent} nodes in {secs:.1} s ({:.0} a second)",
+        found[0],
+        count[0],
+        avoided[0],
+        found[1],
+        count[1],
+        avoided[1],
+        found[0] + found[1],
+        suite.len(),
+        spent as f64 / secs
+    );
+    Ok(())
+}
+
 fn main() {
+    let args: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| a != "--bench")
+        .collect();
+    if args.first().is_some_and(|a| a == "tactics") {
+        if let Err(e) = tactics(&args[1..]) {
+            eprintln!("tactics: {e}");
+            std::process::exit(2);
+        }
+        return;
+    }
     let env_games = std::env::var("TEGAMI_BENCH_GAMES")
         .ok()
         .and_then(|n| n.parse::<u32>().ok());

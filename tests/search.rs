@@ -104,8 +104,8 @@ fn check_mates(id: VariantId) {
 /// Each technique of the search (`SearchParams`) can be switched off, or made eager, and the
 /// search still finds every mate of `MATES`: at its distance with the settings in force and
 /// with every technique off, none of them pruning a forced line away. The eager settings
-/// start the singular test and the reduction of unknown nodes at depth 2, so that these small
-/// searches run them, and prune to depth 6; pruning that hard may take a longer way to the
+/// start the singular test, the reduction of unknown nodes and ProbCut at depth 2, so that
+/// these small searches run them, and prune to depth 6; pruning that hard may take a longer way to the
 /// mate (in Cannon Shogi's two golds, a mate in 3 instead of 2), but still finds one within a
 /// move, and the mates in one exactly. The selective settings (Fairy-Stockfish's way: checks
 /// extended only from depth 7, reduced like other moves, evasions reduced, cut nodes reduced
@@ -124,6 +124,7 @@ fn the_mates_are_found_with_each_search_technique_off_or_eager() {
         ("iir_depth", 2),
         ("rfp_depth", 6),
         ("see_quiet_depth", 6),
+        ("probcut", 2),
     ] {
         assert!(eager.set(name, v), "{name}");
     }
@@ -648,6 +649,44 @@ fn bestmove_refuses_bad_input_in_one_line() {
 
 /// `--search NAME=VALUE` changes the search: a node-limited search is reproducible, so the
 /// same settings give the same lines and other settings other node counts to each depth.
+/// The tactics suite of `cargo bench --bench search -- tactics` is sound data: every position
+/// is reached by legal moves from the start, the game is not over there, and `best` and
+/// `avoid` are two different legal moves whose scores (Fairy-Stockfish's) are 200 apart.
+#[test]
+fn the_tactics_suite_holds_legal_positions_and_moves() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/benches/tactics/judkins.jsonl");
+    let text = std::fs::read_to_string(path).expect("the suite");
+    let (mut mistakes, mut kept) = (0, 0);
+    for (i, line) in text.lines().enumerate() {
+        let v: serde_json::Value = serde_json::from_str(line).expect("a JSON line");
+        let field = |k: &str| {
+            v[k].as_str()
+                .unwrap_or_else(|| panic!("line {}: {k}", i + 1))
+        };
+        let id = VariantId::parse(field("variant")).expect("a game");
+        let mut g = Game::new(tegami::engine::Position::start(id));
+        for m in field("moves").split_whitespace() {
+            let mv = code::parse(g.position(), m).expect("a move code");
+            g.play(mv)
+                .unwrap_or_else(|e| panic!("line {}: {m}: {e:?}", i + 1));
+        }
+        assert!(!g.is_over(), "line {}", i + 1);
+        let legal = g.legal_moves();
+        let best = code::parse(g.position(), field("best")).expect("best");
+        let avoid = code::parse(g.position(), field("avoid")).expect("avoid");
+        assert!(legal.contains(&best) && legal.contains(&avoid) && best != avoid);
+        let gap = v["best_score"].as_i64().expect("a score")
+            - v["avoid_score"].as_i64().expect("a score");
+        assert!(gap >= 200, "line {}: {gap}", i + 1);
+        if v["kept"].as_bool() == Some(true) {
+            kept += 1;
+        } else {
+            mistakes += 1;
+        }
+    }
+    assert_eq!((mistakes, kept), (29, 58));
+}
+
 #[test]
 fn bestmove_search_settings_change_the_search() {
     let run = |extra: &[&str]| {

@@ -83,6 +83,20 @@ impl Position {
         self.targets_of::<true, true>(from, code)
     }
 
+    /// The empty squares among `targets`, with the occupied and empty squares given (an
+    /// evaluation asks this of several pieces on one square).
+    #[inline]
+    pub(crate) fn quiet_targets(
+        &self,
+        from: Square,
+        code: u8,
+        occ: Bitboard,
+        empty: Bitboard,
+    ) -> Bitboard {
+        let enemy = self.occ[code_color(code) ^ 1];
+        self.targets_in::<true, false>(from, from.bit(), code, occ, enemy, empty)
+    }
+
     /// `targets`, restricted to empty squares (`QUIET`), enemy pieces (`CAPTURE`) or both: the
     /// half not asked for is not computed.
     #[inline(always)]

@@ -711,11 +711,17 @@ impl Layout {
         let near = near_masks();
         let attackers = ((pos.occ[c ^ 1] & near[1][kb]).count_ones() as usize).min(DANGER_NEAR - 1);
         let shield = ((pos.occ[c] & near[0][kb]).count_ones() as usize).min(DANGER_SHIELD - 1);
-        let empty = pos.v.t.board_mask & !(pos.occ[0] | pos.occ[1]);
+        let occ = pos.occ[0] | pos.occ[1];
+        let empty = pos.v.t.board_mask & !occ;
+        // Counted until the grid's last row, which takes every count from there on.
+        let enough = 2 * (DANGER_CHECKS - 1);
         let mut checks = 0;
         for &(kind, code) in &self.hand_codes[c] {
             if pos.hands[c ^ 1][kind] != 0 {
-                checks += (pos.targets(k, code) & empty).count_ones() as usize;
+                checks += pos.quiet_targets(k, code, occ, empty).count_ones() as usize;
+                if checks >= enough {
+                    break;
+                }
             }
         }
         let checks = (checks / 2).min(DANGER_CHECKS - 1);
