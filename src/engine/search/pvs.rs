@@ -203,8 +203,9 @@ pub(crate) const MAX_PLY: usize = 120;
 /// does not, and no more; a match still decides.
 ///
 /// **ProbCut** (`probcut`, `probcut_margin`; Fairy-Stockfish has it): from depth 5, off the
-/// principal line, a capture that wins at least 200 above beta by exchange and holds
-/// `beta + 200` in the quiescence search and then four plies shallower cuts the node. In the
+/// principal line, a capture whose gain by exchange lifts the static evaluation 200 above beta,
+/// and that holds `beta + 200` in the quiescence search and then four plies shallower, cuts
+/// the node. In the
 /// blunder position above it finds B*2b at depth 11 after 1.6 million nodes (the search in
 /// force: depth 12, 3.6 million); on the suite it mends 8 and keeps 56; in self-play,
 /// Judkins Shogi, 200 games from random openings, it scored 49.5% at 100,000 nodes a move and
@@ -1408,8 +1409,8 @@ impl<'a> Tree<'a> {
         best
     }
 
-    /// ProbCut (`SearchParams::probcut`): the captures that win at least the margin above
-    /// beta by exchange, best first, each searched first by the quiescence search, then four
+    /// ProbCut (`SearchParams::probcut`): the captures whose gain by exchange lifts the static
+    /// evaluation to the margin above beta, best first, each searched first by the quiescence search, then four
     /// plies shallower against `beta + margin`; the score of one that holds it, stored as a
     /// lower bound, cuts the node.
     fn probcut(
