@@ -24,6 +24,7 @@
 
 mod analysis;
 pub mod eval;
+mod memory;
 pub mod players;
 mod pvs;
 mod see;

@@ -44,6 +44,7 @@ use crate::engine::zobrist;
 use crate::engine::{Move, Position, Undo, VariantId};
 
 use super::eval::{evaluate_cached, material_after, material_of_black, EvalTables, CACHE_SIZE};
+use super::memory::{huge_vec, prefetch};
 use super::see::see;
 use super::tt::{Bound, Tt};
 
@@ -544,7 +545,7 @@ impl Cont {
         }
         let slots = kinds.len() * 81;
         Cont {
-            table: vec![0; (2 * slots + 1) * slots],
+            table: huge_vec((2 * slots + 1) * slots),
             slots,
             base,
             flip,
@@ -671,7 +672,7 @@ impl<'a> Tree<'a> {
                 m[0] = material_of_black(pos, e);
                 m
             },
-            eval_cache: vec![0; CACHE_SIZE],
+            eval_cache: huge_vec(CACHE_SIZE),
             check_filter: pos.v.t.palace.is_none()
                 && pos.v.t.lame_attacks.iter().all(|l| l.is_empty()),
             cont: Cont::new(pos),
@@ -824,6 +825,14 @@ impl<'a> Tree<'a> {
             Move::EnPassant { from, to } => at(Square::new(to.col(), from.row())),
             _ => 0,
         }
+    }
+
+    /// Starts loading the table slot and the evaluation cache slot of the position with hash
+    /// `h`, which the search of a child reads first (see [`prefetch`]).
+    #[inline]
+    fn prefetch(&self, h: u64) {
+        self.tt.prefetch(h);
+        prefetch(&self.eval_cache[h as usize & (CACHE_SIZE - 1)]);
     }
 
     /// The evaluation of the position at `ply` (through the cache, with the shape sums kept
@@ -1262,6 +1271,7 @@ impl<'a> Tree<'a> {
             self.played[ply] = self.cont.key(code, m.to());
             let mut u = pos.make(m);
             let h = pos.hash;
+            self.prefetch(h);
             if self.third_time(h) {
                 pos.unmake(m, u);
                 continue;
@@ -1565,6 +1575,7 @@ impl<'a> Tree<'a> {
             let may_check = self.may_check(pos, m, d);
             self.note_played(ply, pos, m);
             let u = pos.make(m);
+            prefetch(&self.eval_cache[pos.hash as usize & (CACHE_SIZE - 1)]);
             if self.third_time(pos.hash) {
                 pos.unmake(m, u);
                 continue;

@@ -10,6 +10,7 @@
 
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
+use super::memory::{huge_vec, prefetch};
 use crate::engine::piece::PieceKind;
 use crate::engine::square::Square;
 use crate::engine::Move;
@@ -138,7 +139,7 @@ impl Tt {
         // The largest power of two that fits.
         let n = 1usize << (usize::BITS - 1 - want.leading_zeros());
         Tt {
-            slots: (0..n).map(|_| Slot::default()).collect(),
+            slots: huge_vec(n),
             mask: n - 1,
             generation: 0,
         }
@@ -164,6 +165,13 @@ impl Tt {
     /// Starts a new search: older entries become replaceable.
     pub(crate) fn new_search(&mut self) {
         self.generation = (self.generation + 1) % GENERATIONS;
+    }
+
+    /// Starts bringing `key`'s slot into the cache, so that a probe soon after finds it there
+    /// (see [`prefetch`](super::memory::prefetch)).
+    #[inline]
+    pub(crate) fn prefetch(&self, key: u64) {
+        prefetch(&self.slots[key as usize & self.mask]);
     }
 
     #[inline]
