@@ -967,6 +967,15 @@ impl<'a> Tree<'a> {
                     return Some(m);
                 }
                 Stage::GenQuiets => {
+                    if self.params.cont_history != 0 {
+                        let rows = self.cont_rows(ply, pos.side.index());
+                        let n = self.cont.slots;
+                        for r in rows {
+                            for line in self.cont.table[r..r + n].chunks(32) {
+                                prefetch(&line[0]);
+                            }
+                        }
+                    }
                     let moves = &mut self.moves[ply];
                     moves.clear();
                     pos.pseudo_stage(moves, false, p.mask);
