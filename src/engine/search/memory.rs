@@ -1,4 +1,4 @@
-//! The search's two ways around memory latency, and the engine's only `unsafe` code.
+//! The search's two ways around memory latency, and the project's only `unsafe` code.
 //!
 //! The search reads three tables far larger than the processor's caches for every node: the
 //! transposition table (16 MiB by default), the evaluation cache and the continuation history

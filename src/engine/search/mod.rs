@@ -5,9 +5,10 @@
 //! It knows nothing of Discord or storage: it reads a `Game` (start position and moves, so it
 //! knows the history that repetition rules need) and returns a [`SearchResult`]. The search is
 //! principal variation search with iterative deepening (`pvs.rs`), over an evaluation made from
-//! each variant's data (`eval.rs`), with a bounded transposition table (`tt.rs`). On the clock
-//! it searches on every core by Lazy SMP (`Limits::threads`): helper threads search the same
-//! root at staggered depths and share what they find through the lock-free table.
+//! each variant's data (`eval.rs`), with a bounded transposition table (`tt.rs`; its memory,
+//! and the other large tables', is read ahead and backed by huge pages: `memory.rs`). On the
+//! clock it searches on every core by Lazy SMP (`Limits::threads`): helper threads search the
+//! same root at staggered depths and share what they find through the lock-free table.
 //!
 //! **The rules.** The root's moves are the game's legal moves ([`Game::legal_moves`]: pawn-drop
 //! mate, Shanghai's threefold refusal and every other rule already applied), and each is played

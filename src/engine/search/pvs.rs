@@ -15,7 +15,10 @@
 //! (`Position::may_give_check`) is not tested for check, a quiet move to be pruned is not
 //! made, full evaluations are cached by hash (`eval::evaluate_cached`), and the board's part
 //! of the shape term and the material balance are kept up move by move (`Tree::shape`,
-//! `Tree::material`) rather than counted at each evaluation.
+//! `Tree::material`) rather than counted at each evaluation. The large tables are read with
+//! memory latency in mind (`memory.rs`): a child's table and evaluation-cache slots are
+//! prefetched as soon as its move is made, the continuation-history rows before the quiet
+//! moves are generated, and the tables sit in huge pages.
 //!
 //! The games' rules inside the tree:
 //!
