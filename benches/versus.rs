@@ -34,7 +34,10 @@
 //! otherwise takes every core, by Lazy SMP), and Fairy-Stockfish has its
 //! default 16 MiB hash (Tegami's table is 16 MiB too). `--fsf-option NAME=VALUE` passes any
 //! other option (an `EvalFile` NNUE network, say: without one Fairy-Stockfish plays Shogi and
-//! Judkins Shogi with its classical evaluation). `--search NAME=VALUE` changes one of
+//! Judkins Shogi with its classical evaluation), and `--fsf-option Threads=N` gives it a
+//! thread count of its own (level 5 as shipped, on every core, against Fairy-Stockfish's
+//! default of one: `--threads 2 --fsf-option Threads=1` on two cores); the table's time
+//! control names both counts and every option. `--search NAME=VALUE` changes one of
 //! Tegami's search settings (`SearchParams`, e.g. `--search lmp_depth=5`), to try a change
 //! against Fairy-Stockfish rather than in self-play; the table's time control names them.
 //!
@@ -241,7 +244,31 @@ impl Config {
             Some(n) => format!("Tegami L5 {n} nodes/move"),
             None => format!("Tegami L5 {} ms/move", self.movetime_ms),
         };
-        let threads = if self.threads == 1 { "" } else { "s" };
+        let plural = |n: u32| if n == 1 { "" } else { "s" };
+        // `--fsf-option Threads=N` (set after `--threads`) gives Fairy-Stockfish its own count.
+        let fsf_threads = self
+            .fsf_options
+            .iter()
+            .rev()
+            .find(|(k, _)| k.eq_ignore_ascii_case("Threads"))
+            .and_then(|(_, v)| v.trim().parse::<u32>().ok())
+            .unwrap_or(self.threads);
+        let threads = if fsf_threads == self.threads {
+            format!("{} thread{} each", self.threads, plural(self.threads))
+        } else {
+            format!(
+                "Tegami {} thread{}, FSF {fsf_threads} thread{}",
+                self.threads,
+                plural(self.threads),
+                plural(fsf_threads)
+            )
+        };
+        let options: String = self
+            .fsf_options
+            .iter()
+            .filter(|(k, _)| !k.eq_ignore_ascii_case("Threads"))
+            .map(|(k, v)| format!("; FSF {k}={v}"))
+            .collect();
         let openings = match self.opening_plies {
             0 => String::new(),
             n => format!("; openings of {n} random plies"),
@@ -252,9 +279,8 @@ impl Config {
             .map(|(k, v)| format!("; search {k}={v}"))
             .collect();
         format!(
-            "{tegami}; FSF {} ms/move; {} thread{threads} each{openings}{search}",
+            "{tegami}; FSF {} ms/move; {threads}{openings}{search}{options}",
             self.fsf_movetime(),
-            self.threads
         )
     }
 

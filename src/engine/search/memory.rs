@@ -71,4 +71,30 @@ mod tests {
         assert_eq!(w, [0; 5]);
         prefetch(&v[12345]);
     }
+
+    /// `unsafe_code` is denied crate-wide (Cargo.toml); this module is the one exception.
+    #[test]
+    fn no_other_file_allows_unsafe_code() {
+        let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+        let mut dirs = vec![src.clone()];
+        let mut allowing = Vec::new();
+        while let Some(d) = dirs.pop() {
+            for e in std::fs::read_dir(&d).expect("src is readable") {
+                let p = e.expect("a directory entry").path();
+                if p.is_dir() {
+                    dirs.push(p);
+                } else if p.extension().is_some_and(|x| x == "rs") {
+                    let text = std::fs::read_to_string(&p).expect("a source file");
+                    if text.contains(concat!("allow(", "unsafe_code)")) {
+                        allowing.push(p.strip_prefix(&src).expect("under src").to_path_buf());
+                    }
+                }
+            }
+        }
+        assert_eq!(
+            allowing,
+            [std::path::Path::new("engine/search/memory.rs")],
+            "files that allow unsafe code"
+        );
+    }
 }
