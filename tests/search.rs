@@ -105,12 +105,12 @@ fn check_mates(id: VariantId) {
 /// search still finds every mate of `MATES`: at its distance with the settings in force and
 /// with every technique off, none of them pruning a forced line away. The eager settings
 /// start the singular test, the reduction of unknown nodes and ProbCut at depth 2, so that
-/// these small searches run them, and prune to depth 6; pruning that hard may take a longer way to the
-/// mate (in Cannon Shogi's two golds, a mate in 3 instead of 2), but still finds one within a
-/// move, and the mates in one exactly. The selective settings (Fairy-Stockfish's way: checks
-/// extended only from depth 7, reduced like other moves, evasions reduced, cut nodes reduced
-/// two plies more, two captures a node in the quiescence search, move-count pruning to depth 7)
-/// are held to the same.
+/// these small searches run them, and prune to depth 6; pruning that hard may take a longer
+/// way to the mate (in Cannon Shogi's two golds, a mate in 3 instead of 2), but still finds
+/// one within a move, and the mates in one exactly. The selective settings (Fairy-Stockfish's
+/// way: checks extended only from depth 7, reduced like other moves, evasions reduced, cut
+/// nodes reduced two plies more, two captures a node in the quiescence search, move-count
+/// pruning to depth 7) are held to the same.
 #[test]
 fn the_mates_are_found_with_each_search_technique_off_or_eager() {
     let mut off = SearchParams::default();
@@ -647,8 +647,6 @@ fn bestmove_refuses_bad_input_in_one_line() {
     }
 }
 
-/// `--search NAME=VALUE` changes the search: a node-limited search is reproducible, so the
-/// same settings give the same lines and other settings other node counts to each depth.
 /// The tactics suite of `cargo bench --bench search -- tactics` is sound data: every position
 /// is reached by legal moves from the start, the game is not over there, and `best` and
 /// `avoid` are two different legal moves whose scores (Fairy-Stockfish's) are 200 apart.
@@ -687,6 +685,8 @@ fn the_tactics_suite_holds_legal_positions_and_moves() {
     assert_eq!((mistakes, kept), (29, 58));
 }
 
+/// `--search NAME=VALUE` changes the search: a node-limited search is reproducible, so the
+/// same settings give the same lines and other settings other node counts to each depth.
 #[test]
 fn bestmove_search_settings_change_the_search() {
     let run = |extra: &[&str]| {

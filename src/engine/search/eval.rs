@@ -1068,6 +1068,12 @@ pub(crate) fn evaluate(pos: &Position, alpha: i32, beta: i32) -> i32 {
 /// Entries of a search thread's evaluation cache (a power of two).
 pub(crate) const CACHE_SIZE: usize = 1 << 16;
 
+/// The evaluation cache's slot for a position's hash.
+#[inline]
+pub(crate) fn cache_slot(hash: u64) -> usize {
+    hash as usize & (CACHE_SIZE - 1)
+}
+
 /// [`evaluate_with`] through a cache of full evaluations: one word per entry, the hash's
 /// upper half over the score. `shape_board` is the board's part of the shape term, which the
 /// search keeps up move by move ([`Shape::board_after`]).
@@ -1081,7 +1087,7 @@ pub(crate) fn evaluate_cached(
     shape_board: [i32; 2],
     material_black: i32,
 ) -> i32 {
-    let slot = &mut cache[pos.hash as usize & (CACHE_SIZE - 1)];
+    let slot = &mut cache[cache_slot(pos.hash)];
     if *slot >> 32 == pos.hash >> 32 && *slot != 0 {
         return *slot as u32 as i32;
     }

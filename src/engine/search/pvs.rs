@@ -46,7 +46,9 @@ use crate::engine::variant::{RepetitionRule, StalemateRule};
 use crate::engine::zobrist;
 use crate::engine::{Move, Position, Undo, VariantId};
 
-use super::eval::{evaluate_cached, material_after, material_of_black, EvalTables, CACHE_SIZE};
+use super::eval::{
+    cache_slot, evaluate_cached, material_after, material_of_black, EvalTables, CACHE_SIZE,
+};
 use super::memory::{huge_vec, prefetch};
 use super::see::see;
 use super::tt::{Bound, Tt};
@@ -209,14 +211,13 @@ pub(crate) const MAX_PLY: usize = 120;
 /// **ProbCut** (`probcut`, `probcut_margin`; Fairy-Stockfish has it): from depth 5, off the
 /// principal line, a capture whose gain by exchange lifts the static evaluation 200 above beta,
 /// and that holds `beta + 200` in the quiescence search and then four plies shallower, cuts
-/// the node. In the
-/// blunder position above it finds B*2b at depth 11 after 1.6 million nodes (the search in
-/// force: depth 12, 3.6 million); on the suite it mends 8 and keeps 56; in self-play,
-/// Judkins Shogi, 200 games from random openings, it scored 49.5% at 100,000 nodes a move and
-/// 50.0% at 1,000,000 (level 5's budget); Shogi, 50.5% at 100,000 (200 games). Not taken. The selective search above, at
-/// 1,000,000 nodes a move (where a search that reaches deeper might gain more than at
-/// 100,000): 50.0% in the same 200 games. Neither changes the result of a game between two
-/// searches of a second's nodes.
+/// the node. In the blunder position above it finds B*2b at depth 11 after 1.6 million nodes
+/// (the search in force: depth 12, 3.6 million); on the suite it mends 8 and keeps 56; in
+/// self-play, Judkins Shogi, 200 games from random openings, it scored 49.5% at 100,000
+/// nodes a move and 50.0% at 1,000,000 (level 5's budget); Shogi, 50.5% at 100,000 (200
+/// games). Not taken. The selective search above, at 1,000,000 nodes a move (where a search
+/// that reaches deeper might gain more than at 100,000): 50.0% in the same 200 games. Neither
+/// changes the result of a game between two searches of a second's nodes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SearchParams {
     /// The root's first aspiration window, half its width in centipawns (0: none).
@@ -575,6 +576,15 @@ impl Cont {
     /// A node's two rows (their first entries), after the opponent's move `prev1` and our
     /// own `prev2`, for `side` to move.
     #[inline]
+    /// Starts loading `rows` (see [`prefetch`]), a cache line at a time.
+    fn prefetch(&self, rows: [usize; 2]) {
+        for r in rows {
+            for line in self.table[r..r + self.slots].chunks(32) {
+                prefetch(&line[0]);
+            }
+        }
+    }
+
     fn rows(&self, prev1: u16, prev2: u16, side: usize) -> [usize; 2] {
         let none = 2 * self.slots;
         let r1 = if prev1 == NO_KEY {
@@ -835,7 +845,7 @@ impl<'a> Tree<'a> {
     #[inline]
     fn prefetch(&self, h: u64) {
         self.tt.prefetch(h);
-        prefetch(&self.eval_cache[h as usize & (CACHE_SIZE - 1)]);
+        prefetch(&self.eval_cache[cache_slot(h)]);
     }
 
     /// The evaluation of the position at `ply` (through the cache, with the shape sums kept
@@ -971,13 +981,7 @@ impl<'a> Tree<'a> {
                 }
                 Stage::GenQuiets => {
                     if self.params.cont_history != 0 {
-                        let rows = self.cont_rows(ply, pos.side.index());
-                        let n = self.cont.slots;
-                        for r in rows {
-                            for line in self.cont.table[r..r + n].chunks(32) {
-                                prefetch(&line[0]);
-                            }
-                        }
+                        self.cont.prefetch(self.cont_rows(ply, pos.side.index()));
                     }
                     let moves = &mut self.moves[ply];
                     moves.clear();
@@ -1432,9 +1436,9 @@ impl<'a> Tree<'a> {
     }
 
     /// ProbCut (`SearchParams::probcut`): the captures whose gain by exchange lifts the static
-    /// evaluation to the margin above beta, best first, each searched first by the quiescence search, then four
-    /// plies shallower against `beta + margin`; the score of one that holds it, stored as a
-    /// lower bound, cuts the node.
+    /// evaluation to the margin above beta, best first, each searched first by the quiescence
+    /// search, then four plies shallower against `beta + margin`; the score of one that holds
+    /// it, stored as a lower bound, cuts the node.
     fn probcut(
         &mut self,
         pos: &mut Position,
@@ -1462,9 +1466,8 @@ impl<'a> Tree<'a> {
             if !pos.is_legal(m, &ctx) {
                 continue;
             }
-            let code = Self::mover(pos, m);
             let may_check = self.may_check(pos, m, discovery);
-            self.played[ply] = self.cont.key(code, m.to());
+            self.note_played(ply, pos, m);
             let u = pos.make(m);
             let h = pos.hash;
             if self.third_time(h) || self.entered(pos, m) {
@@ -1587,7 +1590,7 @@ impl<'a> Tree<'a> {
             let may_check = self.may_check(pos, m, d);
             self.note_played(ply, pos, m);
             let u = pos.make(m);
-            prefetch(&self.eval_cache[pos.hash as usize & (CACHE_SIZE - 1)]);
+            prefetch(&self.eval_cache[cache_slot(pos.hash)]);
             if self.third_time(pos.hash) {
                 pos.unmake(m, u);
                 continue;
