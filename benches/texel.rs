@@ -3,7 +3,7 @@
 //!
 //! ```text
 //! cargo bench --bench texel -- --variant shogi [--games 400] [--nodes 3000] [--threads N]
-//!     [--passes 100] [--verify 40] [--verify-nodes 20000] [--first-opening 0]
+//!     [--passes 100] [--verify 40] [--verify-nodes 20000] [--verify-ms MS] [--first-opening 0]
 //! ```
 //!
 //! **Skipped without a game.** Without `--variant` it prints one line saying it is skipped and
@@ -29,7 +29,8 @@
 //!    Values stay within half and twice the documented ones.
 //! 5. **Check.** `--verify N` (default 40; 0 skips it) plays N games of the tuned evaluation
 //!    against the one in force at `--verify-nodes` a move (default 20,000), colours
-//!    alternating, game pairs from the same random opening (pair i from opening
+//!    alternating (`--verify-ms MS`: MS milliseconds a move on one thread each instead, so
+//!    that a change that costs time pays for it as in play), game pairs from the same random opening (pair i from opening
 //!    `--first-opening` + i, so that a second run can play other openings than the first).
 //!    Tuned values go into the code only if they score above 50%.
 //!
@@ -67,6 +68,9 @@ struct Config {
     passes: usize,
     verify: usize,
     verify_nodes: u64,
+    /// `--verify-ms`: the check games on a clock of this many milliseconds a move (one thread
+    /// each) instead of `verify_nodes` (0: nodes).
+    verify_ms: u64,
     /// The opening of the first pair of check games.
     first_opening: u64,
     /// `--compare`: parameters changed by hand (name, value), checked without tuning.
@@ -82,6 +86,7 @@ fn parse_args() -> Result<Option<Config>> {
         passes: 100,
         verify: 40,
         verify_nodes: 20_000,
+        verify_ms: 0,
         first_opening: 0,
         compare: Vec::new(),
     };
@@ -101,6 +106,7 @@ fn parse_args() -> Result<Option<Config>> {
             "--passes" => c.passes = value()?.parse().context("--passes")?,
             "--verify" => c.verify = value()?.parse().context("--verify")?,
             "--verify-nodes" => c.verify_nodes = value()?.parse().context("--verify-nodes")?,
+            "--verify-ms" => c.verify_ms = value()?.parse().context("--verify-ms")?,
             "--first-opening" => {
                 c.first_opening = value()?.parse().context("--first-opening")?;
             }
@@ -161,13 +167,13 @@ fn opening(id: VariantId, seed: u64) -> Game {
 
 /// Plays a game from `g` with `black` and `white` (searchers and their node budgets) to its end
 /// or `MAX_PLIES`: the winner, if any, and the positions on the way.
-fn play_out(mut g: Game, players: &mut [(Searcher, u64); 2]) -> (Option<Color>, Vec<Position>) {
+fn play_out(mut g: Game, players: &mut [(Searcher, Limits); 2]) -> (Option<Color>, Vec<Position>) {
     let mut positions = Vec::new();
     while g.outcome().is_none() && g.moves().len() < MAX_PLIES {
         positions.push(g.position().clone());
         let side = g.position().side_to_move();
-        let (searcher, nodes) = &mut players[side.index()];
-        let r = searcher.think(&g, &Limits::nodes(*nodes), |_| {});
+        let (searcher, limits) = &mut players[side.index()];
+        let r = searcher.think(&g, limits, |_| {});
         if r.declare {
             return (Some(side), positions);
         }
@@ -200,7 +206,10 @@ fn generate(c: &Config) -> Vec<Sample> {
                 if i >= c.games {
                     break;
                 }
-                let mut players = [(Searcher::new(4), c.nodes), (Searcher::new(4), c.nodes)];
+                let mut players = [
+                    (Searcher::new(4), Limits::nodes(c.nodes)),
+                    (Searcher::new(4), Limits::nodes(c.nodes)),
+                ];
                 let (winner, positions) = play_out(opening(c.variant, i as u64), &mut players);
                 let mut found: Vec<Sample> = positions
                     .into_iter()
@@ -404,6 +413,29 @@ fn tune(c: &Config, samples: &[Sample]) -> EvalParams {
     tuned
 }
 
+/// What each side of a check game thinks for: `--verify-ms` on one thread, or else
+/// `--verify-nodes`. On the clock, a change that costs time pays for it, as in play.
+fn check_limits(c: &Config) -> Limits {
+    if c.verify_ms > 0 {
+        Limits {
+            movetime: Some(std::time::Duration::from_millis(c.verify_ms)),
+            threads: 1,
+            ..Limits::default()
+        }
+    } else {
+        Limits::nodes(c.verify_nodes)
+    }
+}
+
+/// The check games' budget, as the results name it.
+fn budget_of(c: &Config) -> String {
+    if c.verify_ms > 0 {
+        format!("{} ms a move, one thread each", c.verify_ms)
+    } else {
+        format!("{} nodes a move", c.verify_nodes)
+    }
+}
+
 /// Plays the tuned evaluation (searching with `search`) against the one in force: its score.
 fn verify(c: &Config, tuned: &EvalParams, search: SearchParams) -> f64 {
     let next = AtomicUsize::new(0);
@@ -425,9 +457,9 @@ fn verify(c: &Config, tuned: &EvalParams, search: SearchParams) -> f64 {
                     Searcher::new(16)
                         .with_params(tuned)
                         .with_search_params(search),
-                    c.verify_nodes,
+                    check_limits(c),
                 );
-                let o = (Searcher::new(16), c.verify_nodes);
+                let o = (Searcher::new(16), check_limits(c));
                 let mut players = if tuned_side == Color::Black {
                     [t, o]
                 } else {
@@ -490,13 +522,12 @@ fn main() -> Result<()> {
         }
         let games = c.verify.max(2);
         let started = Instant::now();
-        let nodes = c.verify_nodes;
+        let budget = budget_of(&c);
         let score = verify(&Config { verify: games, ..c }, &changed, search);
         println!(
-            "Compare: the changed evaluation scored {:.1}% in {} games against the one in force ({} nodes a move, {:.0} s)",
+            "Compare: the changed evaluation scored {:.1}% in {} games against the one in force ({budget}, {:.0} s)",
             score * 100.0,
             games,
-            nodes,
             started.elapsed().as_secs_f64()
         );
         return Ok(());
@@ -510,10 +541,10 @@ fn main() -> Result<()> {
         let started = Instant::now();
         let score = verify(&c, &tuned, SearchParams::of(c.variant));
         println!(
-            "\nCheck: the tuned evaluation scored {:.1}% in {} games against the one in force ({} nodes a move, {:.0} s)",
+            "\nCheck: the tuned evaluation scored {:.1}% in {} games against the one in force ({}, {:.0} s)",
             score * 100.0,
             c.verify,
-            c.verify_nodes,
+            budget_of(&c),
             started.elapsed().as_secs_f64()
         );
     }

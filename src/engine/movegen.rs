@@ -392,6 +392,11 @@ impl Position {
         self.generate(out, gen, mask);
     }
 
+    /// Every pseudo-legal move that `mask` allows, captures and quiet moves alike.
+    pub(crate) fn masked_moves(&self, out: &mut Vec<Move>, mask: Evasion) {
+        self.generate(out, Gen::All, mask);
+    }
+
     /// The moves of `gen` that `mask` allows (moves with a special rule are all kept).
     fn generate(&self, out: &mut Vec<Move>, gen: Gen, mask: Evasion) {
         // Two copies: the usual one keeps the mask's test out of its loops.
