@@ -223,8 +223,8 @@ pub(crate) const MAX_PLY: usize = 120;
 /// **A mate in one before standing pat** (`mate1`, [`Tree::mates_in_one`]): level 5 loses its
 /// games against Fairy-Stockfish by mate, and the quiescence search stands pat blind to a
 /// piece dropped beside the king. With `mate1=1` it looks for a mate in one at its first ply
-/// (only the moves that may check are made; an undefended drop beside the king is ruled out
-/// without being made). In four Judkins Shogi middle games (from the tactics suite, a million
+/// (contact and leaping checks and discoveries, not distant checks; an undefended drop
+/// beside the king is ruled out without being made). In four Judkins Shogi middle games (from the tactics suite, a million
 /// nodes) it found a mate in 3% to 6% of the positions it asked, and changed the root's score
 /// in three of them (-339 to -475 in one) but not its move, for 10% to 25% fewer nodes a
 /// second (`bestmove`, one pinned core); from a Shogi opening it found none. Since the cost is
@@ -1087,10 +1087,10 @@ impl<'a> Tree<'a> {
     }
 
     /// Whether the side to move, not in check, mates at once: a legal move that checks and
-    /// leaves the opponent without a legal reply. Only the moves that may check are made:
-    /// the moves and drops to a square from which one of our kinds steps, leaps or lines up
-    /// to the enemy king, and every move of a piece on a square of `discovery`; the rest
-    /// cannot check. A pawn drop that would mate is not legal (the generator refuses it), so
+    /// leaves the opponent without a legal reply. Only contact and leaping checks and
+    /// discoveries are looked for: the moves and drops to a square from which one of our
+    /// kinds steps or leaps to the enemy king, and every move of a piece on a square of
+    /// `discovery` (a distant check by a line piece is not tried). A pawn drop that would mate is not legal (the generator refuses it), so
     /// it is never found; a reply the rules refuse for repetition (Shanghai) still counts as
     /// one, so a mate found is a mate. Games without the check filter (palace hooks,
     /// blockable leaps) are not asked: false.
@@ -1839,8 +1839,8 @@ mod tests {
     /// The quiescence search's mate in one: a gold dropped on the king's head with a pawn
     /// behind it mates; without the pawn the king takes it; a pawn dropped to mate is not
     /// legal, so it is no mate; a knight dropped two squares away mates a king boxed in by
-    /// its own pieces, and does not mate one with a square to go to. With `mate1` the quiescence search scores a found mate, where it
-    /// would otherwise stand pat.
+    /// its own pieces, and does not mate one with a square to go to. With `mate1` the
+    /// quiescence search scores a found mate, where it would otherwise stand pat.
     #[test]
     fn the_quiescence_search_sees_a_mate_in_one() {
         let cases = [
