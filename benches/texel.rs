@@ -30,8 +30,9 @@
 //! 5. **Check.** `--verify N` (default 40; 0 skips it) plays N games of the tuned evaluation
 //!    against the one in force at `--verify-nodes` a move (default 20,000), colours
 //!    alternating (`--verify-ms MS`: MS milliseconds a move on one thread each instead, so
-//!    that a change that costs time pays for it as in play), game pairs from the same random opening (pair i from opening
-//!    `--first-opening` + i, so that a second run can play other openings than the first).
+//!    that a change that costs time pays for it as in play), game pairs from the same random
+//!    opening (pair i from opening `--first-opening` + i, so that a second run can play
+//!    other openings than the first).
 //!    Tuned values go into the code only if they score above 50%.
 //!
 //! `--compare "NAME=VALUE,..."` skips the games and the tuning: it plays the check (step 5)

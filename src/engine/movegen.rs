@@ -382,7 +382,7 @@ impl Position {
     /// `pseudo_moves` without the moves `evasion_mask` rules out: every move that can be
     /// legal (and `is_legal` still decides).
     pub(crate) fn candidate_moves(&self, out: &mut Vec<Move>, ctx: &LegalCtx) {
-        self.generate(out, Gen::All, Self::evasion_mask(ctx));
+        self.masked_moves(out, Self::evasion_mask(ctx));
     }
 
     /// `pseudo_captures` or `pseudo_quiets` (`captures` says which) without the moves of
