@@ -14,7 +14,12 @@
 //!    INTERACTION_CREATE sent to the follow-up received. Prints p50, p95 and max. Target: p95 <
 //!    150 ms and max < 400 ms on 2 cores.
 //!
-//! `cargo bench --bench discord` runs all three; `-- --rounds N` changes the number of moves per
+//! 4. **The flood**: three players send `/analysis` of distinct long games at the rate limit
+//!    for 60 s while others play. Prints the others' p50, p95 and max, how the analyses were
+//!    answered (charts, refused as busy), the bot's peak memory and threads. Target: p95 < 150
+//!    ms, memory and threads bounded (`--flood-only`, `--flood-secs N`, `--flood-plies N`).
+//!
+//! `cargo bench --bench discord` runs all four; `-- --rounds N` changes the number of moves per
 //! game (default 16), `-- --games N` the stored games of part 2 (default 10,000), `-- --plies N`
 //! the length of the analysed game of part 3 (default 200).
 
@@ -645,6 +650,198 @@ async fn stall(plies: usize) {
     stop(bot);
 }
 
+/// Threads of a process now (`Threads:` of /proc).
+fn threads_of(pid: u32) -> f64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+    status
+        .lines()
+        .find(|l| l.starts_with("Threads:"))
+        .and_then(|l| l.split_whitespace().nth(1))
+        .and_then(|v| v.parse::<f64>().ok())
+        .unwrap_or(f64::NAN)
+}
+
+/// Part 4, the flood: three players send `/analysis` of distinct finished games (each of
+/// `plies` moves) at the rate limit (one every 1.25 s each: 8 in 10 s) for `secs` seconds,
+/// while other players move and look at boards. Prints the other players' p50/p95/max, how
+/// the analyses were answered (charts, refusals as busy), and the bot's peak memory and
+/// threads. Target: p95 < 150 ms, memory and threads bounded.
+async fn flood(plies: usize, secs: usize) {
+    use tegami::service::User;
+
+    let dir = tempfile::tempdir().expect("temp dir");
+    let db = dir.path().join("flood.db");
+    let analysts: Vec<FakeUser> = (0..3)
+        .map(|i| FakeUser::new(6_000_000_000_000_000_001 + i, &format!("analyst{i}")))
+        .collect();
+    // Each analyst's own finished games, more than a minute of requests names: every request
+    // names a game not analysed before (nothing is answered from the kept analyses).
+    let per_analyst = secs * 4 / 5 + 1;
+    let finished: Vec<Vec<i64>> = {
+        let (service, place) = core_on(&db);
+        let sparring = User::new("6000000000000000099", "sparring");
+        analysts
+            .iter()
+            .map(|a| {
+                let a = User::new(&a.id.to_string(), &a.name);
+                (0..per_analyst)
+                    .map(|_| store_long_game(&service, &place, &a, &sparring, plies))
+                    .collect()
+            })
+            .collect()
+    };
+    rusqlite::Connection::open(&db)
+        .and_then(|c| c.execute("UPDATE outbox SET sent_at = 0 WHERE sent_at IS NULL", []))
+        .expect("mark the stored games' notices sent");
+    let fake = Arc::new(FakeDiscord::start().await);
+    let players: Vec<FakeUser> = (0..16)
+        .map(|i| FakeUser::new(6_000_000_000_000_000_100 + i, &format!("q{i}")))
+        .collect();
+    for u in analysts.iter().chain(&players) {
+        fake.add_user(u);
+    }
+    let bot = start_bot(&fake, &db, &dir.path().join("bot.log"));
+    let pid = bot.id();
+    fake.wait_ready(STEP).await;
+    fake.wait_for("registration", STEP, |c| c.method == "PUT")
+        .await;
+    let mut games = Vec::new();
+    for pair in players.chunks(2) {
+        command(
+            &fake,
+            &pair[0],
+            "challenge",
+            json!([
+                opt_user("opponent", &pair[1]),
+                opt_str("game", "shogi"),
+                opt_str("color", "black")
+            ]),
+            &[&pair[1]],
+        )
+        .await;
+        let r = command(&fake, &pair[1], "accept", json!([]), &[]).await;
+        games.push(game_number(&r).expect("the players' game began"));
+    }
+    let (rss0, _) = memory_of(pid);
+    let threads0 = threads_of(pid);
+    // The analysts, each at the rate limit, none waiting for its answers.
+    let start = Instant::now();
+    let end = start + Duration::from_secs(secs as u64);
+    let mut tokens = Vec::new();
+    let senders: Vec<_> = analysts
+        .iter()
+        .zip(&finished)
+        .map(|(a, mine)| {
+            let (fake, a, mine) = (fake.clone(), a.clone(), mine.clone());
+            tokio::spawn(async move {
+                let mut sent = Vec::new();
+                for (i, game) in mine.into_iter().enumerate() {
+                    let at = start + Duration::from_millis(1250 * i as u64);
+                    if at >= end {
+                        break;
+                    }
+                    tokio::time::sleep_until(at.into()).await;
+                    let (_, token, ev) =
+                        fake.slash_command(&a, "analysis", json!([opt_int("game", game)]), &[]);
+                    fake.dispatch("INTERACTION_CREATE", ev).await;
+                    sent.push(token);
+                }
+                sent
+            })
+        })
+        .collect();
+    let mut ms = Vec::new();
+    let (mut peak_rss, mut peak_threads) = (rss0, threads0);
+    let mut r = 0usize;
+    while Instant::now() < end {
+        let round = Instant::now();
+        let k = r % games.len();
+        let ply = r / games.len();
+        if ply < OPENING.len() {
+            let mover = &players[2 * k + ply % 2];
+            ms.push(
+                timed(
+                    &fake,
+                    mover,
+                    "move",
+                    json!([opt_str("move", OPENING[ply]), opt_int("game", games[k])]),
+                )
+                .await,
+            );
+        }
+        let viewer = (r * 5 + 3) % players.len();
+        ms.push(
+            timed(
+                &fake,
+                &players[viewer],
+                "board",
+                json!([opt_int("game", games[viewer / 2])]),
+            )
+            .await,
+        );
+        let (rss, _) = memory_of(pid);
+        peak_rss = peak_rss.max(rss);
+        peak_threads = peak_threads.max(threads_of(pid));
+        r += 1;
+        tokio::time::sleep_until((round + Duration::from_millis(200)).into()).await;
+    }
+    for s in senders {
+        tokens.extend(s.await.expect("an analyst's task"));
+    }
+    // How each analysis was answered, once the queue has drained (or two minutes passed).
+    let answered = |token: &str| {
+        let hook = format!("/api/v10/webhooks/{APP_ID}/{token}");
+        let calls = fake.calls();
+        let mine: Vec<_> = calls
+            .iter()
+            .filter(|c| c.method == "POST" && c.path == hook)
+            .collect();
+        if mine
+            .iter()
+            .any(|c| c.files.iter().any(|f| f.filename.ends_with(".png")))
+        {
+            Some("chart")
+        } else if mine.iter().any(|c| {
+            c.content()
+                .is_some_and(|t| t.contains("waiting or running") || t.contains("waiting already"))
+        }) {
+            Some("busy")
+        } else if mine.is_empty() {
+            None
+        } else {
+            Some("other")
+        }
+    };
+    let drain = Instant::now() + Duration::from_secs(120);
+    while Instant::now() < drain && tokens.iter().any(|t| answered(t).is_none()) {
+        let (rss, _) = memory_of(pid);
+        peak_rss = peak_rss.max(rss);
+        peak_threads = peak_threads.max(threads_of(pid));
+        tokio::time::sleep(Duration::from_millis(250)).await;
+    }
+    let count = |what: Option<&str>| tokens.iter().filter(|t| answered(t) == what).count();
+    let (_, hwm) = memory_of(pid);
+    ms.sort_by(|a, b| a.total_cmp(b));
+    println!(
+        "discord flood: 3 players sent {} /analysis of distinct {plies}-ply games in {secs} s (charts {}, refused as busy {}, other {}, unanswered after 2 min {}); {} answers to other players: p50 {:.1} ms, p95 {:.1} ms, max {:.1} ms (target p95 < 150 ms); bot memory {:.0} MB at start, peak {:.0} MB (VmHWM {:.0} MB); threads {} at start, peak {}",
+        tokens.len(),
+        count(Some("chart")),
+        count(Some("busy")),
+        count(Some("other")),
+        count(None),
+        ms.len(),
+        percentile(&ms, 0.5),
+        percentile(&ms, 0.95),
+        ms.last().copied().unwrap_or(f64::NAN),
+        rss0,
+        peak_rss,
+        hwm,
+        threads0,
+        peak_threads
+    );
+    stop(bot);
+}
+
 fn main() {
     // `cargo bench --no-run` builds this; `cargo test --benches` runs it with `--bench` absent.
     if !std::env::args().any(|a| a == "--bench") {
@@ -660,8 +857,13 @@ fn main() {
             stall(arg("--plies", 200)).await;
             return;
         }
+        if std::env::args().any(|a| a == "--flood-only") {
+            flood(arg("--flood-plies", 120), arg("--flood-secs", 60)).await;
+            return;
+        }
         latency(arg("--rounds", 16)).await;
         memory(arg("--games", 10_000)).await;
         stall(arg("--plies", 200)).await;
+        flood(arg("--flood-plies", 120), arg("--flood-secs", 60)).await;
     });
 }

@@ -17,6 +17,8 @@ use std::collections::{HashMap, HashSet, VecDeque};
 use std::panic::AssertUnwindSafe;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{mpsc, Arc, Condvar, Mutex, MutexGuard, OnceLock};
+
+use super::long::{self, AnalysisSlot, Pool};
 use std::time::Duration;
 
 use tracing::{error, info, warn};
@@ -219,7 +221,18 @@ impl Service {
         if search_fault_due() {
             panic!("{FAULT_SEARCH_PANICS}: a deliberate panic in the search of game {game}");
         }
-        let found = search::think(&g.game, &Limits::level(level, seed), DEFAULT_TT_MB);
+        // One thread, on a place of the long work ahead of the players' analyses: a core is
+        // always left to the commands (see `super::long`).
+        let place = match self.analyses.pool.enter(None) {
+            Ok(t) => t.wait(|_| {}),
+            Err(_) => unreachable!("the computer's tickets are never refused"),
+        };
+        let limits = Limits {
+            threads: 1,
+            ..Limits::level(level, seed)
+        };
+        let found = search::think(&g.game, &limits, DEFAULT_TT_MB);
+        drop(place);
         let place = Place {
             guild: g.row.guild.clone(),
             channel: g.row.channel.clone(),
@@ -292,7 +305,7 @@ impl Service {
             let mut running = lock(&a.running);
             // Looked up under the lock of the running ones: a leader moves its result from
             // there to the kept ones under that lock, so no request falls between the two.
-            if let Some(r) = lock(&a.kept).get(&key).cloned() {
+            if let Some(r) = lock(&a.kept).get(key) {
                 drop(running);
                 return self.analysis_reply(&g, id, &r, user.voice);
             }
@@ -306,6 +319,8 @@ impl Service {
             }
         };
         if !lead {
+            // Waiting for another request's analysis takes no place of the pool.
+            drop(long::take_bound());
             progress(&t!(lang, "computer-analysis-running", id = id));
             let r = shared.wait().map_err(CoreError::Internal)?;
             return self.analysis_reply(&g, id, &r, user.voice);
@@ -318,14 +333,18 @@ impl Service {
             shared,
             done: false,
         };
-        let slot = a.pool.acquire(|position| {
-            progress(&t!(
-                lang,
-                "computer-analysis-queued",
-                id = id,
-                position = position
-            ))
-        });
+        // The place the transport took for this command, else one waited for here.
+        let slot = match long::take_bound() {
+            Some(slot) => slot,
+            None => self.long_ticket(user)?.wait(|position| {
+                progress(&t!(
+                    lang,
+                    "computer-analysis-queued",
+                    id = id,
+                    position = position
+                ))
+            }),
+        };
         let result = self.compute_analysis(&g, id);
         drop(slot);
         lead.finish(&result);
@@ -338,7 +357,8 @@ impl Service {
     fn compute_analysis(&self, g: &Loaded, id: i64) -> Result<Arc<Analysis>, CoreError> {
         let budget = self.analysis_budget();
         let t0 = std::time::Instant::now();
-        let a = search::analyse_within(&g.game, &budget);
+        // One thread: the analysis takes one place of the long work (see `super::long`).
+        let a = search::analyse_on(&g.game, &budget, 1);
         self.analyses.computed.fetch_add(1, Ordering::SeqCst);
         let total = g.game.moves().len();
         info!(
@@ -448,14 +468,28 @@ impl Service {
     /// Takes a place in the pool of analyses, as an analysis does, waiting in the queue if
     /// the pool is full; the place is given back when the slot is dropped. For tests and
     /// maintenance (holding the pool full shows what a queued request is told).
-    pub fn analysis_slot(&self, progress: impl Fn(usize)) -> AnalysisSlot<'_> {
-        self.analyses.pool.acquire(progress)
+    pub fn analysis_slot(&self, progress: impl Fn(usize)) -> AnalysisSlot {
+        match self.analyses.pool.enter(None) {
+            Ok(t) => t.wait(progress),
+            Err(_) => unreachable!("the computer's tickets are never refused"),
+        }
+    }
+
+    /// A player's place in the queue of long work (an analysis, a replay), refused at once
+    /// beyond the caps of `super::long` with a message that says which.
+    pub fn long_ticket(&self, user: &User) -> Result<long::Ticket, CoreError> {
+        self.analyses
+            .pool
+            .enter(Some(&user.id))
+            .map_err(|busy| match busy {
+                long::Busy::Yours(n) => CoreError::User(msg!("computer-long-yours", count = n)),
+                long::Busy::Full(n) => CoreError::User(msg!("computer-long-full", count = n)),
+            })
     }
 
     /// The analyses running and waiting for a place now.
     pub fn analysis_load(&self) -> (usize, usize) {
-        let st = lock(&self.analyses.pool.state);
-        (st.running, st.waiting.len())
+        self.analyses.pool.load()
     }
 }
 
@@ -680,9 +714,10 @@ impl Worker {
         Worker { inner }
     }
 
-    /// One thread per core, as many searches as cores at most.
+    /// As many threads as places of long work ([`super::long::default_long_limit`]: the
+    /// cores but one): each search takes one place, so more threads would only wait.
     pub fn threads() -> usize {
-        std::thread::available_parallelism().map_or(1, |n| n.get())
+        super::long::default_long_limit()
     }
 
     /// Queues a game (a game already waiting is not queued twice: true). False, logged, when
@@ -693,10 +728,10 @@ impl Worker {
     }
 }
 
-/// How many analyses may run at once by default: the cores but one (for the commands), at
-/// least one.
+/// How many analyses may run at once by default: the places of long work
+/// ([`super::long::default_long_limit`]: the cores but one, for the commands).
 pub fn default_analysis_limit() -> usize {
-    std::thread::available_parallelism().map_or(1, |n| n.get().saturating_sub(1).max(1))
+    super::long::default_long_limit()
 }
 
 /// What one analysis may spend by default: [`ANALYSIS_NODES`] a position for games up to 150
@@ -716,9 +751,11 @@ pub fn default_analysis_budget() -> Budget {
 /// (shared by every request of the same game meanwhile), and the pool that bounds how many run
 /// at once.
 pub(crate) struct Analyses {
-    kept: Mutex<HashMap<(i64, i64), Arc<Analysis>>>,
+    kept: Mutex<Kept>,
     running: Mutex<HashMap<(i64, i64), Arc<SharedAnalysis>>>,
-    pool: Pool,
+    /// The places of the process's long work, shared with the computer's searches and the
+    /// replays (see `super::long`).
+    pub(crate) pool: Arc<Pool>,
     budget: Mutex<Budget>,
     computed: AtomicU64,
 }
@@ -732,6 +769,32 @@ impl Default for Analyses {
             budget: Mutex::new(default_analysis_budget()),
             computed: AtomicU64::new(0),
         }
+    }
+}
+
+/// Finished analyses, by game and version, at most [`ANALYSES_KEPT`]: the one asked for least
+/// recently is given up first (a player cycling through many games recomputes only those that
+/// fell out, not every one).
+#[derive(Default)]
+pub(crate) struct Kept(VecDeque<((i64, i64), Arc<Analysis>)>);
+
+impl Kept {
+    /// The analysis kept for `key`, now the most recently asked.
+    fn get(&mut self, key: (i64, i64)) -> Option<Arc<Analysis>> {
+        let i = self.0.iter().position(|(k, _)| *k == key)?;
+        let entry = self.0.remove(i)?;
+        let a = entry.1.clone();
+        self.0.push_back(entry);
+        Some(a)
+    }
+
+    /// Keeps `a` for `key`, giving up the least recently asked one when full.
+    fn insert(&mut self, key: (i64, i64), a: Arc<Analysis>) {
+        self.0.retain(|(k, _)| *k != key);
+        if self.0.len() >= ANALYSES_KEPT {
+            self.0.pop_front();
+        }
+        self.0.push_back((key, a));
     }
 }
 
@@ -771,11 +834,7 @@ impl Leader<'_> {
         {
             let mut running = lock(&self.analyses.running);
             if let Ok(r) = result {
-                let mut kept = lock(&self.analyses.kept);
-                if kept.len() >= ANALYSES_KEPT {
-                    kept.clear();
-                }
-                kept.insert(self.key, r.clone());
+                lock(&self.analyses.kept).insert(self.key, r.clone());
             }
             running.remove(&self.key);
         }
@@ -793,114 +852,6 @@ impl Drop for Leader<'_> {
                 self.key.0
             ))));
         }
-    }
-}
-
-/// A bounded number of places, handed out first come, first served.
-struct Pool {
-    state: Mutex<PoolState>,
-    turn: Condvar,
-}
-
-struct PoolState {
-    limit: usize,
-    running: usize,
-    next_ticket: u64,
-    /// Tickets of the requests waiting, in order.
-    waiting: VecDeque<u64>,
-}
-
-impl Pool {
-    fn new(limit: usize) -> Pool {
-        Pool {
-            state: Mutex::new(PoolState {
-                limit: limit.max(1),
-                running: 0,
-                next_ticket: 0,
-                waiting: VecDeque::new(),
-            }),
-            turn: Condvar::new(),
-        }
-    }
-
-    fn set_limit(&self, limit: usize) {
-        lock(&self.state).limit = limit.max(1);
-        self.turn.notify_all();
-    }
-
-    /// A place, at once if one is free and nobody waits; else after those before, calling
-    /// `told` with the place in the queue (1: next) when waiting starts and whenever it
-    /// changes.
-    fn acquire(&self, told: impl Fn(usize)) -> AnalysisSlot<'_> {
-        let mut st = lock(&self.state);
-        if st.waiting.is_empty() && st.running < st.limit {
-            st.running += 1;
-            return AnalysisSlot { pool: self };
-        }
-        let ticket = st.next_ticket;
-        st.next_ticket += 1;
-        st.waiting.push_back(ticket);
-        // Leaves the queue if the wait unwinds (a panicking `told`).
-        let mut waiting = Waiting {
-            pool: self,
-            ticket,
-            armed: true,
-        };
-        let mut shown = 0;
-        loop {
-            let place = st
-                .waiting
-                .iter()
-                .position(|&t| t == ticket)
-                .map_or(1, |i| i + 1);
-            if place == 1 && st.running < st.limit {
-                st.waiting.pop_front();
-                st.running += 1;
-                waiting.armed = false;
-                drop(st);
-                // Those behind move up.
-                self.turn.notify_all();
-                return AnalysisSlot { pool: self };
-            }
-            if place != shown {
-                shown = place;
-                drop(st);
-                told(place);
-                st = lock(&self.state);
-                continue;
-            }
-            st = self.turn.wait(st).unwrap_or_else(|e| e.into_inner());
-        }
-    }
-}
-
-/// A request's ticket in the queue, withdrawn if its wait unwinds.
-struct Waiting<'a> {
-    pool: &'a Pool,
-    ticket: u64,
-    armed: bool,
-}
-
-impl Drop for Waiting<'_> {
-    fn drop(&mut self) {
-        if self.armed {
-            lock(&self.pool.state).waiting.retain(|&t| t != self.ticket);
-            self.pool.turn.notify_all();
-        }
-    }
-}
-
-/// A place in the pool of analyses ([`Service::analysis_slot`]), given back when dropped.
-pub struct AnalysisSlot<'a> {
-    pool: &'a Pool,
-}
-
-impl Drop for AnalysisSlot<'_> {
-    fn drop(&mut self) {
-        let mut st = lock(&self.pool.state);
-        st.running = st.running.saturating_sub(1);
-        drop(st);
-        self.pool.turn.notify_all();
     }
 }
 
@@ -1036,39 +987,5 @@ mod tests {
             4
         );
         gate_tx.send(()).unwrap();
-    }
-
-    #[test]
-    fn the_pool_serves_in_order_and_tells_each_its_place() {
-        let pool = Pool::new(1);
-        let held = pool.acquire(|_| panic!("free"));
-        let (tx, rx) = mpsc::channel();
-        std::thread::scope(|s| {
-            for name in ["a", "b"] {
-                let tx = tx.clone();
-                let pool = &pool;
-                s.spawn(move || {
-                    let told = Mutex::new(tx.clone());
-                    let slot =
-                        pool.acquire(|p| told.lock().unwrap().send(format!("{name}{p}")).unwrap());
-                    tx.send(format!("{name} runs")).unwrap();
-                    drop(slot);
-                });
-                // Each is queued before the next comes.
-                let got = rx.recv_timeout(std::time::Duration::from_secs(10)).unwrap();
-                assert_eq!(got, if name == "a" { "a1" } else { "b2" });
-            }
-            drop(held);
-        });
-        let rest: Vec<String> = rx.try_iter().collect();
-        let runs: Vec<&String> = rest.iter().filter(|m| m.ends_with("runs")).collect();
-        assert_eq!(runs, ["a runs", "b runs"], "{rest:?}");
-        // b is told "b1" only if it still waits once a runs (it may run at once).
-        assert!(
-            rest.iter().all(|m| m.ends_with("runs") || m == "b1"),
-            "{rest:?}"
-        );
-        let st = lock(&pool.state);
-        assert_eq!((st.running, st.waiting.len()), (0, 0));
     }
 }

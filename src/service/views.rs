@@ -626,6 +626,11 @@ impl Service {
     /// The game as an animated GIF, one frame a move.
     pub(crate) fn replay(&self, user: &User, place: &Place, id: i64) -> Result<Reply, CoreError> {
         let g = self.load_visible(user, place, id)?;
+        // Drawn on a place of the long work (the one the transport took, else one waited for).
+        let _place = match super::long::take_bound() {
+            Some(slot) => slot,
+            None => self.long_ticket(user)?.wait(|_| {}),
+        };
         let lang = user.voice.lang;
         let style = match self.store.user(&user.id)? {
             Some(u) => crate::render::PieceStyle::parse(&u.style).unwrap_or_default(),

@@ -96,17 +96,25 @@ impl Budget {
 
 /// Evaluates every position of `game` with `nodes` nodes each.
 pub fn analyse(game: &Game, nodes: u64) -> Analysis {
-    run(game, nodes, None)
+    run(game, nodes, None, 0)
 }
 
 /// Evaluates the positions of `game` within `budget`: each with the same share of the total
 /// node budget, stopping between two positions once the time is up (then [`Analysis::cut`]).
 pub fn analyse_within(game: &Game, budget: &Budget) -> Analysis {
-    let nodes = budget.per_position(game.moves().len());
-    run(game, nodes, Some(Instant::now() + budget.time))
+    analyse_on(game, budget, 0)
 }
 
-fn run(game: &Game, nodes: u64, deadline: Option<Instant>) -> Analysis {
+/// [`analyse_within`] on `threads` threads (0: one per core). The bot analyses on one thread,
+/// so that an analysis takes one of the places its long work may use and never the core left
+/// to the commands; the figures are the same on any number of threads (each position is its
+/// own search from a cleared table).
+pub fn analyse_on(game: &Game, budget: &Budget, threads: usize) -> Analysis {
+    let nodes = budget.per_position(game.moves().len());
+    run(game, nodes, Some(Instant::now() + budget.time), threads)
+}
+
+fn run(game: &Game, nodes: u64, deadline: Option<Instant>, threads: usize) -> Analysis {
     let first = game.start().side_to_move();
     // Every position of the game, as a game of its own (the history matters to the rules).
     let mut games = Vec::with_capacity(game.moves().len() + 1);
@@ -121,9 +129,11 @@ fn run(game: &Game, nodes: u64, deadline: Option<Instant>) -> Analysis {
     }
     // The positions are independent searches from a cleared table: each core takes the next
     // one, and the figures are those of a search one by one.
-    let threads = std::thread::available_parallelism()
-        .map_or(1, |n| n.get())
-        .min(games.len());
+    let threads = match threads {
+        0 => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        n => n,
+    }
+    .min(games.len());
     let next = AtomicUsize::new(0);
     let timed_out = AtomicBool::new(false);
     let slots: Vec<Mutex<Option<Evaluated>>> = games.iter().map(|_| Mutex::new(None)).collect();
