@@ -2131,6 +2131,101 @@ fn analyses_beyond_the_limit_are_queued_and_told_their_place() {
     assert_eq!(env.service.analysis_load(), (0, 0));
 }
 
+/// The computer's search, analyses and replays share the places of the long work (the cores
+/// but one): with the one place held, the computer's move waits for it (ahead of the players'
+/// analyses), and a replay too; each goes on once the place is free (issue 49, point 20).
+#[test]
+fn the_computer_and_replays_wait_for_a_place_of_the_long_work() {
+    let env = with_computer();
+    let done = finished_game(&env);
+    let r = env.ok("alice", "challenge @tegami shogi level=1 first");
+    let game = number_after(&r.text, "Game #").expect("the game starts at once");
+    env.ok("alice", &format!("move {game} 7g7f"));
+    env.service.set_analysis_limit(1);
+    let held = env.service.analysis_slot(|_| panic!("the pool is free"));
+    std::thread::scope(|s| {
+        let (tx, rx) = std::sync::mpsc::channel();
+        let player = analyse_on(s, &env, "carol", done, tx);
+        let Seen::Progress(p) = next(&rx) else {
+            panic!("the analysis is queued")
+        };
+        assert!(p.contains("position 1."), "{p}");
+        let service = &env.service;
+        let computer = s.spawn(move || service.computer_move(game));
+        // The computer's move is queued ahead of the analysis (whose place moves back).
+        let Seen::Progress(p) = next(&rx) else {
+            panic!("moved back")
+        };
+        assert!(p.contains("position 2."), "{p}");
+        assert_eq!(env.service.analysis_load(), (1, 2));
+        assert_eq!(env.game(game).ply, 1, "no move while the place is held");
+        let replay = s.spawn(move || service.handle(&request("dave", &format!("replay {done}"))));
+        while env.service.analysis_load() != (1, 3) {
+            std::thread::yield_now();
+        }
+        drop(held);
+        let moved = computer
+            .join()
+            .unwrap()
+            .expect("no error")
+            .expect("its move");
+        assert!(moved.text.contains("Tegami plays"), "{}", moved.text);
+        let Seen::Reply(a) = (loop {
+            match next(&rx) {
+                Seen::Progress(_) => continue,
+                r => break r,
+            }
+        }) else {
+            unreachable!()
+        };
+        assert!(a.image().is_some(), "{}", a.text);
+        let replayed = replay.join().unwrap();
+        assert!(!replayed.error, "{}", replayed.text);
+        player.join().unwrap();
+    });
+    assert_eq!(env.game(game).ply, 2);
+    assert_eq!(env.service.analysis_load(), (0, 0));
+}
+
+/// A player may have two long requests waiting or running; a third is refused at once, in
+/// words, and nothing waits for it (issue 49, point 15).
+#[test]
+fn a_third_long_request_of_one_player_is_refused_at_once() {
+    let env = Env::new();
+    let g1 = finished_game(&env);
+    env.service.set_analysis_limit(1);
+    let held = env.service.analysis_slot(|_| panic!("the pool is free"));
+    std::thread::scope(|s| {
+        let (tx1, rx1) = std::sync::mpsc::channel();
+        let a1 = analyse_on(s, &env, "carol", g1, tx1);
+        assert!(matches!(next(&rx1), Seen::Progress(_)));
+        let service = &env.service;
+        let r1 = s.spawn(move || service.handle(&request("carol", &format!("replay {g1}"))));
+        while env.service.analysis_load() != (1, 2) {
+            std::thread::yield_now();
+        }
+        let third = env
+            .service
+            .handle(&request("carol", &format!("replay {g1}")));
+        assert!(third.error);
+        assert_eq!(
+            third.text,
+            "you already have 2 analyses or replays waiting or running: ask again once they are done"
+        );
+        assert_eq!(env.service.analysis_load(), (1, 2), "nothing more waits");
+        // Another player is not held to carol's count.
+        let r2 = s.spawn(move || service.handle(&request("dave", &format!("replay {g1}"))));
+        while env.service.analysis_load() != (1, 3) {
+            std::thread::yield_now();
+        }
+        drop(held);
+        a1.join().unwrap();
+        assert!(!r1.join().unwrap().error);
+        assert!(!r2.join().unwrap().error);
+    });
+    assert_eq!(env.service.analysis_load(), (0, 0));
+}
+
 #[test]
 fn the_budget_cuts_a_long_analysis_and_the_reply_says_so() {
     let env = Env::new();

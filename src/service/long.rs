@@ -134,6 +134,11 @@ impl Pool {
             st.waiting.len()
         };
         st.waiting.insert(at, Waiter { ticket, first });
+        drop(st);
+        // A ticket put ahead moves those behind back: they are told.
+        if first {
+            self.wake();
+        }
         Ok(Ticket {
             pool: self.clone(),
             ticket,

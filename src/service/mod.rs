@@ -16,8 +16,8 @@ pub mod export;
 mod follow;
 mod ids;
 pub mod league;
-mod names;
 mod long;
+mod names;
 mod play;
 pub mod ratings;
 mod speech;
@@ -32,15 +32,15 @@ pub use command::{
     LeagueArgs, LeagueCommand, OfferAction,
 };
 pub use computer::{
-    default_analysis_budget, default_analysis_limit, swing_lines, Worker,
-    ANALYSIS_NODES, DEFAULT_LEVEL, FAULT_SEARCH_PANICS, PANICS_IN_A_ROW, RETRY_DELAY, WORKER_QUEUE,
+    default_analysis_budget, default_analysis_limit, swing_lines, Worker, ANALYSIS_NODES,
+    DEFAULT_LEVEL, FAULT_SEARCH_PANICS, PANICS_IN_A_ROW, RETRY_DELAY, WORKER_QUEUE,
 };
 pub use delivery::GameHome;
+pub use follow::{FollowHow, FOLLOW_NOTIFY};
 pub use long::{
     default_long_limit, AnalysisSlot, Bound, Busy, Ticket as LongTicket, MAX_LONG_PER_USER,
     MAX_LONG_WAITING,
 };
-pub use follow::{FollowHow, FOLLOW_NOTIFY};
 pub use names::escape_markdown;
 pub use play::{MAX_COMPUTER_GAMES, MAX_DAILY_TO_ONE, MAX_OPEN_CHALLENGES, MAX_OPEN_TO_ONE};
 pub use speech::{default_notation, Voice};

@@ -38,7 +38,9 @@ use std::time::{Duration, Instant};
 
 use crate::engine::{Color, Game, Move, Outcome};
 
-pub use analysis::{analyse, analyse_on, analyse_within, Analysis, Budget, PlyEval, Swing, CLAMP_POINTS};
+pub use analysis::{
+    analyse, analyse_on, analyse_within, Analysis, Budget, PlyEval, Swing, CLAMP_POINTS,
+};
 pub use tt::Tt;
 
 pub use pvs::SearchParams;
