@@ -475,6 +475,31 @@ impl Service {
         }
     }
 
+    /// What a long request (`/analysis`, `/replay`) waiting for a place is told, in its sender's
+    /// voice: its place in the queue (1: next). For a transport that waits on its own runtime
+    /// ([`long::Ticket::ready_telling`]).
+    pub fn long_queued_note(&self, req: &super::Request, position: usize) -> String {
+        let lang = match self.sender(req) {
+            Ok(u) => u.voice.lang,
+            Err(_) => super::speech::voice_for(None, req.user.locale.as_deref()).lang,
+        };
+        match req.command {
+            super::Command::Analysis { game } => t!(
+                lang,
+                "computer-analysis-queued",
+                id = game,
+                position = position
+            ),
+            super::Command::Replay { game } => t!(
+                lang,
+                "computer-replay-queued",
+                id = game,
+                position = position
+            ),
+            _ => t!(lang, "computer-long-queued", position = position),
+        }
+    }
+
     /// A player's place in the queue of long work (an analysis, a replay), refused at once
     /// beyond the caps of `super::long` with a message that says which.
     pub fn long_ticket(&self, user: &User) -> Result<long::Ticket, CoreError> {

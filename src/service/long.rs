@@ -236,6 +236,27 @@ impl Ticket {
         }
     }
 
+    /// [`Ticket::ready`], calling `told` with the place in the queue (1: next) when waiting
+    /// starts and whenever it changes, as [`Ticket::wait`] does.
+    pub async fn ready_telling(mut self, mut told: impl FnMut(usize)) -> AnalysisSlot {
+        let pool = self.pool.clone();
+        let mut shown = 0;
+        loop {
+            let notified = pool.freed.notified();
+            tokio::pin!(notified);
+            notified.as_mut().enable();
+            match self.try_take() {
+                Ok(slot) => return slot,
+                Err(place) if place != shown => {
+                    shown = place;
+                    told(place);
+                }
+                Err(_) => {}
+            }
+            notified.await;
+        }
+    }
+
     /// This ticket's place in the queue now (1: next).
     pub fn place(&self) -> usize {
         self.pool
@@ -400,11 +421,17 @@ mod tests {
                 tokio::time::timeout(std::time::Duration::from_millis(1), t.ready()).await;
             assert!(gave_up.is_err());
             assert_eq!(pool.load(), (1, 0));
-            // A waiting task gets the place as soon as it is freed.
+            // A waiting task gets the place as soon as it is freed, told its place meanwhile.
             let t = pool.enter(Some("bob")).unwrap();
-            let waiter = tokio::spawn(t.ready());
-            tokio::task::yield_now().await;
+            let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
+            let waiter = tokio::spawn(t.ready_telling(move |p| tx.send(p).unwrap()));
+            assert_eq!(rx.recv().await, Some(1));
             assert_eq!(pool.load(), (1, 1));
+            // The computer goes ahead: bob is told he moved back.
+            let c = pool.enter(None).unwrap();
+            assert_eq!(rx.recv().await, Some(2));
+            drop(c);
+            assert_eq!(rx.recv().await, Some(1));
             drop(held);
             let slot = waiter.await.unwrap();
             assert_eq!(pool.load(), (1, 0));
