@@ -242,6 +242,83 @@ pub async fn run_core_telling(
     req: Request,
     tell: Option<tokio::sync::mpsc::UnboundedSender<String>>,
 ) -> Reply {
+    run_core_until(data, req, tell, None).await
+}
+
+/// How long an interaction's token lives: its follow-ups fail after that.
+const TOKEN_LIFE: std::time::Duration = std::time::Duration::from_secs(15 * 60);
+
+/// When an interaction's token expires, reckoned from its id (a snowflake holds its time),
+/// with a minute's margin for the answer itself.
+pub fn token_expiry(id: InteractionId) -> std::time::SystemTime {
+    let created = std::time::UNIX_EPOCH
+        + std::time::Duration::from_secs(id.created_at().unix_timestamp().max(0) as u64);
+    created + TOKEN_LIFE - std::time::Duration::from_secs(60)
+}
+
+/// `run_core_telling`, for a request that can only be answered until `expires` (an
+/// interaction's token). A long command (an analysis, a replay) first waits for a place of the
+/// process's long work here, on the runtime, holding no blocking thread (told its place as it
+/// changes); one still waiting when its token expires leaves the queue unanswered (nobody could
+/// read the answer), and one refused by the caps (too many of the player's, or of everyone's)
+/// is answered at once by the core.
+pub async fn run_core_until(
+    data: &Data,
+    req: Request,
+    tell: Option<tokio::sync::mpsc::UnboundedSender<String>>,
+    expires: Option<std::time::SystemTime>,
+) -> Reply {
+    let mut place = None;
+    if matches!(req.command, Command::Analysis { .. } | Command::Replay { .. }) {
+        // Refused by the caps: the core refuses it again, in the player's words.
+        if let Ok(ticket) = data.service.long_ticket(&req.user) {
+            let (placed_tx, mut placed_rx) = tokio::sync::mpsc::unbounded_channel::<usize>();
+            let wait = ticket.ready_telling(move |position| {
+                let _ = placed_tx.send(position);
+            });
+            tokio::pin!(wait);
+            let left = expires
+                .and_then(|e| e.duration_since(std::time::SystemTime::now()).ok())
+                .unwrap_or(if expires.is_some() {
+                    std::time::Duration::ZERO
+                } else {
+                    std::time::Duration::MAX
+                });
+            let deadline = tokio::time::Instant::now()
+                .checked_add(left)
+                .unwrap_or_else(|| tokio::time::Instant::now() + TOKEN_LIFE * 1000);
+            loop {
+                tokio::select! {
+                    slot = &mut wait => {
+                        place = Some(slot);
+                        break;
+                    }
+                    Some(position) = placed_rx.recv() => {
+                        if let Some(t) = &tell {
+                            let (s, r) = (data.service.clone(), req.clone());
+                            if let Ok(note) = tokio::task::spawn_blocking(move || {
+                                s.long_queued_note(&r, position)
+                            })
+                            .await
+                            {
+                                let _ = t.send(note);
+                            }
+                        }
+                    }
+                    () = tokio::time::sleep_until(deadline) => {
+                        warn!(
+                            user = %req.user.id,
+                            command = req.command.name(),
+                            "a long command waited past its interaction's life: dropped unanswered"
+                        );
+                        metrics::counter!("tegami_long_expired_total").increment(1);
+                        // An empty refusal: the caller answers nothing.
+                        return Reply::error(String::new());
+                    }
+                }
+            }
+        }
+    }
     let service = data.service.clone();
     let command = format!("{:?}", req.command);
     let name = req.command.name();
@@ -257,6 +334,8 @@ pub async fn run_core_telling(
                 let _ = t.send(text.to_string());
             }
         };
+        // The place taken above is the command's: it finds it on this thread.
+        let _bound = place.map(|p| p.bind());
         service.handle_with(&req, &progress)
     })
     .await
@@ -407,9 +486,19 @@ pub async fn interaction(
             }
         }
     });
-    let reply = run_core_telling(data, origin.request(command), Some(tell)).await;
+    let reply = run_core_until(
+        data,
+        origin.request(command),
+        Some(tell),
+        Some(token_expiry(id)),
+    )
+    .await;
     // Every progress edit is made before the answer.
     let _ = progress.await;
+    if reply.error && reply.text.is_empty() {
+        // Dropped unanswered: its token expired while it waited (see `run_core_until`).
+        return;
+    }
     answer(
         http,
         data,
