@@ -248,12 +248,21 @@ pub async fn run_core_telling(
 /// How long an interaction's token lives: its follow-ups fail after that.
 const TOKEN_LIFE: std::time::Duration = std::time::Duration::from_secs(15 * 60);
 
-/// When an interaction's token expires, reckoned from its id (a snowflake holds its time),
-/// with a minute's margin for the answer itself.
-pub fn token_expiry(id: InteractionId) -> std::time::SystemTime {
-    let created = std::time::UNIX_EPOCH
-        + std::time::Duration::from_secs(id.created_at().unix_timestamp().max(0) as u64);
-    created + TOKEN_LIFE - std::time::Duration::from_secs(60)
+/// Test switch: `TEGAMI_FAULT_TOKEN_LIFE_MS=N` makes the bot reckon an interaction's token
+/// good for N ms instead of 15 minutes (a test of a long command dropped when its token
+/// expired, without waiting 15 minutes).
+pub const FAULT_TOKEN_LIFE_MS: &str = "TEGAMI_FAULT_TOKEN_LIFE_MS";
+
+/// Until when an interaction received now can be answered: its token's life, less a minute
+/// for the answer itself. Reckoned from its arrival, not from its id's timestamp, so that a
+/// machine whose clock is off does not drop every request.
+pub fn token_expiry() -> std::time::SystemTime {
+    let life = std::env::var(FAULT_TOKEN_LIFE_MS)
+        .ok()
+        .and_then(|v| v.trim().parse::<u64>().ok())
+        .map(std::time::Duration::from_millis)
+        .unwrap_or(TOKEN_LIFE - std::time::Duration::from_secs(60));
+    std::time::SystemTime::now() + life
 }
 
 /// `run_core_telling`, for a request that can only be answered until `expires` (an
@@ -269,7 +278,10 @@ pub async fn run_core_until(
     expires: Option<std::time::SystemTime>,
 ) -> Reply {
     let mut place = None;
-    if matches!(req.command, Command::Analysis { .. } | Command::Replay { .. }) {
+    if matches!(
+        req.command,
+        Command::Analysis { .. } | Command::Replay { .. }
+    ) {
         // Refused by the caps: the core refuses it again, in the player's words.
         if let Ok(ticket) = data.service.long_ticket(&req.user) {
             let (placed_tx, mut placed_rx) = tokio::sync::mpsc::unbounded_channel::<usize>();
@@ -289,6 +301,8 @@ pub async fn run_core_until(
                 .unwrap_or_else(|| tokio::time::Instant::now() + TOKEN_LIFE * 1000);
             loop {
                 tokio::select! {
+                    // A place free at once is taken, whatever the clock says.
+                    biased;
                     slot = &mut wait => {
                         place = Some(slot);
                         break;
@@ -467,6 +481,7 @@ pub async fn interaction(
     origin: Origin,
     command: Command,
 ) {
+    let expires = token_expiry();
     let Some(_pass) = admit(http, data, id, token, &origin).await else {
         return;
     };
@@ -486,13 +501,7 @@ pub async fn interaction(
             }
         }
     });
-    let reply = run_core_until(
-        data,
-        origin.request(command),
-        Some(tell),
-        Some(token_expiry(id)),
-    )
-    .await;
+    let reply = run_core_until(data, origin.request(command), Some(tell), Some(expires)).await;
     // Every progress edit is made before the answer.
     let _ = progress.await;
     if reply.error && reply.text.is_empty() {

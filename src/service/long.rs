@@ -32,6 +32,11 @@ pub const MAX_LONG_PER_USER: usize = 2;
 /// count (they are bounded by its own queue).
 pub const MAX_LONG_WAITING: usize = 16;
 
+/// Test switch: `TEGAMI_FAULT_LONG_PAUSED=1` hands out no place of the long work in this
+/// process, so that requests stay queued for as long as a test looks at them (the computer's
+/// moves too). For tests only.
+pub const FAULT_LONG_PAUSED: &str = "TEGAMI_FAULT_LONG_PAUSED";
+
 /// How many long jobs may run at once by default: the cores but one (for the commands), at
 /// least one.
 pub fn default_long_limit() -> usize {
@@ -58,6 +63,8 @@ pub struct Pool {
 
 struct State {
     limit: usize,
+    /// No place is handed out (the test switch [`FAULT_LONG_PAUSED`]).
+    paused: bool,
     running: usize,
     next_ticket: u64,
     /// The requests waiting, in the order they will run.
@@ -78,6 +85,7 @@ impl Pool {
         Arc::new(Pool {
             state: Mutex::new(State {
                 limit: limit.max(1),
+                paused: std::env::var_os(FAULT_LONG_PAUSED).is_some_and(|v| v == "1"),
                 running: 0,
                 next_ticket: 0,
                 waiting: VecDeque::new(),
@@ -178,7 +186,7 @@ impl Ticket {
             .iter()
             .position(|w| w.ticket == self.ticket)
             .map_or(1, |i| i + 1);
-        if place == 1 && st.running < st.limit {
+        if place == 1 && st.running < st.limit && !st.paused {
             st.waiting.pop_front();
             st.running += 1;
             self.armed = false;
@@ -214,7 +222,7 @@ impl Ticket {
                 .iter()
                 .position(|w| w.ticket == self.ticket)
                 .map_or(1, |i| i + 1);
-            if now == place && !(place == 1 && st.running < st.limit) {
+            if now == place && !(place == 1 && st.running < st.limit && !st.paused) {
                 drop(self.pool.turn.wait(st).unwrap_or_else(|e| e.into_inner()));
             }
         }

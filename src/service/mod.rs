@@ -38,8 +38,8 @@ pub use computer::{
 pub use delivery::GameHome;
 pub use follow::{FollowHow, FOLLOW_NOTIFY};
 pub use long::{
-    default_long_limit, AnalysisSlot, Bound, Busy, Ticket as LongTicket, MAX_LONG_PER_USER,
-    MAX_LONG_WAITING,
+    default_long_limit, AnalysisSlot, Bound, Busy, Ticket as LongTicket, FAULT_LONG_PAUSED,
+    MAX_LONG_PER_USER, MAX_LONG_WAITING,
 };
 pub use names::escape_markdown;
 pub use play::{MAX_COMPUTER_GAMES, MAX_DAILY_TO_ONE, MAX_OPEN_CHALLENGES, MAX_OPEN_TO_ONE};

@@ -25,6 +25,7 @@ mod follow;
 mod hardening;
 mod language;
 mod league;
+mod long_work;
 mod metrics;
 mod reminders;
 mod sharded;
