@@ -383,7 +383,9 @@ fn a_rounds_deadline_post_is_delivered_with_the_sweep() {
     // The round's day passes with both games unfinished: the sweep adjudicates them.
     let at = t0 + 86_400 + 120;
     clock.set(at);
-    let swept = service.sweep(at).expect("the sweep at the round's deadline");
+    let swept = service
+        .sweep(at)
+        .expect("the sweep at the round's deadline");
     let l = store.league(1).unwrap().expect("league 1");
     let games: Vec<i64> = store
         .pairings(1)

@@ -461,7 +461,10 @@ impl Service {
                     })
                 })
                 .collect();
-            match self.store.start_vacation(user, now, end, allowance, &shifts) {
+            match self
+                .store
+                .start_vacation(user, now, end, allowance, &shifts)
+            {
                 Err(StoreError::Stale) if tries + 1 < super::RETRIES => tries += 1,
                 other => return other,
             }

@@ -1552,11 +1552,12 @@ impl Service {
                 notices: to_store(&post),
                 ..Settle::default()
             };
-            let mut out = match self.released_unless(self.store.settle_league(&settle, self.now()), post) {
-                Ok((_, post)) => post,
-                Err(StoreError::Conflict | StoreError::Stale) => return Ok(None),
-                Err(e) => return Err(e.into()),
-            };
+            let mut out =
+                match self.released_unless(self.store.settle_league(&settle, self.now()), post) {
+                    Ok((_, post)) => post,
+                    Err(StoreError::Conflict | StoreError::Stale) => return Ok(None),
+                    Err(e) => return Err(e.into()),
+                };
             match self.advance_league_id(s.row.id) {
                 Ok(more) => out.extend(more),
                 Err(e) => {

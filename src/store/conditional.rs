@@ -42,8 +42,7 @@ pub trait ConditionalStore: Send + Sync {
     /// two lines added at once are checked one after the other): `Limit(ConditionalConflict)`
     /// if one answers a move of this line differently (lines part at the opponent's moves
     /// only), `Limit(ConditionalLines)` if there are `max` already; nothing written then.
-    fn add_conditional(&self, c: &NewConditional, max: usize, now: i64)
-        -> Result<ConditionalRow>;
+    fn add_conditional(&self, c: &NewConditional, max: usize, now: i64) -> Result<ConditionalRow>;
     /// The lines of a game, every player's, oldest first (by id).
     fn conditionals(&self, game: i64) -> Result<Vec<ConditionalRow>>;
     /// Deletes a user's lines in a game; how many there were.

@@ -44,8 +44,8 @@ mod sqlite;
 pub use conditional::{ConditionalRow, ConditionalStore, NewConditional};
 pub use follow::{FollowRow, FollowStore, ThreadJoin, Told};
 pub use league::{
-    Decision, Joined, LeaguePlayerRow, LeagueRow, LeagueStatus, LeagueStore, NewLeague,
-    NewPairing, PairingRow, RoundStart, Settle,
+    Decision, Joined, LeaguePlayerRow, LeagueRow, LeagueStatus, LeagueStore, NewLeague, NewPairing,
+    PairingRow, RoundStart, Settle,
 };
 
 pub use postgres::tls::{connect as connect_postgres, BOT_APPLICATION};

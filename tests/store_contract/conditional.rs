@@ -41,7 +41,11 @@ fn lines_are_read_back_as_stored_and_stored_once() {
             .add_conditional(&line(g.id, "bob", 1, &["3c3d"]), LINES, T0 + 1)
             .expect("bob's line");
         let alice = store
-            .add_conditional(&line(g.id, "alice", 0, &["7g7f", "3c3d", "2g2f"]), LINES, T0 + 2)
+            .add_conditional(
+                &line(g.id, "alice", 0, &["7g7f", "3c3d", "2g2f"]),
+                LINES,
+                T0 + 2,
+            )
             .expect("alice's line");
         let carol = store
             .add_conditional(&line(other.id, "carol", 0, &["2g2f"]), LINES, T0 + 3)
@@ -87,10 +91,18 @@ fn lines_are_read_back_as_stored_and_stored_once() {
         assert_eq!(store.conditionals(g.id).unwrap().len(), 2, "{name}");
         // The same moves from another ply, or by another player, are other lines.
         let later = store
-            .add_conditional(&line(g.id, "alice", 2, &["7g7f", "3c3d", "2g2f"]), LINES, T0 + 4)
+            .add_conditional(
+                &line(g.id, "alice", 2, &["7g7f", "3c3d", "2g2f"]),
+                LINES,
+                T0 + 4,
+            )
             .expect("a later line");
         let by_bob = store
-            .add_conditional(&line(g.id, "bob", 0, &["7g7f", "3c3d", "2g2f"]), LINES, T0 + 5)
+            .add_conditional(
+                &line(g.id, "bob", 0, &["7g7f", "3c3d", "2g2f"]),
+                LINES,
+                T0 + 5,
+            )
             .expect("bob's same moves");
         assert!(later.id != alice.id && by_bob.id != alice.id, "{name}");
         let stored = vec![bob, alice, later, by_bob];
@@ -173,7 +185,11 @@ fn a_rewrite_is_one_transaction() {
         let (name, store) = (b.name, b.store());
         let g = new_game(store, "alice", "bob");
         let a1 = store
-            .add_conditional(&line(g.id, "alice", 0, &["7g7f", "3c3d", "2g2f"]), LINES, T0)
+            .add_conditional(
+                &line(g.id, "alice", 0, &["7g7f", "3c3d", "2g2f"]),
+                LINES,
+                T0,
+            )
             .expect("a line");
         let a2 = store
             .add_conditional(&line(g.id, "alice", 0, &["2g2f"]), LINES, T0)

@@ -6,8 +6,8 @@
 
 use super::*;
 use tegami::store::{
-    Decision, Joined, LeaguePlayerRow, LeagueRow, LeagueStatus, NewLeague, NewPairing,
-    PairingRow, RoundStart, Settle, TimeControl,
+    Decision, Joined, LeaguePlayerRow, LeagueRow, LeagueStatus, NewLeague, NewPairing, PairingRow,
+    RoundStart, Settle, TimeControl,
 };
 
 const GUILD: &str = "guild-1";
@@ -919,10 +919,25 @@ fn a_settlement_applies_outcomes_players_and_endings_together() {
                 ("p3".into(), "removed".into()),
             ],
             decisions: vec![
-                decision(1, "forfeit-first", ending(GameResult::First, "forfeit"), false),
-                decision(2, "forfeit-second", ending(GameResult::Second, "forfeit"), false),
+                decision(
+                    1,
+                    "forfeit-first",
+                    ending(GameResult::First, "forfeit"),
+                    false,
+                ),
+                decision(
+                    2,
+                    "forfeit-second",
+                    ending(GameResult::Second, "forfeit"),
+                    false,
+                ),
                 decision(3, "annulled", ending(GameResult::Draw, "annulled"), true),
-                decision(4, "adjudicated-draw", ending(GameResult::Draw, "adjudication"), false),
+                decision(
+                    4,
+                    "adjudicated-draw",
+                    ending(GameResult::Draw, "adjudication"),
+                    false,
+                ),
             ],
             notices: vec![
                 notice(301, "p2", "you withdrew"),
@@ -1324,7 +1339,15 @@ fn an_adjudicated_game_is_not_taken_back_nor_a_result_overwritten() {
         // The takeback accepted from the read before: refused, the game stays as adjudicated.
         let back = per_move_turn("ann", T0 + 6 * DAY);
         let err = other
-            .take_back(read.id, read.version, 0, START, &back, &[], T0 + 3 * DAY + 1)
+            .take_back(
+                read.id,
+                read.version,
+                0,
+                START,
+                &back,
+                &[],
+                T0 + 3 * DAY + 1,
+            )
             .expect_err("a stale takeback");
         assert!(matches!(err, StoreError::Conflict), "{name}: {err:?}");
         // At the game's current version too: a finished game is not taken back.
@@ -1411,7 +1434,11 @@ fn a_forfeit_applies_only_to_a_game_still_in_progress() {
         let settled = store
             .settle_league(&settle, T0 + 3 * DAY)
             .expect("the withdrawals");
-        assert_eq!(store.game(games[0]).unwrap(), Some(g1_done.clone()), "{name}");
+        assert_eq!(
+            store.game(games[0]).unwrap(),
+            Some(g1_done.clone()),
+            "{name}"
+        );
         let g2 = store.game(games[1]).unwrap().expect("game 2");
         assert_eq!(
             (g2.status, g2.result, g2.reason.as_deref(), g2.version),

@@ -288,8 +288,13 @@ fn games_against_the_computer_started_at_once_stay_within_the_cap() {
         let over = a
             .start_computer_game(&computer_game("alice"), "alice", 2, &[], T0)
             .expect("a game");
-        a.finish_game(over.id, over.version, &finish(&resignation(), vec![]), T0 + 1)
-            .expect("resigned");
+        a.finish_game(
+            over.id,
+            over.version,
+            &finish(&resignation(), vec![]),
+            T0 + 1,
+        )
+        .expect("resigned");
         let playing = |s: &dyn Store| -> Vec<i64> {
             s.games_of("alice", GameStatus::Active, None, 50)
                 .unwrap()
@@ -396,7 +401,11 @@ fn two_vacations_under_way_at_once_on_postgresql_start_one() {
         return;
     };
     {
-        let url = b.locator.strip_prefix("postgres:").expect("a URL").to_string();
+        let url = b
+            .locator
+            .strip_prefix("postgres:")
+            .expect("a URL")
+            .to_string();
         let a = b.shared();
         let other = second(&b);
         a.touch_user("alice", "alice", T0).expect("alice");
@@ -408,7 +417,9 @@ fn two_vacations_under_way_at_once_on_postgresql_start_one() {
         let started: Vec<_> = [a.clone(), other.clone()]
             .into_iter()
             .map(|s| {
-                std::thread::spawn(move || s.start_vacation("alice", now, now + 14 * DAY, &MONTH, &[]))
+                std::thread::spawn(move || {
+                    s.start_vacation("alice", now, now + 14 * DAY, &MONTH, &[])
+                })
             })
             .collect();
         // Until both wait for the row (a state of the database, not a time), at most a minute.
@@ -445,6 +456,9 @@ fn two_vacations_under_way_at_once_on_postgresql_start_one() {
             14 * DAY,
             "one vacation stored"
         );
-        ran("two_vacations_under_way_at_once_on_postgresql_start_one", b.name);
+        ran(
+            "two_vacations_under_way_at_once_on_postgresql_start_one",
+            b.name,
+        );
     }
 }

@@ -34,12 +34,12 @@ fn sqlite_schema(path: &str) -> Schema {
     let c = rusqlite::Connection::open_with_flags(path, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)
         .expect("open SQLite read only");
     let names: Vec<String> = c
-        .prepare(
-            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'",
-        )
+        .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
         .and_then(|mut s| {
-            s.query_map([], |r| r.get(0))?
-                .collect::<rusqlite::Result<Vec<String>>>()
+            let rows = s
+                .query_map([], |r| r.get(0))?
+                .collect::<rusqlite::Result<Vec<String>>>();
+            rows
         })
         .expect("SQLite tables");
     let mut schema = Schema::default();
@@ -47,19 +47,25 @@ fn sqlite_schema(path: &str) -> Schema {
         let columns: BTreeSet<Column> = c
             .prepare("SELECT name, \"notnull\", pk FROM pragma_table_info(?1)")
             .and_then(|mut s| {
-                s.query_map([&table], |r| {
-                    let not_null: bool = r.get(1)?;
-                    let pk: i64 = r.get(2)?;
-                    Ok((r.get::<_, String>(0)?, !(not_null || pk > 0)))
-                })?
-                .collect()
+                let rows = s
+                    .query_map([&table], |r| {
+                        let not_null: bool = r.get(1)?;
+                        let pk: i64 = r.get(2)?;
+                        Ok((r.get::<_, String>(0)?, !(not_null || pk > 0)))
+                    })?
+                    .collect();
+                rows
             })
             .expect("SQLite columns");
         let listed: Vec<(String, bool, String, bool)> = c
             .prepare("SELECT name, \"unique\", origin, partial FROM pragma_index_list(?1)")
             .and_then(|mut s| {
-                s.query_map([&table], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))?
-                    .collect()
+                let rows = s
+                    .query_map([&table], |r| {
+                        Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?))
+                    })?
+                    .collect();
+                rows
             })
             .expect("SQLite indexes");
         let mut indexes = BTreeSet::new();
@@ -70,11 +76,13 @@ fn sqlite_schema(path: &str) -> Schema {
             let cols: Vec<String> = c
                 .prepare("SELECT name FROM pragma_index_info(?1) ORDER BY seqno")
                 .and_then(|mut s| {
-                    s.query_map([&name], |r| {
-                        Ok(r.get::<_, Option<String>>(0)?
-                            .unwrap_or_else(|| EXPRESSION.to_string()))
-                    })?
-                    .collect()
+                    let rows = s
+                        .query_map([&name], |r| {
+                            Ok(r.get::<_, Option<String>>(0)?
+                                .unwrap_or_else(|| EXPRESSION.to_string()))
+                        })?
+                        .collect();
+                    rows
                 })
                 .expect("SQLite index columns");
             indexes.insert((cols, unique, partial));
@@ -148,13 +156,17 @@ fn drift(sqlite: &Schema, postgres: &Schema) -> Vec<String> {
             }
         };
         for c in s.0.difference(&p.0) {
-            out.push(format!("table {name}: column {c:?} (name, nullable) in SQLite only"));
+            out.push(format!(
+                "table {name}: column {c:?} (name, nullable) in SQLite only"
+            ));
         }
         for c in p.0.difference(&s.0) {
             out.push(format!("table {name}: column {c:?} in PostgreSQL only"));
         }
         for i in s.1.difference(&p.1) {
-            out.push(format!("table {name}: index {i:?} (columns, unique, partial) in SQLite only"));
+            out.push(format!(
+                "table {name}: index {i:?} (columns, unique, partial) in SQLite only"
+            ));
         }
         for i in p.1.difference(&s.1) {
             out.push(format!("table {name}: index {i:?} in PostgreSQL only"));
@@ -171,15 +183,26 @@ fn both_backends_have_the_same_tables_columns_and_indexes() {
         say("schema comparison SKIPPED: no PostgreSQL server (TEGAMI_TEST_DATABASE_URL)");
         return;
     };
-    let path = sqlite.locator.strip_prefix("sqlite:").expect("a SQLite locator");
-    let url = pg.locator.strip_prefix("postgres:").expect("a PostgreSQL locator");
+    let path = sqlite
+        .locator
+        .strip_prefix("sqlite:")
+        .expect("a SQLite locator");
+    let url = pg
+        .locator
+        .strip_prefix("postgres:")
+        .expect("a PostgreSQL locator");
     let (s, p) = (sqlite_schema(path), postgres_schema(url));
     // The comparison sees what it must: every table, with its columns and indexes.
     assert!(s.tables.len() >= 15, "SQLite tables: {:?}", s.tables.keys());
     let outbox = &s.tables["outbox"];
-    assert!(outbox.0.contains(&("claimed_until".to_string(), true)), "{outbox:?}");
     assert!(
-        outbox.1.contains(&(vec!["created_at".into(), "id".into()], false, true)),
+        outbox.0.contains(&("claimed_until".to_string(), true)),
+        "{outbox:?}"
+    );
+    assert!(
+        outbox
+            .1
+            .contains(&(vec!["created_at".into(), "id".into()], false, true)),
         "SQLite: the outbox is claimed in the order notices were made, by index: {outbox:?}"
     );
     let differences = drift(&s, &p);

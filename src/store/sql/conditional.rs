@@ -53,18 +53,16 @@ fn answers_apart(a: &[String], b: &[String]) -> Option<usize> {
 }
 
 impl<B: Backend> ConditionalStore for B {
-    fn add_conditional(
-        &self,
-        c: &NewConditional,
-        max: usize,
-        now: i64,
-    ) -> Result<ConditionalRow> {
+    fn add_conditional(&self, c: &NewConditional, max: usize, now: i64) -> Result<ConditionalRow> {
         let moves = joined_moves(c)?;
         self.write(|tx| {
             // The game's row first (PostgreSQL): two lines of one game added at once are
             // checked one after the other, each seeing the other's once committed.
             if tx
-                .query("SELECT id FROM games WHERE id = $1 {for update}", args![c.game])?
+                .query(
+                    "SELECT id FROM games WHERE id = $1 {for update}",
+                    args![c.game],
+                )?
                 .is_empty()
             {
                 return Err(StoreError::NotFound);
@@ -89,7 +87,9 @@ impl<B: Backend> ConditionalStore for B {
                 }
             }
             if mine.len() >= max {
-                return Err(StoreError::Limit(Limit::ConditionalLines { count: mine.len() }));
+                return Err(StoreError::Limit(Limit::ConditionalLines {
+                    count: mine.len(),
+                }));
             }
             insert(tx, c, &moves, now)
         })
