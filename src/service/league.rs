@@ -1223,13 +1223,17 @@ impl Service {
             },
             self.now(),
         );
-        // Nothing stored: every notice made for the round is let go.
-        let made: Vec<Notice> = held
-            .iter()
-            .flat_map(|(_, _, n)| n.iter().cloned())
-            .chain(post.iter().cloned())
-            .collect();
-        let (stored, _) = self.released_unless(started, made)?;
+        let stored = match started {
+            Ok(stored) => stored,
+            Err(e) => {
+                // Nothing stored: every notice made for the round is let go.
+                for (_, _, notices) in &held {
+                    self.release_all(notices);
+                }
+                self.release_all(&post);
+                return Err(e.into());
+            }
+        };
         // The notices as stored: `{game}` and `{game@R.B}` filled with the games' numbers.
         let game_of = |round: u32, board: u32| {
             stored
