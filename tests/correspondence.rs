@@ -1040,6 +1040,17 @@ impl GameStore for CrashingStore {
     ) -> Result<GameRow, StoreError> {
         self.inner.start_game(game, notices, now)
     }
+    fn start_computer_game(
+        &self,
+        game: &NewGame,
+        player: &str,
+        max: usize,
+        notices: &[NewNotice],
+        now: i64,
+    ) -> Result<GameRow, StoreError> {
+        self.inner
+            .start_computer_game(game, player, max, notices, now)
+    }
     fn computer_games(&self, computer: &str) -> Result<Vec<GameRow>, StoreError> {
         self.inner.computer_games(computer)
     }
@@ -1145,6 +1156,15 @@ impl ChallengeStore for CrashingStore {
         now: i64,
     ) -> Result<ChallengeRow, StoreError> {
         self.inner.create_challenge(c, notices, now)
+    }
+    fn create_challenge_within(
+        &self,
+        c: &NewChallenge,
+        caps: &tegami::store::ChallengeCaps,
+        notices: &[NewNotice],
+        now: i64,
+    ) -> Result<ChallengeRow, StoreError> {
+        self.inner.create_challenge_within(c, caps, notices, now)
     }
     fn challenge(&self, id: i64) -> Result<Option<ChallengeRow>, StoreError> {
         self.inner.challenge(id)
@@ -1313,9 +1333,10 @@ impl ClockStore for CrashingStore {
         user: &str,
         now: i64,
         end: i64,
+        allowance: &tegami::store::VacationAllowance,
         shifts: &[DeadlineShift],
     ) -> Result<(), StoreError> {
-        self.inner.start_vacation(user, now, end, shifts)
+        self.inner.start_vacation(user, now, end, allowance, shifts)
     }
     fn end_vacation(
         &self,
@@ -1422,9 +1443,10 @@ impl tegami::store::ConditionalStore for CrashingStore {
     fn add_conditional(
         &self,
         c: &tegami::store::NewConditional,
+        max: usize,
         now: i64,
     ) -> Result<tegami::store::ConditionalRow, StoreError> {
-        self.inner.add_conditional(c, now)
+        self.inner.add_conditional(c, max, now)
     }
     fn conditionals(&self, game: i64) -> Result<Vec<tegami::store::ConditionalRow>, StoreError> {
         self.inner.conditionals(game)

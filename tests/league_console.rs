@@ -343,3 +343,84 @@ fn a_featured_game_comes_first_in_games() {
     let r = as_manager("server feature=none");
     assert!(!r.error && !r.text.contains("featured"), "{}", r.text);
 }
+
+/// Issue 49: the round's deadline post of a league is delivered with the sweep that made it.
+/// The sweep adjudicates the round (its unfinished games drawn) and posts it in the league's
+/// home; that post is handed to the delivery loop at once, among the sweep's notices and
+/// claimable right after, not held by the core until its hold lapses (five minutes).
+#[test]
+fn a_rounds_deadline_post_is_delivered_with_the_sweep() {
+    use tegami::service::{parse_command, ManualClock, Request, User, Via};
+    let dir = tempfile::tempdir().expect("temp dir");
+    let store = Arc::new(SqliteStore::open(dir.path().join("league.db")).expect("open"));
+    let t0 = service_common::T0;
+    let clock = Arc::new(ManualClock::new(t0));
+    let service = Service::new(store.clone(), clock.clone(), config());
+    let run = |who: &str, line: &str| {
+        let reply = service
+            .try_handle(&Request {
+                user: User::new(who, who),
+                place: service_common::server(),
+                command: parse_command(line).expect("a command"),
+            })
+            .unwrap_or_else(|e| panic!("@{who} {line}: {e:?}"));
+        assert!(!reply.error, "@{who} {line}: {}", reply.text);
+        // The transport delivers a command's notices and lets them go.
+        let ids: Vec<i64> = reply.notify.iter().filter_map(|n| n.id).collect();
+        service.mark_sent(&ids).expect("delivered");
+    };
+    run(
+        "alice",
+        "league create name=Cup game=shogi days=3 format=swiss rounds=2 round_days=1",
+    );
+    for p in ["alice", "bob", "carol", "dave"] {
+        run(p, "league join 1");
+    }
+    run("alice", "league start league=1");
+    // Everything so far was delivered.
+    let before = service.sweep(t0 + 60).expect("a sweep");
+    assert!(before.notices.is_empty(), "{:?}", before.notices);
+    // The round's day passes with both games unfinished: the sweep adjudicates them.
+    let at = t0 + 86_400 + 120;
+    clock.set(at);
+    let swept = service
+        .sweep(at)
+        .expect("the sweep at the round's deadline");
+    let l = store.league(1).unwrap().expect("league 1");
+    let games: Vec<i64> = store
+        .pairings(1)
+        .unwrap()
+        .iter()
+        .filter(|p| p.round == 1)
+        .filter_map(|p| p.game)
+        .collect();
+    assert_eq!(games.len(), 2);
+    for g in &games {
+        let row = store.game(*g).unwrap().expect("a game");
+        assert_eq!(row.reason.as_deref(), Some("adjudication"), "game {g}");
+    }
+    assert_eq!(l.round, 2, "round 2 paired");
+    let posts: Vec<&tegami::service::Notice> = swept
+        .notices
+        .iter()
+        .map(|(_, n)| n)
+        .filter(|n| n.via == Via::Post && n.league == Some(1))
+        .collect();
+    let adjudicated = posts
+        .iter()
+        .find(|n| n.text.contains("reached its deadline"))
+        .unwrap_or_else(|| panic!("the round's deadline post, delivered now: {posts:?}"));
+    // Claimable by the delivery loop right after (nothing holds it), until marked sent.
+    let id = adjudicated.id.expect("an outbox id");
+    let claimed = service.claim_unsent(100).expect("a claim");
+    assert!(
+        claimed.iter().any(|n| n.id == Some(id)),
+        "the post is claimable at once: {claimed:?}"
+    );
+    service.mark_sent(&[id]).expect("delivered");
+    assert!(service
+        .claim_unsent(100)
+        .expect("a claim")
+        .iter()
+        .all(|n| n.id != Some(id)));
+}

@@ -15,7 +15,7 @@ use tegami::service::{parse_command, Config, ManualClock, Place, Request, Servic
 use tegami::store::{
     BatchEnd, DeadlineShift, Ending, Finish, GameResult, GameStatus, GameStore, MoveRow,
     NewChallenge, NewGame, NewNotice, OutboxRow, PgStore, RatingRow, RatingUpdate, ServerRow,
-    SqliteStore, Store, StoreError, TimeControl, Turn, OUTBOX_LEASE,
+    SqliteStore, Store, StoreError, TimeControl, Turn, VacationAllowance, OUTBOX_LEASE,
 };
 
 /// 2026-01-01T00:00:00Z.
@@ -60,6 +60,12 @@ fn play(store: &dyn Store, g: &tegami::store::GameRow, code: &str) -> tegami::st
 const T0: i64 = 1_767_225_600;
 const DAY: i64 = 86_400;
 const START: &str = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1";
+
+/// The vacation allowance of January 2026 (14 days), as the core gives it.
+const MONTH: VacationAllowance = VacationAllowance {
+    since: T0,
+    max: 14 * DAY,
+};
 
 /// The PostgreSQL server of the tests, if one is given.
 const PG_URL_ENV: &str = "TEGAMI_TEST_DATABASE_URL";
@@ -397,7 +403,7 @@ fn vacation_deadlines_move_only_in_games_as_read() {
         };
         // A game that moved on since: nothing of the vacation is written.
         let err = store
-            .start_vacation("alice", T0, T0 + 2 * DAY, &[shift(g.version - 1)])
+            .start_vacation("alice", T0, T0 + 2 * DAY, &MONTH, &[shift(g.version - 1)])
             .expect_err("a stale game");
         assert!(matches!(err, StoreError::Stale), "{name}: {err:?}");
         assert_eq!(store.game(g.id).unwrap(), Some(g.clone()), "{name}");
@@ -406,7 +412,7 @@ fn vacation_deadlines_move_only_in_games_as_read() {
         assert_eq!(store.vacation_used("alice", 0).unwrap(), 0, "{name}");
         // As read: the vacation and the new deadline, together.
         store
-            .start_vacation("alice", T0, T0 + 2 * DAY, &[shift(g.version)])
+            .start_vacation("alice", T0, T0 + 2 * DAY, &MONTH, &[shift(g.version)])
             .expect("starts");
         let shifted = store.game(g.id).unwrap().expect("the game");
         assert_eq!(shifted.deadline, Some(deadline + 2 * DAY), "{name}");
@@ -1889,6 +1895,14 @@ mod clocks;
 /// The followers and daily digests (issue 23): `tests/store_contract/follow.rs`.
 #[path = "store_contract/follow.rs"]
 mod follow;
+
+/// The two backends' schemas compared (issue 49): `tests/store_contract/schema.rs`.
+#[path = "store_contract/schema.rs"]
+mod schema;
+
+/// Limits kept by the write, two handles racing (issue 49): `tests/store_contract/limits.rs`.
+#[path = "store_contract/limits.rs"]
+mod limits;
 
 // The database tools (issue 24): `tegami db copy`, `backup` and `check`.
 #[path = "store_contract/dbcopy.rs"]

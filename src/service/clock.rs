@@ -24,7 +24,9 @@ use super::play::ending_of;
 use super::*;
 use crate::engine::{Outcome, Reason};
 use crate::i18n::{words, Lang};
-use crate::store::{BatchEnd, DeadlineShift, NewNotice, ServerRow, UserRow};
+use crate::store::{
+    BatchEnd, DeadlineShift, Limit, NewNotice, ServerRow, UserRow, VacationAllowance,
+};
 use crate::{msg, t};
 
 /// What a sweep did.
@@ -44,6 +46,9 @@ pub struct Sweep {
 }
 
 const BATCH: usize = 500;
+
+/// The days of vacation a player may take in a calendar month (UTC).
+pub const VACATION_DAYS: i64 = 14;
 
 /// The longest reminder lead a player may choose, in hours (two weeks, the longest time per
 /// move).
@@ -431,8 +436,16 @@ impl Service {
 
     /// Starts the user's vacation from `now` to `end`: the deadlines of the games waiting for
     /// their move go on by its length (those already past stay lost on time: a vacation does not
-    /// revive them). Computed again if one of those games moved on meanwhile.
-    fn start_vacation(&self, user: &str, now: i64, end: i64) -> Result<(), CoreError> {
+    /// revive them). Computed again if one of those games moved on meanwhile. The store checks
+    /// the month's allowance and "not on vacation already" in the transaction that starts it
+    /// (`Limit`), so two vacations asked for at once never both pass.
+    fn start_vacation(
+        &self,
+        user: &str,
+        now: i64,
+        end: i64,
+        allowance: &VacationAllowance,
+    ) -> Result<(), StoreError> {
         let mut tries = 0;
         loop {
             let shifts: Vec<DeadlineShift> = self
@@ -448,9 +461,12 @@ impl Service {
                     })
                 })
                 .collect();
-            match self.store.start_vacation(user, now, end, &shifts) {
+            match self
+                .store
+                .start_vacation(user, now, end, allowance, &shifts)
+            {
                 Err(StoreError::Stale) if tries + 1 < super::RETRIES => tries += 1,
-                other => return Ok(other?),
+                other => return other,
             }
         }
     }
@@ -488,7 +504,7 @@ impl Service {
         }
     }
 
-    /// Vacations: up to 14 days a calendar month (UTC); deadlines of games waiting for the user
+    /// Vacations: up to [`VACATION_DAYS`] days a calendar month (UTC); deadlines of games waiting for the user
     /// move on by the vacation, and come back by what is left if it ends early.
     pub(crate) fn vacation(
         &self,
@@ -503,9 +519,13 @@ impl Service {
             .user(&user.id)?
             .ok_or_else(|| CoreError::Internal("user vanished".into()))?;
         let on = me.vacation_until.filter(|&u| u > now);
-        let month_start = month_start(now);
-        let used = self.store.vacation_used(&user.id, month_start)?;
-        let left_days = (14 * DAY - used).max(0) / DAY;
+        let allowance = VacationAllowance {
+            since: month_start(now),
+            max: VACATION_DAYS * DAY,
+        };
+        let used = self.store.vacation_used(&user.id, allowance.since)?;
+        let left = |used: i64| (allowance.max - used).max(0) / DAY;
+        let left_days = left(used);
         let lang = user.voice.lang;
         if end {
             let Some(until) = on else {
@@ -535,7 +555,21 @@ impl Service {
             return user_err(msg!("clock-vacation-limit", left = left_days));
         }
         let until = now + days as i64 * DAY;
-        self.start_vacation(&user.id, now, until)?;
+        // Checked again where it is written: another command may have started a vacation
+        // since the reads above.
+        match self.start_vacation(&user.id, now, until, &allowance) {
+            Ok(()) => {}
+            Err(StoreError::Limit(Limit::OnVacation { until })) => {
+                return user_err(msg!(
+                    "clock-already-on-vacation",
+                    time = user.voice.time(until)
+                ))
+            }
+            Err(StoreError::Limit(Limit::VacationDays { used })) => {
+                return user_err(msg!("clock-vacation-limit", left = left(used)))
+            }
+            Err(e) => return Err(e.into()),
+        }
         let waiting: Vec<String> = self
             .store
             .games_of(&user.id, GameStatus::Active, None, 200)?

@@ -28,7 +28,7 @@ use crate::engine::search::{self, Analysis, Budget, Limits, DEFAULT_TT_MB};
 use crate::engine::{Color, Game, Variant};
 use crate::i18n::{words, Lang};
 use crate::render::chart::{eval_chart_png, ChartOptions};
-use crate::store::{GameStatus, NewGame};
+use crate::store::{GameStatus, Limit, NewGame, StoreError};
 use crate::{msg, t};
 
 use super::{
@@ -103,21 +103,6 @@ impl Service {
             .control(a.days, server.default_days)
             .map_err(CoreError::User)?;
         let start = self.start_of(v, a.handicap.as_deref(), a.setup.as_deref())?;
-        let playing: Vec<String> = self
-            .store
-            .games_of(&user.id, GameStatus::Active, None, 200)?
-            .into_iter()
-            .filter(|g| g.computer_level.is_some())
-            .map(|g| format!("#{}", g.id))
-            .collect();
-        if playing.len() >= MAX_COMPUTER_GAMES {
-            return user_err(msg!(
-                "computer-too-many",
-                count = playing.len(),
-                name = computer.name.as_str(),
-                games = playing.join(", ")
-            ));
-        }
         let human_first = match a.color {
             ColorChoice::First => true,
             ColorChoice::Second => false,
@@ -132,7 +117,9 @@ impl Service {
         // The computer has no clock: the game's first deadline is the player's, if they begin.
         let (deadline, turn_span, banks) = self.first_turn(&control, &first_mover)?;
         let deadline = (first_mover == user.id).then_some(deadline);
-        let row = self.store.start_game(
+        // The cap is counted by the store in the transaction that starts the game, so that
+        // challenges sent at once never pass it together.
+        let started = self.store.start_computer_game(
             &NewGame {
                 variant: v.id().as_str().to_string(),
                 setup: a.handicap.clone().or(a.setup.clone()),
@@ -148,9 +135,24 @@ impl Service {
                 to_move: first_mover.clone(),
                 computer_level: Some(level),
             },
+            &user.id,
+            MAX_COMPUTER_GAMES,
             &[],
             self.now(),
-        )?;
+        );
+        let row = match started {
+            Ok(row) => row,
+            Err(StoreError::Limit(Limit::ComputerGames { games })) => {
+                let playing: Vec<String> = games.iter().map(|g| format!("#{g}")).collect();
+                return user_err(msg!(
+                    "computer-too-many",
+                    count = playing.len(),
+                    name = computer.name.as_str(),
+                    games = playing.join(", ")
+                ));
+            }
+            Err(e) => return Err(e.into()),
+        };
         info!(game = row.id, level, "game against the computer started");
         // Stored: from here on nothing may fail (the game is not read back).
         let loaded = Loaded {

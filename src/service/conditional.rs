@@ -33,7 +33,7 @@ use super::*;
 use crate::engine::notation::{code, input, written};
 use crate::engine::{Outcome, Position};
 use crate::i18n::refusal;
-use crate::store::{ConditionalRow, NewConditional};
+use crate::store::{ConditionalRow, Limit, NewConditional};
 use crate::{msg, t};
 
 use super::command::ConditionalCommand;
@@ -218,28 +218,11 @@ impl Service {
             codes.push(code::write(v, m));
         }
         let position = fen::write(g.game.position());
-        let mine: Vec<ConditionalRow> = self
-            .store
-            .conditionals(id)?
-            .into_iter()
-            .filter(|l| l.user == u.id.as_str() && l.ply == g.row.ply && l.position == position)
-            .collect();
         // Branches part at the opponent's moves (even places); at the player's own (odd), two
-        // lines that agree so far must agree.
-        for other in &mine {
-            let split = codes.iter().zip(&other.moves).position(|(a, b)| a != b);
-            if let Some(k) = split.filter(|k| k % 2 == 1) {
-                return user_err(msg!(
-                    "conditional-conflict",
-                    id = id,
-                    line = self.line_text(g.game.position(), &other.moves[..=k], voice)
-                ));
-            }
-        }
-        if mine.len() >= MAX_LINES && !mine.iter().any(|l| l.moves == codes) {
-            return user_err(msg!("conditional-too-many", max = MAX_LINES as i64));
-        }
-        self.store.add_conditional(
+        // lines that agree so far must agree. The store checks that and the number of lines
+        // in the transaction that adds the line, so two lines sent at once are checked one
+        // after the other.
+        let added = self.store.add_conditional(
             &NewConditional {
                 game: id,
                 user: u.id.to_string(),
@@ -247,8 +230,23 @@ impl Service {
                 position,
                 moves: codes.clone(),
             },
+            MAX_LINES,
             self.now(),
-        )?;
+        );
+        match added {
+            Ok(_) => {}
+            Err(StoreError::Limit(Limit::ConditionalConflict { line })) => {
+                return user_err(msg!(
+                    "conditional-conflict",
+                    id = id,
+                    line = self.line_text(g.game.position(), &line, voice)
+                ))
+            }
+            Err(StoreError::Limit(Limit::ConditionalLines { .. })) => {
+                return user_err(msg!("conditional-too-many", max = MAX_LINES as i64))
+            }
+            Err(e) => return Err(e.into()),
+        }
         let count = self
             .store
             .conditionals(id)?

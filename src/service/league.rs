@@ -40,8 +40,8 @@ use crate::engine::Position;
 use crate::i18n::{refusal, Lang};
 use crate::league::{self as lg, Format, Played};
 use crate::store::{
-    Ending, GameResult, Joined, LeaguePlayerRow, LeagueRow, LeagueStatus, NewGame, NewLeague,
-    NewPairing, PairingRow, RoundStart, Settle,
+    Decision, Ending, GameResult, Joined, LeaguePlayerRow, LeagueRow, LeagueStatus, NewGame,
+    NewLeague, NewPairing, PairingRow, RoundStart, Settle,
 };
 use crate::{msg, t};
 
@@ -580,25 +580,23 @@ impl Service {
             } else {
                 "forfeit-first"
             };
-            settle
-                .outcomes
-                .push((p.round, p.board, outcome.to_string()));
-            // The game in progress ends: lost by the player who left.
-            if let Some(g) = p.game.and_then(|g| s.games.get(&g)) {
-                if g.status == GameStatus::Active {
-                    settle.ends.push((
-                        g.id,
-                        Ending {
-                            result: if first_leaves {
-                                GameResult::Second
-                            } else {
-                                GameResult::First
-                            },
-                            reason: FORFEIT.to_string(),
-                        },
-                    ));
-                }
-            }
+            // The game in progress ends: lost by the player who left. Whether it is still in
+            // progress is the store's to find, in the settling transaction: a game that ended
+            // on the board meanwhile keeps its result (and, unless annulled, the pairing too).
+            settle.decisions.push(Decision {
+                round: p.round,
+                board: p.board,
+                outcome: outcome.to_string(),
+                end: Some(Ending {
+                    result: if first_leaves {
+                        GameResult::Second
+                    } else {
+                        GameResult::First
+                    },
+                    reason: FORFEIT.to_string(),
+                }),
+                whatever_the_game: annul,
+            });
         }
         (settle, annul)
     }
@@ -1213,7 +1211,7 @@ impl Service {
             }
             text
         });
-        let stored = self.store.start_round(
+        let started = self.store.start_round(
             &RoundStart {
                 league: l.id,
                 version: l.version,
@@ -1224,7 +1222,18 @@ impl Service {
                 notices: to_store(&post),
             },
             self.now(),
-        )?;
+        );
+        let stored = match started {
+            Ok(stored) => stored,
+            Err(e) => {
+                // Nothing stored: every notice made for the round is let go.
+                for (_, _, notices) in &held {
+                    self.release_all(notices);
+                }
+                self.release_all(&post);
+                return Err(e.into());
+            }
+        };
         // The notices as stored: `{game}` and `{game@R.B}` filled with the games' numbers.
         let game_of = |round: u32, board: u32| {
             stored
@@ -1272,10 +1281,39 @@ impl Service {
                 Ok(Some(mut notices)) => out.append(&mut notices),
                 Ok(None) => break,
                 Err(CoreError::User(_)) => break,
-                Err(e) => return Err(e),
+                Err(e) => {
+                    // The steps before this one committed: their notices are let go for the
+                    // delivery loop rather than left held.
+                    self.release_all(&out);
+                    return Err(e);
+                }
             }
         }
         Ok(out)
+    }
+
+    /// Lets go of notices this process holds (see `delivery`): the delivery loop takes those
+    /// that were stored at its next turn.
+    fn release_all(&self, notices: &[Notice]) {
+        let ids: Vec<i64> = notices.iter().filter_map(|n| n.id).collect();
+        self.release_notices(&ids);
+    }
+
+    /// The outcome of the change that was to store `notices` (made and held before it): on
+    /// success, the notices, still held, for the caller to hand on; on failure (nothing
+    /// stored) they are let go, and the error returned.
+    fn released_unless<T>(
+        &self,
+        stored: Result<T, StoreError>,
+        notices: Vec<Notice>,
+    ) -> Result<(T, Vec<Notice>), StoreError> {
+        match stored {
+            Ok(t) => Ok((t, notices)),
+            Err(e) => {
+                self.release_all(&notices);
+                Err(e)
+            }
+        }
     }
 
     /// One step of `advance_league_id`: `None` when nothing was due.
@@ -1297,29 +1335,35 @@ impl Service {
                 ..Settle::default()
             };
             for p in open {
-                settle
-                    .outcomes
-                    .push((p.round, p.board, "adjudicated-draw".to_string()));
-                if let Some(g) = p.game {
-                    settle.ends.push((
-                        g,
-                        Ending {
-                            result: GameResult::Draw,
-                            reason: ADJUDICATION.to_string(),
-                        },
-                    ));
-                }
+                // A game that ends on the board before this commits keeps its result (the
+                // store looks at it in the settling transaction).
+                settle.decisions.push(Decision {
+                    round: p.round,
+                    board: p.board,
+                    outcome: "adjudicated-draw".to_string(),
+                    end: Some(Ending {
+                        result: GameResult::Draw,
+                        reason: ADJUDICATION.to_string(),
+                    }),
+                    whatever_the_game: false,
+                });
             }
-            settle.notices = to_store(&self.league_post(l, |lang| {
+            let post = self.league_post(l, |lang| {
                 t!(
                     lang,
                     "league-adjudicated",
                     name = l.name.as_str(),
                     round = l.round
                 )
-            }));
-            self.store.settle_league(&settle, self.now())?;
-            return Ok(Some(Vec::new()));
+            });
+            settle.notices = to_store(&post);
+            let settled = self.store.settle_league(&settle, self.now());
+            // The post, held since it was made, goes back with the others for delivery (or
+            // is let go when nothing was stored): never left held until the hold lapses.
+            return match self.released_unless(settled, post) {
+                Ok((_, post)) => Ok(Some(post)),
+                Err(e) => Err(e.into()),
+            };
         }
         let total = s.total_rounds();
         if l.round >= total {
@@ -1447,13 +1491,14 @@ impl Service {
             text.push_str(&self.standings_text(lang, s));
             text
         });
-        self.store.end_league(
+        let ended = self.store.end_league(
             l.id,
             l.version,
             LeagueStatus::Finished,
             &to_store(&post),
             self.now(),
-        )?;
+        );
+        let (_, post) = self.released_unless(ended, post)?;
         info!(league = l.id, "league finished");
         Ok(post)
     }
@@ -1511,17 +1556,20 @@ impl Service {
                 notices: to_store(&post),
                 ..Settle::default()
             };
-            match self.store.settle_league(&settle, self.now()) {
-                Ok(_) => {}
-                Err(StoreError::Conflict | StoreError::Stale) => {
-                    let ids: Vec<i64> = post.iter().filter_map(|n| n.id).collect();
-                    self.release_notices(&ids);
-                    return Ok(None);
+            let mut out =
+                match self.released_unless(self.store.settle_league(&settle, self.now()), post) {
+                    Ok((_, post)) => post,
+                    Err(StoreError::Conflict | StoreError::Stale) => return Ok(None),
+                    Err(e) => return Err(e.into()),
+                };
+            match self.advance_league_id(s.row.id) {
+                Ok(more) => out.extend(more),
+                Err(e) => {
+                    // The result's post is stored: let go for the delivery loop.
+                    self.release_all(&out);
+                    return Err(e);
                 }
-                Err(e) => return Err(e.into()),
             }
-            let mut out = post;
-            out.extend(self.advance_league_id(s.row.id)?);
             Ok(Some(out))
         };
         for _ in 0..8 {

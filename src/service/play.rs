@@ -9,8 +9,8 @@ use crate::engine::notation::{human, input, written};
 use crate::engine::{impasse, Outcome, Position};
 use crate::i18n::{refusal, words, Lang, Msg};
 use crate::store::{
-    ChallengeStatus, Ending, GameResult, MoveRow, NewChallenge, NewGame, OfferKind, OfferRow,
-    TimeControl, Turn,
+    ChallengeCaps, ChallengeStatus, Ending, GameResult, Limit, MoveRow, NewChallenge, NewGame,
+    OfferKind, OfferRow, TimeControl, Turn,
 };
 use crate::{msg, t};
 use timing::ClockArgs;
@@ -205,7 +205,6 @@ impl Service {
         }
         let now = self.now();
         let here = place.guild.as_deref();
-        self.check_challenge_caps(user, a.opponent.as_ref(), here, now)?;
         if let Some(o) = &a.opponent {
             // The challenged player's names, as the transport resolved them.
             self.touch_named(o, place, true)?;
@@ -229,7 +228,15 @@ impl Service {
             }
             None => (t!(lang, "play-anyone"), Vec::new()),
         };
-        let row = self.store.create_challenge(
+        // The caps are counted by the store in the transaction that stores the challenge, so
+        // that challenges sent at once never pass them together.
+        let caps = ChallengeCaps {
+            open: MAX_OPEN_CHALLENGES,
+            open_to_one: MAX_OPEN_TO_ONE,
+            daily_to_one: MAX_DAILY_TO_ONE,
+            day_since: now - DAY + 1,
+        };
+        let stored = self.store.create_challenge_within(
             &NewChallenge {
                 challenger: user.id.to_string(),
                 challenged: a.opponent.as_ref().map(|o| o.id.to_string()),
@@ -243,9 +250,19 @@ impl Service {
                 channel: server.games_channel.clone().or(place.channel.clone()),
                 expires_at: now + self.config.challenge_days as i64 * DAY,
             },
+            &caps,
             &to_store(&notify),
             now,
-        )?;
+        );
+        let row = match stored {
+            Ok(row) => row,
+            Err(StoreError::Limit(limit)) => {
+                let ids: Vec<i64> = notify.iter().filter_map(|n| n.id).collect();
+                self.release_notices(&ids);
+                return Err(self.challenge_cap_refusal(user, a.opponent.as_ref(), here, limit));
+            }
+            Err(e) => return Err(e.into()),
+        };
         let notify = filled(notify, &[("{challenge}", row.id)]);
         let side = match a.color {
             ColorChoice::First => Some(Color::Black),
@@ -304,65 +321,49 @@ impl Service {
         })
     }
 
-    /// Refuses a challenge beyond the caps: [`MAX_OPEN_CHALLENGES`] open, [`MAX_OPEN_TO_ONE`]
-    /// open to the same opponent, [`MAX_DAILY_TO_ONE`] to the same opponent in a day.
-    fn check_challenge_caps(
+    /// The refusal of a challenge beyond the caps, as the store found it in the transaction
+    /// that would have stored it: [`MAX_OPEN_CHALLENGES`] open, [`MAX_OPEN_TO_ONE`] open to the
+    /// same opponent, [`MAX_DAILY_TO_ONE`] to the same opponent in a day.
+    fn challenge_cap_refusal(
         &self,
         user: &User,
         opponent: Option<&UserRef>,
         guild: Option<&str>,
-        now: i64,
-    ) -> Result<(), CoreError> {
-        let mine: Vec<crate::store::ChallengeRow> = self
-            .store
-            .open_challenges(&user.id, now)?
-            .into_iter()
-            .filter(|c| c.challenger == user.id)
-            .collect();
-        let ids = |list: &[&crate::store::ChallengeRow]| {
+        limit: Limit,
+    ) -> CoreError {
+        let ids = |list: &[i64]| {
             list.iter()
-                .map(|c| format!("#{}", c.id))
+                .map(|id| format!("#{id}"))
                 .collect::<Vec<_>>()
                 .join(", ")
         };
-        if mine.len() >= MAX_OPEN_CHALLENGES {
-            let all: Vec<&crate::store::ChallengeRow> = mine.iter().collect();
-            return user_err(msg!(
+        let name = || opponent.map_or_else(String::new, |o| self.shown_name(&o.id, guild));
+        CoreError::User(match limit {
+            Limit::OpenChallenges { open } if !open.is_empty() => msg!(
                 "play-too-many-challenges",
-                count = mine.len(),
-                first = mine[0].id,
-                ids = ids(&all)
-            ));
-        }
-        let Some(o) = opponent else {
-            return Ok(());
-        };
-        let to_them: Vec<&crate::store::ChallengeRow> = mine
-            .iter()
-            .filter(|c| c.challenged.as_deref() == Some(o.id.as_str()))
-            .collect();
-        let name = self.shown_name(&o.id, guild);
-        if to_them.len() >= MAX_OPEN_TO_ONE {
-            return user_err(msg!(
+                count = open.len(),
+                first = open[0],
+                ids = ids(&open)
+            ),
+            Limit::OpenToOne { open } if !open.is_empty() => msg!(
                 "play-too-many-to-one",
-                count = to_them.len(),
-                name = name,
-                ids = ids(&to_them),
-                first = to_them[0].id
-            ));
-        }
-        let recent = self.store.challenge_times(&user.id, &o.id, now - DAY + 1)?;
-        if recent.len() >= MAX_DAILY_TO_ONE {
-            // The oldest of the day's challenges leaves the window first.
-            let again = recent[recent.len() - MAX_DAILY_TO_ONE] + DAY;
-            return user_err(msg!(
-                "play-daily-cap",
-                name = name,
-                count = recent.len(),
-                time = user.voice.time(again)
-            ));
-        }
-        Ok(())
+                count = open.len(),
+                name = name(),
+                ids = ids(&open),
+                first = open[0]
+            ),
+            Limit::DailyToOne { times } if times.len() >= MAX_DAILY_TO_ONE => {
+                // The oldest of the day's challenges leaves the window first.
+                let again = times[times.len() - MAX_DAILY_TO_ONE] + DAY;
+                msg!(
+                    "play-daily-cap",
+                    name = name(),
+                    count = times.len(),
+                    time = user.voice.time(again)
+                )
+            }
+            other => return CoreError::Internal(format!("challenge refused: {other:?}")),
+        })
     }
 
     /// The board picture of a change already stored, seen by `viewer`, in `voice` (the

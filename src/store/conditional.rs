@@ -37,8 +37,12 @@ pub struct NewConditional {
 pub trait ConditionalStore: Send + Sync {
     /// Stores a line. `Invalid` if `moves` is empty or a code contains whitespace; `NotFound` if
     /// the game does not exist. A line equal to one stored (same game, user, ply and moves) is
-    /// not stored twice: the stored one is returned.
-    fn add_conditional(&self, c: &NewConditional, now: i64) -> Result<ConditionalRow>;
+    /// not stored twice: the stored one is returned. Checked against the player's other lines
+    /// from the same ply and position in this transaction (after locking the game's row, so
+    /// two lines added at once are checked one after the other): `Limit(ConditionalConflict)`
+    /// if one answers a move of this line differently (lines part at the opponent's moves
+    /// only), `Limit(ConditionalLines)` if there are `max` already; nothing written then.
+    fn add_conditional(&self, c: &NewConditional, max: usize, now: i64) -> Result<ConditionalRow>;
     /// The lines of a game, every player's, oldest first (by id).
     fn conditionals(&self, game: i64) -> Result<Vec<ConditionalRow>>;
     /// Deletes a user's lines in a game; how many there were.

@@ -164,19 +164,36 @@ pub struct RoundStart {
 }
 
 /// A change of a running league that settles pairings without the board, in one transaction:
-/// players leaving or removed, pairings given an outcome (forfeits, annulments, adjudications),
-/// active games ended (without ratings: forfeits and adjudications are not rated), notices.
+/// players leaving or removed, pairings given an outcome (forfeits, annulments, adjudications)
+/// and their games ended if still active (without ratings: forfeits and adjudications are not
+/// rated), notices.
 #[derive(Clone, Debug, Default)]
 pub struct Settle {
     pub league: i64,
     pub version: i64,
     /// (user, new status: `withdrawn` or `removed`), as of now.
     pub players: Vec<(String, String)>,
-    /// (round, board, outcome).
-    pub outcomes: Vec<(u32, u32, String)>,
-    /// Games to end now: (game, how).
-    pub ends: Vec<(i64, Ending)>,
+    /// The pairings settled.
+    pub decisions: Vec<Decision>,
     pub notices: Vec<NewNotice>,
+}
+
+/// A pairing settled without the board ([`Settle`]). Its game is the one the pairing names as
+/// found in the settling transaction, not as read before: a game still active there ends as
+/// `end` says, its version moved on (so a takeback or a move computed from an earlier read
+/// finds it stale); a game that ended meanwhile keeps its own result.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Decision {
+    pub round: u32,
+    pub board: u32,
+    /// `forfeit-first`, `forfeit-second`, `annulled` or `adjudicated-draw`.
+    pub outcome: String,
+    /// How the pairing's game ends if it is still active (`None`: it goes on).
+    pub end: Option<Ending>,
+    /// Whether the outcome stands whatever the game did (an annulment). Otherwise (a forfeit,
+    /// an adjudication) it is written only to a pairing whose game is missing or still active:
+    /// a result a player just made on the board is the pairing's.
+    pub whatever_the_game: bool,
 }
 
 /// What joining a league came to.
@@ -223,7 +240,8 @@ pub trait LeagueStore: Send + Sync {
     /// board.
     /// `Conflict` if the league moved on since it was read (another process started it).
     fn start_round(&self, r: &RoundStart, now: i64) -> Result<Vec<PairingRow>>;
-    /// Settles pairings without the board (see [`Settle`]). `Conflict` if the league moved on.
+    /// Settles pairings without the board (see [`Settle`] and [`Decision`]). `Conflict` if the
+    /// league moved on.
     fn settle_league(&self, s: &Settle, now: i64) -> Result<LeagueRow>;
     /// Ends a league (finished or cancelled) and queues `notices`. `Conflict` if it moved on.
     fn end_league(

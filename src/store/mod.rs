@@ -19,7 +19,11 @@
 //! (`service`), and the store writes the rows it is given. Each call is one transaction. What a
 //! change was computed from is guarded: a game by its version (`Conflict` when it moved on), a
 //! rating by its game count and a vacation by its end (`Stale`: the core reads again and
-//! retries). It never imports anything of Discord.
+//! retries). A limit (a cap, a monthly allowance, "one at a time") is kept by the write: the
+//! core gives its numbers with the change, and the store counts the rows in the transaction
+//! that writes, after locking the row every such change takes first (`Limit` when the change
+//! would pass it), so two commands at once never both pass. Every change of a game's state
+//! moves its version on, an ending by a league included. It never imports anything of Discord.
 //!
 //! The interface is synchronous, on purpose. The core is synchronous (rules, rendering, a
 //! transaction per command) and the adapters call it off the async runtime
@@ -40,7 +44,7 @@ mod sqlite;
 pub use conditional::{ConditionalRow, ConditionalStore, NewConditional};
 pub use follow::{FollowRow, FollowStore, ThreadJoin, Told};
 pub use league::{
-    Joined, LeaguePlayerRow, LeagueRow, LeagueStatus, LeagueStore, NewLeague, NewPairing,
+    Decision, Joined, LeaguePlayerRow, LeagueRow, LeagueStatus, LeagueStore, NewLeague, NewPairing,
     PairingRow, RoundStart, Settle,
 };
 
@@ -75,6 +79,58 @@ pub enum StoreError {
     Backend(String),
     #[error("{0}")]
     Invalid(String),
+    /// The change would pass a limit (a cap, an allowance, "one at a time"), as found inside
+    /// the transaction that would have written it: nothing was written. It carries what the
+    /// core needs to word the refusal.
+    #[error("a limit would be passed: {0:?}")]
+    Limit(Limit),
+}
+
+/// A limit a change would pass ([`StoreError::Limit`]). The store counts the rows inside the
+/// transaction that writes (on PostgreSQL after taking a row lock that every such change of
+/// the same user or game takes first; SQLite lets one writer in at a time), so two commands
+/// sent at once never both pass a limit; the numbers are the core's, given with the change.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Limit {
+    /// The user is on vacation until `until` already.
+    OnVacation { until: i64 },
+    /// The vacation would pass the allowance: `used` seconds of it are gone.
+    VacationDays { used: i64 },
+    /// The challenger has this many open challenges (their ids, oldest first): the cap.
+    OpenChallenges { open: Vec<i64> },
+    /// The challenger's open challenges to this opponent (ids, oldest first): the cap.
+    OpenToOne { open: Vec<i64> },
+    /// When the challenger challenged this opponent within the day (oldest first): the cap.
+    DailyToOne { times: Vec<i64> },
+    /// The user's games against the computer in progress (ids, by id): the cap.
+    ComputerGames { games: Vec<i64> },
+    /// The player has this many lines from this position in the game: the cap.
+    ConditionalLines { count: usize },
+    /// A stored line of the player's answers the same move differently: its moves, up to and
+    /// including the answer that differs.
+    ConditionalConflict { line: Vec<String> },
+}
+
+/// The caps a new challenge must stay within ([`ChallengeStore::create_challenge`]): the
+/// core's numbers, counted by the store in the transaction that stores the challenge.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ChallengeCaps {
+    /// Open (and unexpired) challenges the challenger may have made at once, anywhere.
+    pub open: usize,
+    /// Open challenges the challenger may have made to the same opponent at once.
+    pub open_to_one: usize,
+    /// Challenges the challenger may make to the same opponent from `day_since` on, whatever
+    /// became of them.
+    pub daily_to_one: usize,
+    pub day_since: i64,
+}
+
+/// How much vacation a user may take ([`ClockStore::start_vacation`]): at most `max` seconds
+/// of vacations started from `since` on (the month's start), the new one included.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct VacationAllowance {
+    pub since: i64,
+    pub max: i64,
 }
 
 pub type Result<T> = std::result::Result<T, StoreError>;
@@ -602,8 +658,20 @@ pub trait GameStore: Send + Sync {
     fn moves(&self, game: i64) -> Result<Vec<MoveRow>>;
     /// A game and its live moves, read together (one consistent snapshot).
     fn game_with_moves(&self, id: i64) -> Result<Option<(GameRow, Vec<MoveRow>)>>;
-    /// Starts a game that needs no challenge (against the computer), with its notices.
+    /// Starts a game that needs no challenge, with its notices, uncapped (tests and tools; the
+    /// core starts games against the computer with [`GameStore::start_computer_game`]).
     fn start_game(&self, game: &NewGame, notices: &[NewNotice], now: i64) -> Result<GameRow>;
+    /// Starts a game of `player` against the computer, with its notices, if `player` has fewer
+    /// than `max` such games in progress (counted in this transaction, after locking the
+    /// player's row): `Limit(ComputerGames)` otherwise, nothing written.
+    fn start_computer_game(
+        &self,
+        game: &NewGame,
+        player: &str,
+        max: usize,
+        notices: &[NewNotice],
+        now: i64,
+    ) -> Result<GameRow>;
     /// Active games against the computer where it is the computer's turn.
     fn computer_games(&self, computer: &str) -> Result<Vec<GameRow>>;
     /// Appends a move if the game is still at `version`, moving the game to the new position
@@ -627,7 +695,8 @@ pub trait GameStore: Send + Sync {
     /// left alone. One outcome per game, in order.
     fn finish_games(&self, games: &[(i64, i64, Finish)], now: i64) -> Result<Vec<BatchEnd>>;
     /// Takes back the moves after `keep_ply`, the game going back to `position` with `to_move`
-    /// to play by `deadline` (and back to active if it had ended), and queues `notices`.
+    /// to play by `deadline`, and queues `notices`. Only an active game: `Conflict` if it
+    /// ended (whatever `version` says) or moved on.
     #[allow(clippy::too_many_arguments)]
     fn take_back(
         &self,
@@ -661,10 +730,21 @@ pub trait GameStore: Send + Sync {
 /// Challenges and the offers made during a game.
 pub trait ChallengeStore: Send + Sync {
     /// Creates a challenge and queues `notices`, `{challenge}` in their texts replaced by its
-    /// id.
+    /// id. Uncapped (tests and tools): the core creates challenges with
+    /// [`ChallengeStore::create_challenge_within`].
     fn create_challenge(
         &self,
         c: &NewChallenge,
+        notices: &[NewNotice],
+        now: i64,
+    ) -> Result<ChallengeRow>;
+    /// `create_challenge`, if the challenger stays within `caps` (counted in this transaction,
+    /// after locking the challenger's row): `Limit` (`OpenChallenges`, `OpenToOne`,
+    /// `DailyToOne`) otherwise, nothing written.
+    fn create_challenge_within(
+        &self,
+        c: &NewChallenge,
+        caps: &ChallengeCaps,
         notices: &[NewNotice],
         now: i64,
     ) -> Result<ChallengeRow>;
@@ -803,13 +883,16 @@ pub trait ClockStore: Send + Sync {
     fn undelivered(&self, user: &str, since: i64, limit: usize) -> Result<Vec<OutboxRow>>;
 
     /// Records a vacation from `now` to `end` and moves the deadlines of `shifts` (the games
-    /// waiting for the user, as the core computed them), together. `Stale` if one of those
-    /// games moved on.
+    /// waiting for the user, as the core computed them), together. Checked in the same
+    /// transaction, after locking the user's row: `Limit(OnVacation)` if a vacation of theirs
+    /// runs past `now`, `Limit(VacationDays)` if this one would pass `allowance`, `Stale` if
+    /// one of those games moved on; nothing written then.
     fn start_vacation(
         &self,
         user: &str,
         now: i64,
         end: i64,
+        allowance: &VacationAllowance,
         shifts: &[DeadlineShift],
     ) -> Result<()>;
     /// Ends now the user's vacation planned until `until` and moves the deadlines of `shifts`

@@ -83,6 +83,10 @@ pub const MIGRATIONS: &[(&str, &str)] = &[
         "0016_followers.sql",
         include_str!("../../migrations/0016_followers.sql"),
     ),
+    (
+        "0017_outbox_order.sql",
+        include_str!("../../migrations/0017_outbox_order.sql"),
+    ),
 ];
 
 /// How hard SQLite works to keep a commit across a crash of the machine.

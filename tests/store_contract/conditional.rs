@@ -6,6 +6,9 @@
 use super::*;
 use tegami::store::{ConditionalRow, NewConditional};
 
+/// The most lines a player keeps from one position (the core's `MAX_LINES`).
+const LINES: usize = 20;
+
 /// Says on standard error that a conditional-move test ran on a backend (the figures of a run).
 fn ran(test: &str, backend: &str) {
     say(&format!("conditional store test {test}: ran on {backend}"));
@@ -35,13 +38,17 @@ fn lines_are_read_back_as_stored_and_stored_once() {
         let other = new_game(store, "carol", "dan");
         // Bob's line first: oldest first is by id, not by user or ply.
         let bob = store
-            .add_conditional(&line(g.id, "bob", 1, &["3c3d"]), T0 + 1)
+            .add_conditional(&line(g.id, "bob", 1, &["3c3d"]), LINES, T0 + 1)
             .expect("bob's line");
         let alice = store
-            .add_conditional(&line(g.id, "alice", 0, &["7g7f", "3c3d", "2g2f"]), T0 + 2)
+            .add_conditional(
+                &line(g.id, "alice", 0, &["7g7f", "3c3d", "2g2f"]),
+                LINES,
+                T0 + 2,
+            )
             .expect("alice's line");
         let carol = store
-            .add_conditional(&line(other.id, "carol", 0, &["2g2f"]), T0 + 3)
+            .add_conditional(&line(other.id, "carol", 0, &["2g2f"]), LINES, T0 + 3)
             .expect("carol's line");
         assert_eq!(
             alice,
@@ -77,17 +84,25 @@ fn lines_are_read_back_as_stored_and_stored_once() {
             ..line(g.id, "alice", 0, &["7g7f", "3c3d", "2g2f"])
         };
         assert_eq!(
-            store.add_conditional(&again, T0 + 9).unwrap(),
+            store.add_conditional(&again, LINES, T0 + 9).unwrap(),
             alice,
             "{name}"
         );
         assert_eq!(store.conditionals(g.id).unwrap().len(), 2, "{name}");
         // The same moves from another ply, or by another player, are other lines.
         let later = store
-            .add_conditional(&line(g.id, "alice", 2, &["7g7f", "3c3d", "2g2f"]), T0 + 4)
+            .add_conditional(
+                &line(g.id, "alice", 2, &["7g7f", "3c3d", "2g2f"]),
+                LINES,
+                T0 + 4,
+            )
             .expect("a later line");
         let by_bob = store
-            .add_conditional(&line(g.id, "bob", 0, &["7g7f", "3c3d", "2g2f"]), T0 + 5)
+            .add_conditional(
+                &line(g.id, "bob", 0, &["7g7f", "3c3d", "2g2f"]),
+                LINES,
+                T0 + 5,
+            )
             .expect("bob's same moves");
         assert!(later.id != alice.id && by_bob.id != alice.id, "{name}");
         let stored = vec![bob, alice, later, by_bob];
@@ -101,13 +116,13 @@ fn lines_are_read_back_as_stored_and_stored_once() {
             &["7g7f", ""][..],
         ] {
             let err = store
-                .add_conditional(&line(g.id, "alice", 4, moves), T0 + 6)
+                .add_conditional(&line(g.id, "alice", 4, moves), LINES, T0 + 6)
                 .expect_err("an invalid line");
             assert!(invalid(&err), "{name}: {moves:?}: {err:?}");
         }
         // A game that does not exist.
         let err = store
-            .add_conditional(&line(999_999, "alice", 0, &["7g7f"]), T0 + 7)
+            .add_conditional(&line(999_999, "alice", 0, &["7g7f"]), LINES, T0 + 7)
             .expect_err("no such game");
         assert!(matches!(err, StoreError::NotFound), "{name}: {err:?}");
         assert_eq!(store.conditionals(g.id).unwrap(), stored, "{name}");
@@ -124,7 +139,7 @@ fn clearing_removes_one_players_lines_in_one_game() {
         let other = new_game(store, "alice", "bob");
         let add = |game: i64, user: &str, ply: u32, m: &str| {
             store
-                .add_conditional(&line(game, user, ply, &[m]), T0)
+                .add_conditional(&line(game, user, ply, &[m]), LINES, T0)
                 .expect("a line")
         };
         add(g.id, "alice", 0, "7g7f");
@@ -170,13 +185,17 @@ fn a_rewrite_is_one_transaction() {
         let (name, store) = (b.name, b.store());
         let g = new_game(store, "alice", "bob");
         let a1 = store
-            .add_conditional(&line(g.id, "alice", 0, &["7g7f", "3c3d", "2g2f"]), T0)
+            .add_conditional(
+                &line(g.id, "alice", 0, &["7g7f", "3c3d", "2g2f"]),
+                LINES,
+                T0,
+            )
             .expect("a line");
         let a2 = store
-            .add_conditional(&line(g.id, "alice", 0, &["2g2f"]), T0)
+            .add_conditional(&line(g.id, "alice", 0, &["2g2f"]), LINES, T0)
             .expect("a line");
         let b1 = store
-            .add_conditional(&line(g.id, "bob", 1, &["3c3d"]), T0)
+            .add_conditional(&line(g.id, "bob", 1, &["3c3d"]), LINES, T0)
             .expect("a line");
 
         // a1 played out to its third move: it goes, its rest comes in; a2 again is not stored
@@ -248,7 +267,7 @@ fn a_rewrite_is_one_transaction() {
             .expect("every line deleted");
         assert_eq!(store.conditionals(g.id).unwrap(), vec![], "{name}");
         let newer = store
-            .add_conditional(&line(g.id, "bob", 1, &["3c3d"]), T0 + 10)
+            .add_conditional(&line(g.id, "bob", 1, &["3c3d"]), LINES, T0 + 10)
             .expect("a newer line");
         assert!(
             newer.id > rest.id && !old.contains(&newer.id) && newer.id != a1.id,
@@ -279,7 +298,7 @@ fn two_handles_rewriting_the_same_lines_store_each_new_line_once() {
                 .into_iter()
                 .map(|(user, m)| {
                     b.store()
-                        .add_conditional(&line(g.id, user, 2 * r, &[m, "2g2f"]), T0)
+                        .add_conditional(&line(g.id, user, 2 * r, &[m, "2g2f"]), LINES, T0)
                         .expect("an old line")
                         .id
                 })
@@ -302,7 +321,7 @@ fn two_handles_rewriting_the_same_lines_store_each_new_line_once() {
                                 .unwrap_or_else(|e| panic!("{name}: handle {h}: rewrite: {e}"));
                             barrier.wait();
                             store
-                                .add_conditional(extra, T0 + 2)
+                                .add_conditional(extra, LINES, T0 + 2)
                                 .unwrap_or_else(|e| panic!("{name}: handle {h}: add: {e}"))
                         })
                     })
@@ -348,7 +367,7 @@ fn the_games_with_lines_to_look_at_are_listed() {
         let (name, store) = (b.name, b.store());
         let add = |game: i64, user: &str, ply: u32, m: &str| {
             store
-                .add_conditional(&line(game, user, ply, &[m]), T0)
+                .add_conditional(&line(game, user, ply, &[m]), LINES, T0)
                 .expect("a line")
         };
         // Alice to move at ply 0; bob's line from ply 0 waits for her move.

@@ -6,7 +6,7 @@
 
 use super::*;
 use tegami::store::{
-    Joined, LeaguePlayerRow, LeagueRow, LeagueStatus, NewLeague, NewPairing, PairingRow,
+    Decision, Joined, LeaguePlayerRow, LeagueRow, LeagueStatus, NewLeague, NewPairing, PairingRow,
     RoundStart, Settle, TimeControl,
 };
 
@@ -848,13 +848,25 @@ fn two_handles_starting_the_same_round_start_it_once() {
     }
 }
 
+/// Board `board` of round 1 settled as `outcome`, its game (if still active) ending as `end`.
+fn decision(board: u32, outcome: &str, end: Ending, whatever_the_game: bool) -> Decision {
+    Decision {
+        round: 1,
+        board,
+        outcome: outcome.into(),
+        end: Some(end),
+        whatever_the_game,
+    }
+}
+
 fn store_pairings(store: &dyn Store, league: i64) -> Vec<PairingRow> {
     store.pairings(league).expect("the pairings")
 }
 
 /// A settlement applies together the players' new statuses, the pairings' outcomes (forfeits
-/// either way, annulled, adjudicated draw), the games' endings (unrated; a game that ended
-/// meanwhile keeps its own result) and its notices; from a stale version it changes nothing.
+/// either way, annulled, adjudicated draw), the games' endings (unrated, each game's version
+/// moved on; a game that ended meanwhile keeps its own result, and its pairing too unless
+/// annulled) and its notices; from a stale version it changes nothing.
 #[test]
 fn a_settlement_applies_outcomes_players_and_endings_together() {
     for b in backends() {
@@ -906,17 +918,26 @@ fn a_settlement_applies_outcomes_players_and_endings_together() {
                 ("p2".into(), "withdrawn".into()),
                 ("p3".into(), "removed".into()),
             ],
-            outcomes: vec![
-                (1, 1, "forfeit-first".into()),
-                (1, 2, "forfeit-second".into()),
-                (1, 3, "annulled".into()),
-                (1, 4, "adjudicated-draw".into()),
-            ],
-            ends: vec![
-                (games[0], ending(GameResult::First, "forfeit")),
-                (games[1], ending(GameResult::Second, "forfeit")),
-                (games[2], ending(GameResult::Draw, "annulled")),
-                (games[3], ending(GameResult::Draw, "adjudication")),
+            decisions: vec![
+                decision(
+                    1,
+                    "forfeit-first",
+                    ending(GameResult::First, "forfeit"),
+                    false,
+                ),
+                decision(
+                    2,
+                    "forfeit-second",
+                    ending(GameResult::Second, "forfeit"),
+                    false,
+                ),
+                decision(3, "annulled", ending(GameResult::Draw, "annulled"), true),
+                decision(
+                    4,
+                    "adjudicated-draw",
+                    ending(GameResult::Draw, "adjudication"),
+                    false,
+                ),
             ],
             notices: vec![
                 notice(301, "p2", "you withdrew"),
@@ -981,17 +1002,19 @@ fn a_settlement_applies_outcomes_players_and_endings_together() {
             .into_iter()
             .map(|p| (p.board, p.game, p.outcome))
             .collect();
+        // Board 4's game ended on the board before the adjudication: the pairing keeps the
+        // game's own result (no outcome of the league's).
         assert_eq!(
             outcomes,
             [
-                "forfeit-first",
-                "forfeit-second",
-                "annulled",
-                "adjudicated-draw"
+                Some("forfeit-first"),
+                Some("forfeit-second"),
+                Some("annulled"),
+                None
             ]
             .iter()
             .enumerate()
-            .map(|(i, o)| (i as u32 + 1, Some(games[i]), Some(o.to_string())))
+            .map(|(i, o)| (i as u32 + 1, Some(games[i]), o.map(str::to_string)))
             .collect::<Vec<_>>(),
             "{name}: outcomes, the games kept"
         );
@@ -1006,6 +1029,8 @@ fn a_settlement_applies_outcomes_players_and_endings_together() {
             assert_eq!(game.reason.as_deref(), Some(reason), "{name}: game {g}");
             assert_eq!(game.finished_at, Some(at), "{name}: game {g}");
             assert_eq!(game.to_move, None, "{name}: game {g}");
+            let read = games_before.iter().find(|r| r.id == g).expect("read");
+            assert_eq!(game.version, read.version + 1, "{name}: game {g} moved on");
         }
         assert_eq!(
             store.game(games[3]).unwrap(),
@@ -1235,5 +1260,247 @@ fn a_round_that_cannot_be_made_whole_leaves_nothing_behind() {
             "a_round_that_cannot_be_made_whole_leaves_nothing_behind",
             name,
         );
+    }
+}
+
+/// The round's adjudication of `board`: a draw, its game (if still active) ending so.
+fn adjudicated(board: u32) -> Decision {
+    decision(
+        board,
+        "adjudicated-draw",
+        Ending {
+            result: GameResult::Draw,
+            reason: "adjudication".into(),
+        },
+        false,
+    )
+}
+
+/// Issue 49: a finished league game stays finished and keeps its result. Two handles (two
+/// processes), stepped by the test: a takeback computed from a read made before the round's
+/// adjudication finds the game moved on (the adjudication moved its version), and a finished
+/// game is not taken back even at its current version; an adjudication computed from a read
+/// made while a game was active leaves alone that game when it ended on the board meanwhile,
+/// and its pairing keeps the game's result.
+#[test]
+fn an_adjudicated_game_is_not_taken_back_nor_a_result_overwritten() {
+    for b in backends() {
+        let (name, store) = (b.name, b.store());
+        let other = open_locator(&b.locator);
+        let p = ["ann", "ben", "cat", "dan"];
+        let l = league_of(store, &swiss("Winter", None), &p);
+        let stored = store
+            .start_round(&round_one(&l, p, 500), T0 + DAY)
+            .expect("round 1");
+        let games: Vec<i64> = stored.iter().map(|p| p.game.expect("a game")).collect();
+        // Board 1: a move; the takeback's command (the other handle) reads the game.
+        let g1 = store.game(games[0]).unwrap().expect("game 1");
+        let moved = play(store, &g1, "7g7f");
+        let read = other.game(games[0]).unwrap().expect("game 1");
+        assert_eq!(read, moved, "{name}");
+        // The sweep reads the league: both boards undecided at the round's deadline.
+        let league = store.league(l.id).unwrap().expect("the league");
+        let g2 = store.game(games[1]).unwrap().expect("game 2");
+        assert_eq!(g2.status, GameStatus::Active, "{name}");
+        // Board 2 ends on the board (the other handle) before the adjudication commits.
+        other
+            .finish_game(
+                g2.id,
+                g2.version,
+                &finish(&resignation(), vec![]),
+                T0 + 2 * DAY,
+            )
+            .expect("a resignation");
+        let g2_done = store.game(games[1]).unwrap().expect("game 2");
+        let settle = Settle {
+            league: l.id,
+            version: league.version,
+            decisions: vec![adjudicated(1), adjudicated(2)],
+            ..Settle::default()
+        };
+        store
+            .settle_league(&settle, T0 + 3 * DAY)
+            .expect("the adjudication");
+        let g1_done = store.game(games[0]).unwrap().expect("game 1");
+        assert_eq!(
+            (g1_done.status, g1_done.result, g1_done.reason.as_deref()),
+            (
+                GameStatus::Finished,
+                Some(GameResult::Draw),
+                Some("adjudication")
+            ),
+            "{name}"
+        );
+        assert_eq!(
+            g1_done.version,
+            moved.version + 1,
+            "{name}: ending moves the version on"
+        );
+        // The takeback accepted from the read before: refused, the game stays as adjudicated.
+        let back = per_move_turn("ann", T0 + 6 * DAY);
+        let err = other
+            .take_back(
+                read.id,
+                read.version,
+                0,
+                START,
+                &back,
+                &[],
+                T0 + 3 * DAY + 1,
+            )
+            .expect_err("a stale takeback");
+        assert!(matches!(err, StoreError::Conflict), "{name}: {err:?}");
+        // At the game's current version too: a finished game is not taken back.
+        let err = other
+            .take_back(
+                g1_done.id,
+                g1_done.version,
+                0,
+                START,
+                &back,
+                &[],
+                T0 + 3 * DAY + 2,
+            )
+            .expect_err("a finished game");
+        assert!(matches!(err, StoreError::Conflict), "{name}: {err:?}");
+        assert_eq!(store.game(games[0]).unwrap(), Some(g1_done), "{name}");
+        assert_eq!(store.moves(games[0]).unwrap().len(), 1, "{name}");
+        // Board 2 keeps the result its players made, and its pairing no league outcome.
+        assert_eq!(store.game(games[1]).unwrap(), Some(g2_done), "{name}");
+        let outcomes: Vec<Option<String>> = store_pairings(store, l.id)
+            .into_iter()
+            .map(|p| p.outcome)
+            .collect();
+        assert_eq!(
+            outcomes,
+            vec![Some("adjudicated-draw".to_string()), None],
+            "{name}"
+        );
+        ran(
+            "an_adjudicated_game_is_not_taken_back_nor_a_result_overwritten",
+            name,
+        );
+    }
+}
+
+/// Issue 49: a forfeit decided from a read made while the game was active (a withdrawal)
+/// leaves alone a game that ended on the board meanwhile, pairing included; an annulment stands
+/// whatever the game did (the game keeps its result). A move computed from a read made before
+/// the forfeit finds the game moved on.
+#[test]
+fn a_forfeit_applies_only_to_a_game_still_in_progress() {
+    for b in backends() {
+        let (name, store) = (b.name, b.store());
+        let other = open_locator(&b.locator);
+        let p = ["ann", "ben", "cat", "dan"];
+        let l = league_of(store, &swiss("Spring", None), &p);
+        let stored = store
+            .start_round(&round_one(&l, p, 700), T0 + DAY)
+            .expect("round 1");
+        let games: Vec<i64> = stored.iter().map(|p| p.game.expect("a game")).collect();
+        let league = store.league(l.id).unwrap().expect("the league");
+        // Both games read active; then board 1 ends on the board (the other handle), and a
+        // move of board 2 is computed (the other handle's read).
+        let g1 = other.game(games[0]).unwrap().expect("game 1");
+        let g2_read = other.game(games[1]).unwrap().expect("game 2");
+        other
+            .finish_game(
+                g1.id,
+                g1.version,
+                &finish(&resignation(), vec![]),
+                T0 + 2 * DAY,
+            )
+            .expect("a resignation");
+        let g1_done = store.game(games[0]).unwrap().expect("game 1");
+        let forfeit = |result| Ending {
+            result,
+            reason: "forfeit".into(),
+        };
+        // Dan (board 1, second) withdraws and cat (board 2, second) is removed: both their
+        // opponents win by forfeit, as decided from the reads above.
+        let settle = Settle {
+            league: l.id,
+            version: league.version,
+            players: vec![
+                ("dan".into(), "withdrawn".into()),
+                ("cat".into(), "removed".into()),
+            ],
+            decisions: vec![
+                decision(1, "forfeit-first", forfeit(GameResult::First), false),
+                decision(2, "forfeit-first", forfeit(GameResult::First), false),
+            ],
+            ..Settle::default()
+        };
+        let settled = store
+            .settle_league(&settle, T0 + 3 * DAY)
+            .expect("the withdrawals");
+        assert_eq!(
+            store.game(games[0]).unwrap(),
+            Some(g1_done.clone()),
+            "{name}"
+        );
+        let g2 = store.game(games[1]).unwrap().expect("game 2");
+        assert_eq!(
+            (g2.status, g2.result, g2.reason.as_deref(), g2.version),
+            (
+                GameStatus::Finished,
+                Some(GameResult::First),
+                Some("forfeit"),
+                g2_read.version + 1
+            ),
+            "{name}"
+        );
+        let outcomes = |store: &dyn Store| -> Vec<Option<String>> {
+            store_pairings(store, l.id)
+                .into_iter()
+                .map(|p| p.outcome)
+                .collect()
+        };
+        assert_eq!(
+            outcomes(store),
+            vec![None, Some("forfeit-first".to_string())],
+            "{name}: the result made on the board stands"
+        );
+        // An annulment stands whatever the game did; the game keeps its result.
+        let annul = Settle {
+            league: l.id,
+            version: settled.version,
+            decisions: vec![decision(1, "annulled", forfeit(GameResult::First), true)],
+            ..Settle::default()
+        };
+        store
+            .settle_league(&annul, T0 + 3 * DAY + 5)
+            .expect("the annulment");
+        assert_eq!(store.game(games[0]).unwrap(), Some(g1_done), "{name}");
+        assert_eq!(
+            outcomes(store),
+            vec![
+                Some("annulled".to_string()),
+                Some("forfeit-first".to_string())
+            ],
+            "{name}"
+        );
+        // The move computed before the forfeit: refused (the game moved on and is over).
+        let mv = MoveRow {
+            ply: 1,
+            code: "7g7f".into(),
+            notation: "P-7f".into(),
+            position: START.into(),
+            user: g2_read.to_move.clone().expect("to move"),
+            played_at: T0 + 3 * DAY + 1,
+        };
+        let err = other
+            .append_move(
+                g2_read.id,
+                g2_read.version,
+                &mv,
+                &per_move_turn("cat", T0 + 6 * DAY),
+                None,
+                &[],
+            )
+            .expect_err("a stale move");
+        assert!(matches!(err, StoreError::Conflict), "{name}: {err:?}");
+        assert_eq!(store.game(games[1]).unwrap(), Some(g2), "{name}");
+        ran("a_forfeit_applies_only_to_a_game_still_in_progress", name);
     }
 }

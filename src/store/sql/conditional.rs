@@ -9,7 +9,7 @@
 use super::rows::*;
 use super::{args, Backend, Dialect, Exec, Value};
 use crate::store::conditional::*;
-use crate::store::{Result, StoreError};
+use crate::store::{Limit, Result, StoreError};
 
 /// Stores a line unless an equal one is stored (`moves` as `joined_moves` made them); the line
 /// as stored. `NotFound` if the game does not exist.
@@ -42,10 +42,57 @@ fn insert(
     .ok_or(StoreError::NotFound)
 }
 
+/// Where two lines of one player from one position first differ, if at one of the player's
+/// own moves (odd places: the moves alternate the opponent's and the player's, the opponent's
+/// first): the two would answer the same move differently.
+fn answers_apart(a: &[String], b: &[String]) -> Option<usize> {
+    a.iter()
+        .zip(b)
+        .position(|(x, y)| x != y)
+        .filter(|k| k % 2 == 1)
+}
+
 impl<B: Backend> ConditionalStore for B {
-    fn add_conditional(&self, c: &NewConditional, now: i64) -> Result<ConditionalRow> {
+    fn add_conditional(&self, c: &NewConditional, max: usize, now: i64) -> Result<ConditionalRow> {
         let moves = joined_moves(c)?;
-        self.write(|tx| insert(tx, c, &moves, now))
+        self.write(|tx| {
+            // The game's row first (PostgreSQL): two lines of one game added at once are
+            // checked one after the other, each seeing the other's once committed.
+            if tx
+                .query(
+                    "SELECT id FROM games WHERE id = $1 {for update}",
+                    args![c.game],
+                )?
+                .is_empty()
+            {
+                return Err(StoreError::NotFound);
+            }
+            let mine = tx.all(
+                &format!(
+                    "SELECT {CONDITIONAL_COLUMNS} FROM conditionals
+                     WHERE game_id = $1 AND user_id = $2 AND ply = $3 AND position = $4
+                     ORDER BY id"
+                ),
+                args![c.game, &c.user, c.ply, &c.position],
+                conditional_row,
+            )?;
+            if let Some(same) = mine.iter().find(|l| l.moves == c.moves) {
+                return Ok(same.clone());
+            }
+            for other in &mine {
+                if let Some(k) = answers_apart(&c.moves, &other.moves) {
+                    return Err(StoreError::Limit(Limit::ConditionalConflict {
+                        line: other.moves[..=k].to_vec(),
+                    }));
+                }
+            }
+            if mine.len() >= max {
+                return Err(StoreError::Limit(Limit::ConditionalLines {
+                    count: mine.len(),
+                }));
+            }
+            insert(tx, c, &moves, now)
+        })
     }
 
     fn conditionals(&self, game: i64) -> Result<Vec<ConditionalRow>> {

@@ -4,11 +4,14 @@
 //! league's row is taken `FOR UPDATE SKIP LOCKED`: a process that finds it held leaves it to
 //! the holder (`Conflict`) instead of waiting, and the version check makes the round once even
 //! for one that read it before the holder committed. SQLite lets one writer in at a time, so
-//! the version check alone does it there.
+//! the version check alone does it there. A settlement looks at each pairing's game inside its
+//! own transaction (the game's row held on PostgreSQL): a game still active ends there, its
+//! version moved on; one that ended on the board meanwhile keeps its result, and so does its
+//! pairing (unless annulled).
 
 use super::rows::*;
 use super::stores::returned_id;
-use super::stores::{end_game, get_game, insert_game, queue, queue_about_game, queue_with};
+use super::stores::{end_if_active, insert_game, queue, queue_about_game, queue_with};
 use super::{args, Backend, Exec};
 use crate::store::league::*;
 use crate::store::{Finish, GameStatus, NewNotice, Result, StoreError};
@@ -288,22 +291,53 @@ impl<B: Backend> LeagueStore for B {
                     args![s.league, user, status, now],
                 )?;
             }
-            for (round, board, outcome) in &s.outcomes {
-                c.execute(
-                    "UPDATE league_pairings SET outcome = $4
-                     WHERE league = $1 AND round = $2 AND board = $3",
-                    args![s.league, round, board, outcome],
-                )?;
-            }
-            for (game, ending) in &s.ends {
-                // A game that ended meanwhile keeps its own result.
-                if get_game(c, *game)?.is_some_and(|g| g.status == GameStatus::Active) {
-                    let finish = Finish {
-                        ending,
-                        notices: &[],
-                        ratings: Vec::new(),
-                    };
-                    end_game(c, self.holder(), *game, &finish, now)?;
+            for d in &s.decisions {
+                let at = args![s.league, d.round, d.board];
+                let game: Option<i64> = c
+                    .one(
+                        "SELECT game_id FROM league_pairings
+                         WHERE league = $1 AND round = $2 AND board = $3",
+                        at,
+                        |r| r.get::<Option<i64>>(0),
+                    )?
+                    .flatten();
+                // The game as it is now, held for this transaction (PostgreSQL: a move or a
+                // takeback of it in progress is waited for, and one that comes later finds
+                // it moved on); not as the core read it before.
+                let status: Option<String> = match game {
+                    Some(id) => c.one(
+                        "SELECT status FROM games WHERE id = $1 {for update}",
+                        args![id],
+                        |r| r.get(0),
+                    )?,
+                    None => None,
+                };
+                let undecided = match (status.as_deref(), game) {
+                    // No game (a bye, a game never made, or gone): the league decides.
+                    (None, _) | (_, None) => true,
+                    (Some(s), Some(id)) if s == GameStatus::Active.as_str() => {
+                        if let Some(ending) = &d.end {
+                            let finish = Finish {
+                                ending,
+                                notices: &[],
+                                ratings: Vec::new(),
+                            };
+                            end_if_active(c, self.holder(), id, &finish, now)?;
+                        }
+                        true
+                    }
+                    // Ended on the board meanwhile: it keeps its result, the pairing its
+                    // game's.
+                    (Some(_), Some(_)) => false,
+                };
+                if undecided || d.whatever_the_game {
+                    let mut set = at.to_vec();
+                    set.push(d.outcome.as_str().into());
+                    c.execute(
+                        "UPDATE league_pairings SET outcome = $4
+                         WHERE league = $1 AND round = $2 AND board = $3",
+                        &set,
+                    )?;
                 }
             }
             queue(c, self.holder(), &s.notices, now)?;

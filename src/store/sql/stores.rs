@@ -42,6 +42,19 @@ fn get_user(c: &mut dyn Exec, id: &str) -> Result<Option<UserRow>> {
     )
 }
 
+/// Takes the user's row for this transaction (PostgreSQL; SQLite lets one writer in at a
+/// time): every change checked against a limit of the user's takes it first, so two such
+/// changes at once are checked one after the other, the second seeing the first's rows.
+/// `NotFound` for an unknown user.
+fn lock_user(c: &mut dyn Exec, id: &str) -> Result<()> {
+    if c.query("SELECT id FROM users WHERE id = $1 {for update}", args![id])?
+        .is_empty()
+    {
+        return Err(StoreError::NotFound);
+    }
+    Ok(())
+}
+
 /// The id a statement with `RETURNING id` made.
 pub(super) fn returned_id(rows: Vec<Row>) -> Result<i64> {
     rows.first()
@@ -214,6 +227,30 @@ fn end_held(
     after_end(c, holder, game, f, now)
 }
 
+/// Ends a game that is still active, as found in the caller's transaction (PostgreSQL waits
+/// for a change of it in progress and looks again), moving its version on so that whoever
+/// acts on a read made before (a takeback, a move) finds it stale. `false`, nothing written,
+/// if it is not active (it ended meanwhile: it keeps its result) or gone.
+pub(super) fn end_if_active(
+    c: &mut dyn Exec,
+    holder: &str,
+    game: i64,
+    f: &Finish,
+    now: i64,
+) -> Result<bool> {
+    let n = c.execute(
+        "UPDATE games SET version = version + 1, updated_at = $2, status = 'finished',
+            result = $3, reason = $4, finished_at = $2, deadline = NULL, to_move = NULL
+         WHERE id = $1 AND status = 'active'",
+        args![game, now, f.ending.result.as_str(), &f.ending.reason],
+    )?;
+    if n != 1 {
+        return Ok(false);
+    }
+    after_end(c, holder, game, f, now)?;
+    Ok(true)
+}
+
 /// What ending a game writes besides the game: its offers go, its notices are queued, the
 /// new ratings written.
 fn after_end(c: &mut dyn Exec, holder: &str, game: i64, f: &Finish, now: i64) -> Result<()> {
@@ -350,6 +387,33 @@ impl<B: Backend> GameStore for B {
 
     fn start_game(&self, game: &NewGame, notices: &[NewNotice], now: i64) -> Result<GameRow> {
         self.write(|c| {
+            let id = insert_game(c, game, now)?;
+            queue_about_game(c, self.holder(), notices, id, now)?;
+            get_game(c, id)?.ok_or(StoreError::NotFound)
+        })
+    }
+
+    fn start_computer_game(
+        &self,
+        game: &NewGame,
+        player: &str,
+        max: usize,
+        notices: &[NewNotice],
+        now: i64,
+    ) -> Result<GameRow> {
+        self.write(|c| {
+            lock_user(c, player)?;
+            let games: Vec<i64> = c.all(
+                "SELECT id FROM games
+                 WHERE (first_player = $1 OR second_player = $1) AND status = 'active'
+                   AND computer_level IS NOT NULL
+                 ORDER BY id",
+                args![player],
+                |r| r.get(0),
+            )?;
+            if games.len() >= max {
+                return Err(StoreError::Limit(Limit::ComputerGames { games }));
+            }
             let id = insert_game(c, game, now)?;
             queue_about_game(c, self.holder(), notices, id, now)?;
             get_game(c, id)?.ok_or(StoreError::NotFound)
@@ -510,16 +574,13 @@ impl<B: Backend> GameStore for B {
     ) -> Result<GameRow> {
         self.write(|c| {
             bump(c, game, version, now)?;
-            c.execute(
-                "UPDATE moves SET taken_back = {true}
-                 WHERE game_id = $1 AND ply > $2 AND taken_back = {false}",
-                args![game, keep_ply],
-            )?;
-            c.execute(
+            // A finished game stays finished, with its result (a league's adjudication, a
+            // loss on time): only an active game goes back. Nothing written otherwise (the
+            // version's move is rolled back with the transaction).
+            let n = c.execute(
                 "UPDATE games SET position = $2, ply = $3, to_move = $4, deadline = $5,
-                    reminded = {false}, status = 'active', result = NULL, reason = NULL,
-                    finished_at = NULL, turn_span = $6, bank_first = $7, bank_second = $8
-                 WHERE id = $1",
+                    reminded = {false}, turn_span = $6, bank_first = $7, bank_second = $8
+                 WHERE id = $1 AND status = 'active'",
                 args![
                     game,
                     position,
@@ -530,6 +591,14 @@ impl<B: Backend> GameStore for B {
                     next.banks[0],
                     next.banks[1],
                 ],
+            )?;
+            if n != 1 {
+                return Err(StoreError::Conflict);
+            }
+            c.execute(
+                "UPDATE moves SET taken_back = {true}
+                 WHERE game_id = $1 AND ply > $2 AND taken_back = {false}",
+                args![game, keep_ply],
             )?;
             c.execute("DELETE FROM offers WHERE game_id = $1", args![game])?;
             queue(c, self.holder(), notices, now)?;
@@ -592,6 +661,83 @@ impl<B: Backend> GameStore for B {
     }
 }
 
+/// The caps of a new challenge, counted in the caller's transaction after locking the
+/// challenger's row (see [`ChallengeCaps`]): `Limit` if the challenge would pass one.
+fn within_caps(c: &mut dyn Exec, ch: &NewChallenge, caps: &ChallengeCaps, now: i64) -> Result<()> {
+    lock_user(c, &ch.challenger)?;
+    let open = c.all(
+        "SELECT id, challenged FROM challenges
+         WHERE challenger = $1 AND status = 'open' AND expires_at > $2 ORDER BY id",
+        args![&ch.challenger, now],
+        |r| Ok((r.get::<i64>(0)?, r.get::<Option<String>>(1)?)),
+    )?;
+    if open.len() >= caps.open {
+        return Err(StoreError::Limit(Limit::OpenChallenges {
+            open: open.iter().map(|(id, _)| *id).collect(),
+        }));
+    }
+    if let Some(them) = &ch.challenged {
+        let to_them: Vec<i64> = open
+            .iter()
+            .filter(|(_, to)| to.as_ref() == Some(them))
+            .map(|(id, _)| *id)
+            .collect();
+        if to_them.len() >= caps.open_to_one {
+            return Err(StoreError::Limit(Limit::OpenToOne { open: to_them }));
+        }
+        let times: Vec<i64> = c.all(
+            "SELECT created_at FROM challenges
+             WHERE challenger = $1 AND challenged = $2 AND created_at >= $3
+             ORDER BY created_at",
+            args![&ch.challenger, them, caps.day_since],
+            |r| r.get(0),
+        )?;
+        if times.len() >= caps.daily_to_one {
+            return Err(StoreError::Limit(Limit::DailyToOne { times }));
+        }
+    }
+    Ok(())
+}
+
+/// Stores a challenge and queues its notices (`{challenge}` its id), in the caller's
+/// transaction.
+fn insert_challenge(
+    c: &mut dyn Exec,
+    holder: &str,
+    ch: &NewChallenge,
+    notices: &[NewNotice],
+    now: i64,
+) -> Result<ChallengeRow> {
+    let id = returned_id(c.query(
+        "INSERT INTO challenges (challenger, challenged, variant, color, days_per_move,
+            handicap, setup, rated, guild, channel, status, created_at, expires_at, clock,
+            increment_days, cap_days, period_days)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 'open', $11, $12, $13, $14, $15,
+            $16)
+         RETURNING id",
+        args![
+            &ch.challenger,
+            &ch.challenged,
+            &ch.variant,
+            &ch.color,
+            ch.control.days,
+            &ch.handicap,
+            &ch.setup,
+            ch.rated,
+            &ch.guild,
+            &ch.channel,
+            now,
+            ch.expires_at,
+            ch.control.kind.as_str(),
+            ch.control.increment,
+            ch.control.cap,
+            ch.control.period,
+        ],
+    )?)?;
+    queue_with(c, holder, notices, None, &[("{challenge}", id)], now)?;
+    get_challenge(c, id)?.ok_or(StoreError::NotFound)
+}
+
 impl<B: Backend> ChallengeStore for B {
     fn create_challenge(
         &self,
@@ -599,35 +745,19 @@ impl<B: Backend> ChallengeStore for B {
         notices: &[NewNotice],
         now: i64,
     ) -> Result<ChallengeRow> {
+        self.write(|c| insert_challenge(c, self.holder(), ch, notices, now))
+    }
+
+    fn create_challenge_within(
+        &self,
+        ch: &NewChallenge,
+        caps: &ChallengeCaps,
+        notices: &[NewNotice],
+        now: i64,
+    ) -> Result<ChallengeRow> {
         self.write(|c| {
-            let id = returned_id(c.query(
-                "INSERT INTO challenges (challenger, challenged, variant, color, days_per_move,
-                    handicap, setup, rated, guild, channel, status, created_at, expires_at, clock,
-                    increment_days, cap_days, period_days)
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 'open', $11, $12, $13, $14, $15,
-                    $16)
-                 RETURNING id",
-                args![
-                    &ch.challenger,
-                    &ch.challenged,
-                    &ch.variant,
-                    &ch.color,
-                    ch.control.days,
-                    &ch.handicap,
-                    &ch.setup,
-                    ch.rated,
-                    &ch.guild,
-                    &ch.channel,
-                    now,
-                    ch.expires_at,
-                    ch.control.kind.as_str(),
-                    ch.control.increment,
-                    ch.control.cap,
-                    ch.control.period,
-                ],
-            )?)?;
-            queue_with(c, self.holder(), notices, None, &[("{challenge}", id)], now)?;
-            get_challenge(c, id)?.ok_or(StoreError::NotFound)
+            within_caps(c, ch, caps, now)?;
+            insert_challenge(c, self.holder(), ch, notices, now)
         })
     }
 
@@ -1194,9 +1324,33 @@ impl<B: Backend> ClockStore for B {
         user: &str,
         now: i64,
         end: i64,
+        allowance: &VacationAllowance,
         shifts: &[DeadlineShift],
     ) -> Result<()> {
         self.write(|c| {
+            // The user's row, held (PostgreSQL): two vacations asked for at once are checked
+            // one after the other, the second seeing the first.
+            let until = c
+                .one(
+                    "SELECT vacation_until FROM users WHERE id = $1 {for update}",
+                    args![user],
+                    |r| r.get::<Option<i64>>(0),
+                )?
+                .ok_or(StoreError::NotFound)?;
+            if let Some(until) = until.filter(|&u| u > now) {
+                return Err(StoreError::Limit(Limit::OnVacation { until }));
+            }
+            let used = c
+                .one(
+                    "SELECT CAST(coalesce(sum(end_at - start_at), 0) AS BIGINT) FROM vacations
+                     WHERE user_id = $1 AND start_at >= $2",
+                    args![user, allowance.since],
+                    |r| r.get::<i64>(0),
+                )?
+                .unwrap_or(0);
+            if used + (end - now) > allowance.max {
+                return Err(StoreError::Limit(Limit::VacationDays { used }));
+            }
             c.execute(
                 "INSERT INTO vacations (user_id, start_at, end_at) VALUES ($1, $2, $3)",
                 args![user, now, end],
