@@ -285,7 +285,12 @@ impl Console {
         }
         format!(
             "✗ {}",
-            t!(self.lang, "console-computer-panicked", id = game, error = why)
+            t!(
+                self.lang,
+                "console-computer-panicked",
+                id = game,
+                error = why
+            )
         )
     }
 

@@ -134,7 +134,9 @@ fn accepting_an_offer_after_the_deadline_loses_on_time() {
                     assert!(g.over, "{what}");
                     assert_eq!(notify.len(), 2, "{what}: both players told");
                     assert!(
-                        notify.iter().all(|n| n.text.contains("alice's time ran out")),
+                        notify
+                            .iter()
+                            .all(|n| n.text.contains("alice's time ran out")),
                         "{what}: {notify:?}"
                     );
                 }
@@ -179,9 +181,15 @@ fn an_offer_in_time_is_still_accepted_and_a_late_offer_is_refused() {
 /// Whether a refusal is one of an option's bounds (the words of `cmd-out-of-range`,
 /// `cmd-too-small`, `cmd-too-long` and the few older messages of a range).
 fn says_a_bound(text: &str) -> bool {
-    ["out of range", "too small", "characters long", "is 0 to 23", "must be one of"]
-        .iter()
-        .any(|w| text.contains(w))
+    [
+        "out of range",
+        "too small",
+        "characters long",
+        "is 0 to 23",
+        "must be one of",
+    ]
+    .iter()
+    .any(|w| text.contains(w))
 }
 
 #[test]
@@ -412,7 +420,10 @@ fn the_slash_commands_declare_the_bounds_the_core_checks() {
                 .filter(|v| v.abs() < 2f64.powi(53) - 1.0)
                 .map(|v| v as i64)
         };
-        let (min, max) = (declared_bound(&o["min_value"]), declared_bound(&o["max_value"]));
+        let (min, max) = (
+            declared_bound(&o["min_value"]),
+            declared_bound(&o["max_value"]),
+        );
         if min.is_some() || max.is_some() {
             declared += 1;
             let bound = BOUNDS
@@ -430,7 +441,10 @@ fn the_slash_commands_declare_the_bounds_the_core_checks() {
             assert_eq!(core.2 as u64, max, "/{command} {option}: the longest text");
         }
     }
-    assert!(declared >= 14, "{declared} bounded options found: {options:?}");
+    assert!(
+        declared >= 14,
+        "{declared} bounded options found: {options:?}"
+    );
     // And every bound of the core is the slash command's (the vacation's days excepted: the
     // slash command declares none).
     for b in BOUNDS.iter().filter(|b| b.commands != ["vacation"]) {
@@ -472,7 +486,9 @@ fn a_move_answered_by_a_conditional_line_says_so_and_pings_nobody_for_a_turn_alr
 
     // Nobody tells alice it is her move: her answer was made for her.
     assert!(
-        !r.notify.iter().any(|n| n.user == "alice" && n.via != Via::Post),
+        !r.notify
+            .iter()
+            .any(|n| n.user == "alice" && n.via != Via::Post),
         "{:?}",
         r.notify
     );
@@ -481,7 +497,10 @@ fn a_move_answered_by_a_conditional_line_says_so_and_pings_nobody_for_a_turn_alr
         .into_iter()
         .filter(|n| n.user == "alice" && n.sent_at.is_none() && n.text.contains("P-3d"))
         .collect();
-    assert!(waiting.is_empty(), "alice's stale notice withdrawn: {waiting:?}");
+    assert!(
+        waiting.is_empty(),
+        "alice's stale notice withdrawn: {waiting:?}"
+    );
     // Bob is told of the answer (his move now), and the answer is announced as its own post.
     assert!(
         r.notify

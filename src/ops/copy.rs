@@ -323,8 +323,7 @@ impl Locks {
             Location::Sqlite(path) => {
                 let made = !super::lock_path(path).exists();
                 let file = hold_exclusive(path)?;
-                self.held
-                    .push((file, made.then(|| super::lock_path(path))));
+                self.held.push((file, made.then(|| super::lock_path(path))));
             }
             Location::Postgres(url) => {
                 let mut c = pg_connect(url)?;

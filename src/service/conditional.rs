@@ -410,7 +410,10 @@ impl Service {
         }
         let ids: Vec<i64> = over.iter().filter_map(|n| n.id).collect();
         if let Err(e) = self.mark_sent(&ids) {
-            warn!(game, "the notices of turns an answer ended stay queued: {e}");
+            warn!(
+                game,
+                "the notices of turns an answer ended stay queued: {e}"
+            );
         }
         let g = match self.load(game) {
             Ok(g) => g,

@@ -855,7 +855,10 @@ impl Service {
         let m = *ply.checked_sub(1).and_then(|i| moves.get(i))?;
         let before = g.game.position_at(ply - 1);
         // Where the previous move went: Japanese notation writes a move there as `同`.
-        let last_to = ply.checked_sub(2).and_then(|i| moves.get(i)).map(|m| m.to());
+        let last_to = ply
+            .checked_sub(2)
+            .and_then(|i| moves.get(i))
+            .map(|m| m.to());
         let number = match voice.lang {
             Lang::En => {
                 crate::engine::notation::move_number(ply - 1, g.game.start().side_to_move())

@@ -379,7 +379,10 @@ fn a_refused_copy_migrates_writes_and_leaves_nothing() {
     assert!(err.contains("is not empty (users has 1)"), "{err}");
     assert_eq!(bytes(&[&live, &fresh]), before, "both files as they were");
     assert_eq!(sqlite_version(&live), 1, "the live file is not migrated");
-    assert!(!lock(&live).exists() && !lock(&fresh).exists(), "no lock file left");
+    assert!(
+        !lock(&live).exists() && !lock(&fresh).exists(),
+        "no lock file left"
+    );
 
     // An older source is not migrated by a copy refused for its target.
     let before = bytes(&[&live, &filled]);
@@ -405,7 +408,10 @@ fn a_refused_copy_migrates_writes_and_leaves_nothing() {
     );
     assert_eq!(bytes(&[&odd, &live]), before, "neither side touched");
     assert_eq!(sqlite_version(&live), 1, "the source is not migrated");
-    assert!(!lock(&odd).exists() && !lock(&live).exists(), "no lock file left");
+    assert!(
+        !lock(&odd).exists() && !lock(&live).exists(),
+        "no lock file left"
+    );
 
     // In use: the target is held by a bot; the lock file the copy made on the source goes.
     let used = dir.path().join("used.db");
@@ -416,7 +422,10 @@ fn a_refused_copy_migrates_writes_and_leaves_nothing() {
     assert_eq!(status, Some(2), "{err}");
     assert!(err.contains("is in use: a bot"), "{err}");
     assert_eq!(bytes(&[&live]), before);
-    assert!(!lock(&live).exists(), "the source's lock file taken away again");
+    assert!(
+        !lock(&live).exists(),
+        "the source's lock file taken away again"
+    );
     drop(bot);
 
     // Nothing refused: the older source is brought up to date and copied (the report says so).
@@ -474,7 +483,10 @@ fn a_refused_copy_into_postgres_migrates_nothing_and_a_copy_leaves_no_probe() {
     assert_eq!(catalogue(&mut c), before, "not migrated, nothing left");
     assert_eq!(before.0, 1);
     assert_eq!(bytes(&[&fresh]), file);
-    assert!(!tegami::ops::lock_path(&fresh).exists(), "no lock file left");
+    assert!(
+        !tegami::ops::lock_path(&fresh).exists(),
+        "no lock file left"
+    );
     drop(c);
 
     // Into an empty database: its schema is compared as its migrations would make it (in a
