@@ -57,6 +57,10 @@ pub struct Console {
     /// The language of the console's own words: the last speaker's (`@alice ...`), so that
     /// `help` and `tick` without a user speak as the session does. English at first.
     lang: Lang,
+    /// Games whose computer search panicked, with the panics in a row: tried again before the
+    /// next line, as the bot's worker queues them again (given up after
+    /// [`service::PANICS_IN_A_ROW`] until `tick` looks for the computer's due moves again).
+    failed: Vec<(i64, u32)>,
 }
 
 impl Console {
@@ -68,6 +72,7 @@ impl Console {
             out: out.as_ref().to_path_buf(),
             images: 0,
             lang: Lang::En,
+            failed: Vec::new(),
         }
     }
 
@@ -120,8 +125,28 @@ impl Console {
         Ok(())
     }
 
-    /// Answers one line.
+    /// Answers one line (after the computer's moves whose search failed before, tried again).
     pub fn line(&mut self, line: &str) -> String {
+        let mut text = self.retry_failed();
+        text.push_str(&self.answer(line));
+        text
+    }
+
+    /// The computer's moves whose search panicked, tried again (each line before it answers).
+    fn retry_failed(&mut self) -> String {
+        let mut out = String::new();
+        for (game, _) in self.failed.clone() {
+            let said = self.computer_turn(game);
+            if !said.is_empty() {
+                out.push_str(&said);
+                out.push('\n');
+            }
+        }
+        out
+    }
+
+    /// Answers one line.
+    fn answer(&mut self, line: &str) -> String {
         let (user, rest) = match line.strip_prefix('@') {
             Some(r) => match r.split_once(char::is_whitespace) {
                 Some((u, rest)) => (Some(u.to_string()), rest.trim()),
@@ -198,9 +223,21 @@ impl Console {
         text
     }
 
-    /// The computer's move in a game, as `@tegami` would have typed it.
+    /// The computer's move in a game, as `@tegami` would have typed it. A search that panics
+    /// is caught as the bot's worker catches it: said, the game kept as it is (still the
+    /// computer's move), and tried again before the next line.
     fn computer_turn(&mut self, game: i64) -> String {
-        match self.service.computer_move(game) {
+        let service = &self.service;
+        let thought =
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| service.computer_move(game)));
+        let result = match thought {
+            Ok(r) => {
+                self.failed.retain(|(g, _)| *g != game);
+                r
+            }
+            Err(panic) => return self.search_panicked(game, panic),
+        };
+        match result {
             Ok(Some(reply)) => format!("@{COMPUTER}: {}", self.reply_text(reply)),
             Ok(None) => String::new(),
             Err(e) => format!(
@@ -213,6 +250,68 @@ impl Console {
                 )
             ),
         }
+    }
+
+    /// What a panicked search of the computer's move in `game` leaves: the game to try again
+    /// (or given up after [`service::PANICS_IN_A_ROW`] in a row), and the words saying so.
+    fn search_panicked(&mut self, game: i64, panic: Box<dyn std::any::Any + Send>) -> String {
+        let why = panic
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| panic.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "a panic".to_string());
+        let count = match self.failed.iter_mut().find(|(g, _)| *g == game) {
+            Some((_, n)) => {
+                *n += 1;
+                *n
+            }
+            None => {
+                self.failed.push((game, 1));
+                1
+            }
+        };
+        if count >= service::PANICS_IN_A_ROW {
+            self.failed.retain(|(g, _)| *g != game);
+            return format!(
+                "✗ {}",
+                t!(
+                    self.lang,
+                    "console-computer-given-up",
+                    id = game,
+                    count = count,
+                    error = why
+                )
+            );
+        }
+        format!(
+            "✗ {}",
+            t!(
+                self.lang,
+                "console-computer-panicked",
+                id = game,
+                error = why
+            )
+        )
+    }
+
+    /// The computer's moves due (a re-scan, as the bot's sweep makes one): those given up
+    /// after their searches failed are tried again.
+    fn computer_games_again(&mut self) -> String {
+        let mut out = String::new();
+        if let Ok(games) = self.service.computer_games_due() {
+            for g in games {
+                if self.failed.iter().any(|(f, _)| *f == g) {
+                    // Tried before this line already.
+                    continue;
+                }
+                let said = self.computer_turn(g);
+                if !said.is_empty() {
+                    out.push('\n');
+                    out.push_str(&said);
+                }
+            }
+        }
+        out
     }
 
     fn tick(&mut self, rest: &str) -> String {
@@ -253,6 +352,7 @@ impl Console {
                 t!(lang, "console-sweep-failed", error = e.to_string())
             )),
         }
+        out.push_str(&self.computer_games_again());
         out
     }
 

@@ -328,3 +328,110 @@ fn a_whole_game_against_the_computer_at_the_console() {
     let out = console.line("@alice analysis 1");
     assert!(out.contains("evaluation"), "{out}");
 }
+
+/// `console`, with the test switches of `vars` set for the process.
+fn console_with(db: &Path, out: &Path, script: &str, vars: &[(&str, &str)]) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_tegami"))
+        .arg("console")
+        .arg("--db")
+        .arg(db)
+        .arg("--out")
+        .arg(out)
+        .envs(vars.iter().copied())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("start tegami console");
+    let mut stdin = child.stdin.take().unwrap();
+    stdin
+        .write_all(script.as_bytes())
+        .expect("the whole script was written");
+    drop(stdin);
+    child.wait_with_output().expect("tegami console runs")
+}
+
+#[test]
+fn a_panicking_search_is_reported_and_the_console_reads_on() {
+    // The bot's worker survives a search that panics; so does the console (issue 49): it says
+    // so, keeps the game as it is (the computer's move), plays it before the next line, and
+    // reads on.
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("console.db");
+    let out = dir.path().join("images");
+    let script = "\
+tick 2020-01-06T00:00:00Z
+@alice challenge @tegami shogi level=1 days=1 first
+@alice move 7g7f
+@alice games
+@alice move 2g2f
+";
+    let o = console_with(
+        &db,
+        &out,
+        script,
+        &[(tegami::service::FAULT_SEARCH_PANICS, "1")],
+    );
+    let stdout = String::from_utf8(o.stdout).unwrap();
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        o.status.success(),
+        "exit status {:?}\n{stdout}\n{stderr}",
+        o.status
+    );
+    in_order(
+        &stdout,
+        &[
+            "Game #1: alice plays 1. P-7f.",
+            "✗ the computer's search failed in game #1",
+            "the game is kept, and its move is tried again before the next line",
+            // Before `games`: the move, tried again.
+            "@tegami: Game #1: tegami plays 1…",
+            "#1",
+            "Game #1: alice plays 2. P-2f.",
+            "@tegami: Game #1: tegami plays 2…",
+        ],
+    );
+    let store = SqliteStore::open(&db).unwrap();
+    let row = store.game(1).unwrap().expect("the game");
+    assert_eq!(row.status, GameStatus::Active);
+    assert_eq!(row.ply, 4);
+}
+
+#[test]
+fn a_computer_move_made_late_after_a_restart_is_played_not_lost_on_time() {
+    // Issue 49's reproduction: a one-day game against the computer, its search panics (the
+    // console used to exit there), and a console started much later on the same file (the
+    // system's clock: years after the game's `tick`) plays the move it finds due, instead of
+    // ending the game "by timeout".
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("console.db");
+    let out = dir.path().join("images");
+    let script = "\
+tick 2020-01-06T00:00:00Z
+@alice challenge @tegami shogi level=1 days=1 first
+@alice move 7g7f
+quit
+";
+    let o = console_with(
+        &db,
+        &out,
+        script,
+        &[(tegami::service::FAULT_SEARCH_PANICS, "1")],
+    );
+    let stdout = String::from_utf8(o.stdout).unwrap();
+    assert!(o.status.success(), "{stdout}");
+    assert!(stdout.contains("search failed in game #1"), "{stdout}");
+    let o = console(&db, &out, "@alice games\n");
+    let stdout = String::from_utf8(o.stdout).unwrap();
+    assert!(o.status.success(), "{stdout}");
+    assert!(
+        stdout.contains("@tegami: Game #1: tegami plays 1…"),
+        "{stdout}"
+    );
+    assert!(!stdout.contains("timeout"), "{stdout}");
+    let store = SqliteStore::open(&db).unwrap();
+    let row = store.game(1).unwrap().expect("the game");
+    assert_eq!(row.status, GameStatus::Active);
+    assert_eq!(row.ply, 2);
+}

@@ -1723,10 +1723,10 @@ fn challenging_the_computer_is_checked_and_its_offers_refused() {
     let env = with_computer();
     assert!(env
         .refused("alice", "challenge @tegami shogi level=9")
-        .contains("level 9"));
+        .contains("`level`: 9 is out of range (choose 1 to 5)"));
     assert!(env
         .refused("alice", "challenge @tegami shogi level=0")
-        .contains("level 0"));
+        .contains("`level`: 0 is out of range"));
     assert!(env
         .refused("alice", "challenge @tegami shogi rated")
         .contains("casual"));

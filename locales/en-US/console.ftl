@@ -14,6 +14,8 @@ console-help-extra =
     Write every command after the user who speaks: @alice games
 console-no-user = start the line with the user who speaks, e.g. `@alice challenge @bob shogi` (help lists the commands)
 console-computer-failed = the computer could not move in game #{ $id }: { $error }
+console-computer-panicked = the computer's search failed in game #{ $id } ({ $error }): the game is kept, and its move is tried again before the next line
+console-computer-given-up = the computer's search failed in game #{ $id } { $count } times in a row ({ $error }): the game is kept, and its move is tried again at the next `tick`
 console-bad-time = '{ $time }' is not an RFC 3339 time such as 2026-12-01T12:00:00Z
 console-clock = The console's clock reads { $time }.
 console-sweep = { " " }Sweep: { $timeouts } lost on time, { $reminders } reminded, { $expired } challenges expired, { $digests } digests.

@@ -67,3 +67,6 @@ usage-league-create = league create name=NAME game=VARIANT format=round-robin|do
 usage-league-kick = league kick league=N user=@USER
 usage-conditional = conditional add [GAME] "MOVES" · conditional list [GAME] · conditional clear [GAME]
 cmd-league-number = { $key }={ $value }: a number is needed
+cmd-out-of-range = `{ $option }`: { $value } is out of range (choose { $min } to { $max })
+cmd-too-small = `{ $option }`: { $value } is too small (the least is { $min })
+cmd-too-long = `{ $option }` is { $length } characters long: { $max } at most

@@ -66,6 +66,7 @@ play-outcome = { $result }.
 play-player-side = { $name } ({ $side })
 play-notice-time-ran-out = game #{ $id } is over: { $name }'s time ran out at { $time }. { $outcome }
 play-time-ran-out = game #{ $id }: your time ran out at { $time }; the game is lost on time
+play-their-time-ran-out = game #{ $id }: { $name }'s time ran out at { $time }; the game is lost on time. { $outcome }
 
 ## Declaration and resignation
 
@@ -117,6 +118,7 @@ play-button-resign = Resign
 
 ## Conditional moves
 play-conditional-mark = {" "}(a conditional move)
+play-answered = {" "}{ $name } answers at once with a conditional move: { $number } { $move }.
 conditional-your-turn = It is your move in game #{ $id }: play it. Conditional lines wait for your opponent's move.
 conditional-bad-move = Move { $n } of the line ({ $text }): { $why }
 conditional-after-end = Move { $n } of the line ({ $text }) comes after the game is over: the line ends with the move before it.

@@ -14,6 +14,8 @@ console-help-extra =
     コマンドは話すユーザーの後に書きます: @alice games
 console-no-user = 行の先頭に話すユーザーを書いてください。例: `@alice challenge @bob shogi`（help でコマンド一覧）
 console-computer-failed = コンピューターは対局 #{ $id } で指せませんでした: { $error }
+console-computer-panicked = 対局 #{ $id } でコンピューターの探索が失敗しました（{ $error }）。対局はそのままで、次の行の前にもう一度指します
+console-computer-given-up = 対局 #{ $id } でコンピューターの探索が{ $count }回続けて失敗しました（{ $error }）。対局はそのままで、次の `tick` でもう一度指します
 console-bad-time = 「{ $time }」は RFC 3339 形式の時刻ではありません。例: 2026-12-01T12:00:00Z
 console-clock = コンソールの時計: { $time }。
 console-sweep = 見回り: 時間切れ負け { $timeouts } 件、リマインド { $reminders } 件、期限切れの挑戦 { $expired } 件、まとめ { $digests } 件。

@@ -64,3 +64,6 @@ usage-league-create = league create name=名前 game=種類 format=round-robin|d
 usage-league-kick = league kick league=番号 user=@相手
 usage-conditional = conditional add [対局] "指し手" · conditional list [対局] · conditional clear [対局]
 cmd-league-number = { $key }={ $value }: 数字を指定してください
+cmd-out-of-range = `{ $option }`: { $value } は範囲外です（{ $min }から{ $max }までで指定してください）
+cmd-too-small = `{ $option }`: { $value } は小さすぎます（{ $min }以上で指定してください）
+cmd-too-long = `{ $option }` は{ $length }文字あります。{ $max }文字までです

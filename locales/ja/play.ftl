@@ -65,6 +65,7 @@ play-outcome = { $result }。
 play-player-side = { $name }（{ $side }）
 play-notice-time-ran-out = 対局 #{ $id } は終了しました: { $name }さんは{ $time }に時間切れになりました。{ $outcome }
 play-time-ran-out = 対局 #{ $id }: { $time }に持ち時間が切れました。時間切れ負けです
+play-their-time-ran-out = 対局 #{ $id }: { $name }さんは{ $time }に時間切れになりました。時間切れ負けです。{ $outcome }
 
 ## 入玉宣言と投了
 
@@ -110,6 +111,7 @@ play-button-resign = 投了
 
 ## Conditional moves
 play-conditional-mark = （予約手）
+play-answered = 続けて{ $name }さんが予約手で{ $number } { $move }と指しました。
 conditional-your-turn = 対局 #{ $id } はあなたの手番です。指してください。予約手は相手の手番に登録します。
 conditional-bad-move = 予約の{ $n }手目（{ $text }）: { $why }
 conditional-after-end = 予約の{ $n }手目（{ $text }）は終局後の手です。予約はその前の手までにしてください。

@@ -2,14 +2,20 @@
 //! PostgreSQL or back (or to another database of the same kind), verified.
 //!
 //! In order:
-//! 1. Neither side may be in use by a bot (see the module above), and they must differ.
+//! 1. Every refusal is decided before either side is touched (no migration, no row, no lock
+//!    file left behind by a refused copy): the two must differ; neither may be in use by a bot
+//!    (see the module above); the target must be empty (no row in any table, read as it is,
+//!    without bringing its schema up to date: an operator who swaps `--from` and `--to` must
+//!    not upgrade a live file past what the previous binary opens); neither may have been made
+//!    by a newer Tegami; and the two schemas must agree once brought up to date (a side that
+//!    needs its migrations is compared as they would leave it: SQLite's applied to a database
+//!    in memory, PostgreSQL's in a transaction rolled back).
 //! 2. Both schemas are brought up to date by the store itself (the source too: it is what
 //!    starting this version's bot on it would do; the report says when it did).
-//! 3. The target must be empty (no row in any table) and have the source's tables and columns.
-//! 4. The source is read in one read transaction, table by table, parents before children;
+//! 3. The source is read in one read transaction, table by table, parents before children;
 //!    rows go to the target in batches of [`BATCH`] rows, one transaction each (on PostgreSQL
 //!    through the binary `COPY` protocol). Each generated id's sequence follows.
-//! 5. Verification: the target is read back, and each table's row count and digest (see
+//! 4. Verification: the target is read back, and each table's row count and digest (see
 //!    [`super::Tally`]) and each game's move digest must equal the source's.
 //!
 //! A copy that fails part-way leaves a partial target: the error says so; empty it (or make
@@ -162,10 +168,15 @@ pub fn copy(from: &Location, to: &Location, progress: bool) -> Result<CopyReport
             )));
         }
     }
-    // Held to the end: no bot starts on either file meanwhile.
-    let _locks = [lock(from)?, lock(to)?];
+    // Held to the end: no bot starts on either file meanwhile. A lock file this copy made is
+    // taken away again if the copy is refused.
+    let mut locks = Locks::default();
+    locks.take(from)?;
+    locks.take(to)?;
+    let was = refusals(from, to)?;
+    // Nothing refused: from here on the copy changes both sides.
+    locks.keep();
 
-    let was = Conn::open(from, false)?.schema()?;
     migrate(from)?;
     migrate(to)?;
     let mut source = Conn::open(from, false)?;
@@ -174,23 +185,8 @@ pub fn copy(from: &Location, to: &Location, progress: bool) -> Result<CopyReport
     let source_migrated = (was.applied != now.applied).then_some((was.applied, now.applied));
 
     let tables = source.tables()?;
-    let target_tables = target.tables()?;
-    same_schema(&tables, &target_tables)?;
-    let filled: Vec<String> = target_tables
-        .iter()
-        .map(|t| Ok((t.name.clone(), target.count(&t.name)?)))
-        .collect::<Result<Vec<_>>>()?
-        .into_iter()
-        .filter(|(_, n)| *n > 0)
-        .map(|(t, n)| format!("{t} has {}", thousands(n)))
-        .collect();
-    if !filled.is_empty() {
-        return Err(OpsError::Refused(format!(
-            "{} is not empty ({}): copy into an empty database",
-            to.shown(),
-            filled.join(", ")
-        )));
-    }
+    // Checked before, as the migrations would leave the two: a difference now is a bug.
+    same_schema(&tables, &target.tables()?)?;
 
     let started = Instant::now();
     source.begin_snapshot()?;
@@ -312,14 +308,139 @@ fn same(a: &Location, b: &Location) -> bool {
     }
 }
 
-/// The lock a copy holds on a SQLite file; on PostgreSQL, a refusal if a bot is connected.
-fn lock(loc: &Location) -> Result<Option<std::fs::File>> {
+/// The locks a copy holds on SQLite files (see the module above); on PostgreSQL, a refusal if
+/// a bot is connected. Dropped without [`Locks::keep`] (a refusal), the lock files this copy
+/// made are removed again: a refused copy leaves nothing behind.
+#[derive(Default)]
+struct Locks {
+    held: Vec<(std::fs::File, Option<std::path::PathBuf>)>,
+    kept: bool,
+}
+
+impl Locks {
+    fn take(&mut self, loc: &Location) -> Result<()> {
+        match loc {
+            Location::Sqlite(path) => {
+                let made = !super::lock_path(path).exists();
+                let file = hold_exclusive(path)?;
+                self.held.push((file, made.then(|| super::lock_path(path))));
+            }
+            Location::Postgres(url) => {
+                let mut c = pg_connect(url)?;
+                refuse_pg_in_use(&mut c, &loc.shown())?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The copy goes ahead: its lock files stay, as a bot's do.
+    fn keep(&mut self) {
+        self.kept = true;
+    }
+}
+
+impl Drop for Locks {
+    fn drop(&mut self) {
+        for (file, made) in self.held.drain(..) {
+            // Removed while still held: no bot took it meanwhile.
+            if let Some(path) = made.filter(|_| !self.kept) {
+                let _ = std::fs::remove_file(path);
+            }
+            drop(file);
+        }
+    }
+}
+
+/// Every refusal of a copy, decided by reading both sides as they are (nothing written, no
+/// schema brought up to date): the source's schema as it was, for the report.
+fn refusals(from: &Location, to: &Location) -> Result<super::Schema> {
+    let mut source = Conn::open(from, true)?;
+    let was = source.schema()?;
+    newer(&was, from)?;
+    // A missing SQLite file is an empty target (made by the copy).
+    let fresh = matches!(to, Location::Sqlite(path) if !path.exists());
+    let target_after = if fresh {
+        expected_tables(to)?
+    } else {
+        let mut target = Conn::open(to, true)?;
+        let schema = target.schema()?;
+        newer(&schema, to)?;
+        let tables = target.tables()?;
+        let filled: Vec<String> = tables
+            .iter()
+            .map(|t| Ok((t.name.clone(), target.count(&t.name)?)))
+            .collect::<Result<Vec<_>>>()?
+            .into_iter()
+            .filter(|(_, n)| *n > 0)
+            .map(|(t, n)| format!("{t} has {}", thousands(n)))
+            .collect();
+        if !filled.is_empty() {
+            return Err(OpsError::Refused(format!(
+                "{} is not empty ({}): copy into an empty database",
+                to.shown(),
+                filled.join(", ")
+            )));
+        }
+        if schema.pending.is_empty() {
+            tables
+        } else {
+            expected_tables(to)?
+        }
+    };
+    let source_after = if was.pending.is_empty() {
+        source.tables()?
+    } else {
+        expected_tables(from)?
+    };
+    same_schema(&source_after, &target_after)?;
+    Ok(was)
+}
+
+/// Refuses a database a newer Tegami has migrated (this binary cannot bring it down).
+fn newer(schema: &super::Schema, loc: &Location) -> Result<()> {
+    if schema.unknown.is_empty() {
+        return Ok(());
+    }
+    Err(OpsError::Refused(format!(
+        "{} was migrated by a newer Tegami ({}): copy it with that version",
+        loc.shown(),
+        schema.unknown.join(", ")
+    )))
+}
+
+/// The tables the store's migrations make on `loc`'s backend, found without touching `loc`:
+/// SQLite's migrations applied to a database in memory; PostgreSQL's applied in a schema of
+/// their own, in a transaction rolled back (on `loc`'s server: nothing stays).
+fn expected_tables(loc: &Location) -> Result<Vec<Table>> {
     match loc {
-        Location::Sqlite(path) => hold_exclusive(path).map(Some),
+        Location::Sqlite(_) => {
+            let mut c = rusqlite::Connection::open_in_memory()?;
+            let migrations = rusqlite_migration::Migrations::new(
+                crate::store::MIGRATIONS
+                    .iter()
+                    .map(|(_, sql)| rusqlite_migration::M::up(sql))
+                    .collect(),
+            );
+            migrations
+                .to_latest(&mut c)
+                .map_err(|e| OpsError::Failed(format!("the SQLite migrations: {e}")))?;
+            Conn::Sqlite(c).tables()
+        }
         Location::Postgres(url) => {
             let mut c = pg_connect(url)?;
-            refuse_pg_in_use(&mut c, &loc.shown())?;
-            Ok(None)
+            c.batch_execute(
+                "BEGIN; CREATE SCHEMA tegami_copy_probe; \
+                 SET LOCAL search_path TO tegami_copy_probe",
+            )?;
+            for (_, sql) in crate::store::PG_MIGRATIONS {
+                c.batch_execute(sql)?;
+            }
+            let mut conn = Conn::Pg(c);
+            let tables = conn.tables();
+            if let Conn::Pg(mut c) = conn {
+                c.batch_execute("ROLLBACK")?;
+            }
+            tables
         }
     }
 }
@@ -362,7 +483,7 @@ fn same_schema(source: &[Table], target: &[Table]) -> Result<()> {
     if problems.is_empty() {
         Ok(())
     } else {
-        Err(OpsError::Failed(format!(
+        Err(OpsError::Refused(format!(
             "the two schemas differ: {}",
             problems.join("; ")
         )))

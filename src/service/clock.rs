@@ -154,8 +154,9 @@ impl Service {
                     let Some(loser) = row.to_move.clone() else {
                         continue;
                     };
-                    // The computer has no clock: its move waits for its worker.
-                    if self.computer_to_move(row) {
+                    // The computer has no clock: its move waits for its worker (also while
+                    // this process does not know yet which player is the computer).
+                    if self.computer_may_be_to_move(row) {
                         continue;
                     }
                     let loser_side = if row.players[0] == loser {
@@ -244,7 +245,7 @@ impl Service {
                     continue;
                 };
                 // The computer reads no reminders (its move waits for its worker).
-                if self.is_computer(&user) {
+                if self.is_computer(&user) || self.computer_may_be_to_move(&row) {
                     continue;
                 }
                 let n = self

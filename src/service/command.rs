@@ -223,6 +223,340 @@ impl Command {
     }
 }
 
+/// A number a command takes, and the values allowed. The slash command declares the same
+/// bounds (`#[min]`, `#[max]` in `discord::commands`; a test compares the two), but only the
+/// slash command: the core checks them ([`Command::validate`]) whatever the transport (a
+/// prefix command, the console).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Bound {
+    /// The commands taking the option, named as their slash commands are (`league create`).
+    pub commands: &'static [&'static str],
+    pub option: &'static str,
+    pub min: i64,
+    /// `None`: no upper bound.
+    pub max: Option<i64>,
+}
+
+impl Bound {
+    /// Refuses `value` outside the bounds, naming the option and its range.
+    pub fn check(&self, value: i64) -> Result<(), Msg> {
+        let above = self.max.is_some_and(|max| value > max);
+        if value >= self.min && !above {
+            return Ok(());
+        }
+        Err(match self.max {
+            Some(max) => msg!(
+                "cmd-out-of-range",
+                option = self.option,
+                value = value,
+                min = self.min,
+                max = max
+            ),
+            None => msg!(
+                "cmd-too-small",
+                option = self.option,
+                value = value,
+                min = self.min
+            ),
+        })
+    }
+}
+
+/// The computer's level.
+pub const LEVEL: Bound = Bound {
+    commands: &["challenge"],
+    option: "level",
+    min: 1,
+    max: Some(5),
+};
+/// An increment clock's days added after each move.
+pub const INCREMENT: Bound = Bound {
+    commands: &["challenge", "league create"],
+    option: "increment",
+    min: 1,
+    max: Some(super::timing::MAX_INCREMENT_DAYS as i64),
+};
+/// The most days an increment clock's bank may hold.
+pub const CAP: Bound = Bound {
+    commands: &["challenge", "league create"],
+    option: "cap",
+    min: 1,
+    max: Some(super::timing::MAX_CAP_DAYS as i64),
+};
+/// A byoyomi's days per move once the bank is spent.
+pub const PERIOD: Bound = Bound {
+    commands: &["challenge", "league create"],
+    option: "period",
+    min: 1,
+    max: Some(super::timing::MAX_PERIOD_DAYS as i64),
+};
+/// Hours before a deadline a player is reminded (0: never).
+pub const REMIND: Bound = Bound {
+    commands: &["settings"],
+    option: "remind",
+    min: 0,
+    max: Some(super::MAX_REMIND_HOURS as i64),
+};
+/// The hour of the daily digest.
+pub const DIGEST_HOUR: Bound = Bound {
+    commands: &["settings"],
+    option: "digest_hour",
+    min: 0,
+    max: Some(23),
+};
+/// A game shown first in `games` (0: none).
+pub const FEATURE: Bound = Bound {
+    commands: &["server"],
+    option: "feature",
+    min: 0,
+    max: None,
+};
+/// A Swiss league's rounds.
+pub const ROUNDS: Bound = Bound {
+    commands: &["league create"],
+    option: "rounds",
+    min: 1,
+    max: Some(super::league::MAX_SWISS_ROUNDS as i64),
+};
+/// Days a league's round may last before its games are adjudicated.
+pub const ROUND_DAYS: Bound = Bound {
+    commands: &["league create"],
+    option: "round_days",
+    min: 1,
+    max: Some(365),
+};
+/// The most players a league takes (a round robin takes fewer: see `service::league`).
+pub const MAX_PLAYERS: Bound = Bound {
+    commands: &["league create"],
+    option: "max_players",
+    min: 2,
+    max: Some(super::league::MAX_SWISS_PLAYERS as i64),
+};
+/// A round of a league.
+pub const ROUND: Bound = Bound {
+    commands: &["league pairings"],
+    option: "round",
+    min: 1,
+    max: None,
+};
+/// A game followed or no longer followed.
+pub const FOLLOWED_GAME: Bound = Bound {
+    commands: &["follow", "unfollow"],
+    option: "game",
+    min: 1,
+    max: None,
+};
+/// The days of a vacation: the month's allowance at most (the slash command declares no
+/// bounds here; its handler refuses what is not 1 to 366).
+pub const VACATION_DAYS: Bound = Bound {
+    commands: &["vacation"],
+    option: "days",
+    min: 1,
+    max: Some(14),
+};
+
+/// Every bounded number of every command.
+pub const BOUNDS: &[Bound] = &[
+    LEVEL,
+    INCREMENT,
+    CAP,
+    PERIOD,
+    REMIND,
+    DIGEST_HOUR,
+    FEATURE,
+    ROUNDS,
+    ROUND_DAYS,
+    MAX_PLAYERS,
+    ROUND,
+    FOLLOWED_GAME,
+    VACATION_DAYS,
+];
+
+/// The longest texts options may hold, as the slash commands declare them (`#[max_length]`):
+/// (command, option, characters).
+pub const MAX_LENGTHS: &[(&str, &str, usize)] = &[
+    ("settings", "timezone", 64),
+    ("league create", "name", 60),
+    ("conditional add", "line", 300),
+];
+
+/// Refuses a text longer than its option's [`MAX_LENGTHS`].
+fn check_length(command: &str, option: &str, text: &str) -> Result<(), Msg> {
+    let Some(&(_, _, max)) = MAX_LENGTHS
+        .iter()
+        .find(|(c, o, _)| *c == command && *o == option)
+    else {
+        return Ok(());
+    };
+    let length = text.chars().count();
+    if length <= max {
+        return Ok(());
+    }
+    Err(msg!(
+        "cmd-too-long",
+        option = option,
+        length = length,
+        max = max
+    ))
+}
+
+/// Refuses a game's name the core does not know (`shogi`, `judkins` ...).
+fn check_variant(name: &str) -> Result<(), Msg> {
+    if crate::engine::VariantId::parse(name).is_some() {
+        return Ok(());
+    }
+    let known: Vec<&str> = crate::engine::VariantId::ALL
+        .iter()
+        .map(|v| v.as_str())
+        .collect();
+    Err(msg!(
+        "play-unknown-game",
+        game = name,
+        choices = known.join(", ")
+    ))
+}
+
+/// Refuses a clock that is no clock, or numbers out of their bounds; `days` are checked
+/// against the clock (a per-move clock's allowed days, a bank's range).
+fn check_clock(clock: &ClockArgs, days: Option<u32>) -> Result<(), Msg> {
+    for (bound, value) in [
+        (INCREMENT, clock.increment),
+        (CAP, clock.cap),
+        (PERIOD, clock.period),
+    ] {
+        if let Some(v) = value {
+            bound.check(i64::from(v))?;
+        }
+    }
+    // The whole clock as the command asks for it (a server's default days, when none are
+    // given, are checked again with the server's setting when the game is made).
+    clock
+        .control(days, super::Config::default().default_days)
+        .map(drop)
+}
+
+impl Command {
+    /// Checks every number and choice of the command against what the command allows (the
+    /// slash command's bounds and choices, and the names the core reads): a refusal names the
+    /// option and its range. The core runs it before anything else, whatever the transport,
+    /// so a prefix command or the console cannot pass what a slash command could not.
+    pub fn validate(&self) -> Result<(), Msg> {
+        let some = |bound: Bound, value: Option<i64>| match value {
+            Some(v) => bound.check(v),
+            None => Ok(()),
+        };
+        match self {
+            Command::Challenge {
+                variant,
+                days,
+                level,
+                clock,
+                ..
+            } => {
+                check_variant(variant)?;
+                some(LEVEL, level.map(i64::from))?;
+                check_clock(clock, *days)
+            }
+            Command::Board { style, .. } => match style.as_deref() {
+                Some(s) if !["kanji", "international"].contains(&s) => {
+                    Err(msg!("settings-bad-style", value = s))
+                }
+                _ => Ok(()),
+            },
+            Command::Rules { variant, .. } | Command::Leaderboard { variant } => {
+                check_variant(variant)
+            }
+            Command::Settings {
+                style,
+                notify,
+                remind,
+                language,
+                notation,
+                digest_hour,
+                timezone,
+            } => {
+                let back = |v: &str| v == "default" || v == "auto";
+                if let Some(s) = style.as_deref() {
+                    if !["kanji", "international"].contains(&s) {
+                        return Err(msg!("settings-bad-style", value = s));
+                    }
+                }
+                if let Some(n) = notify.as_deref() {
+                    if !["mention", "dm", "digest"].contains(&n) {
+                        return Err(msg!("settings-bad-notify", value = n));
+                    }
+                }
+                some(REMIND, remind.map(i64::from))?;
+                if let Some(l) = language.as_deref() {
+                    if !back(l) && crate::i18n::Lang::parse(l).is_none() {
+                        return Err(msg!("settings-bad-language", value = l));
+                    }
+                }
+                if let Some(n) = notation.as_deref() {
+                    if !back(n) && crate::engine::notation::Notation::parse(n).is_none() {
+                        return Err(msg!("settings-bad-notation", value = n));
+                    }
+                }
+                if let Some(Some(h)) = digest_hour {
+                    if DIGEST_HOUR.check(i64::from(*h)).is_err() {
+                        return Err(msg!("settings-bad-digest-hour", value = *h));
+                    }
+                }
+                match timezone {
+                    Some(z) => check_length("settings", "timezone", z),
+                    None => Ok(()),
+                }
+            }
+            Command::Vacation { days, .. } => some(VACATION_DAYS, days.map(i64::from)),
+            Command::Server {
+                days,
+                language,
+                feature,
+                ..
+            } => {
+                if let Some(d) = days {
+                    if !super::ALLOWED_DAYS.contains(d) {
+                        let allowed: Vec<String> =
+                            super::ALLOWED_DAYS.iter().map(|d| d.to_string()).collect();
+                        return Err(msg!("core-days-allowed", days = allowed.join(", ")));
+                    }
+                }
+                if let Some(l) = language.as_deref() {
+                    if l != "default" && l != "auto" && crate::i18n::Lang::parse(l).is_none() {
+                        return Err(msg!("settings-bad-language", value = l));
+                    }
+                }
+                some(FEATURE, *feature)
+            }
+            Command::Follow { game, .. } => some(FOLLOWED_GAME, *game),
+            Command::Unfollow { game } => FOLLOWED_GAME.check(*game),
+            Command::League(LeagueCommand::Create(a)) => {
+                check_length("league create", "name", a.name.trim())?;
+                check_variant(&a.variant)?;
+                if super::league::parse_format(&a.format).is_none() {
+                    return Err(msg!("league-bad-format", format = a.format.as_str()));
+                }
+                if let Some(s) = a.start.as_deref() {
+                    if super::league::parse_schedule(s).is_none() {
+                        return Err(msg!("league-bad-start", start = s));
+                    }
+                }
+                some(ROUNDS, a.rounds.map(i64::from))?;
+                some(ROUND_DAYS, a.round_days.map(i64::from))?;
+                some(MAX_PLAYERS, a.max_players.map(i64::from))?;
+                check_clock(&a.clock, a.days)
+            }
+            Command::League(LeagueCommand::Pairings { round, .. }) => {
+                some(ROUND, round.map(i64::from))
+            }
+            Command::Conditional(ConditionalCommand::Add { line, .. }) => {
+                check_length("conditional add", "line", line)
+            }
+            _ => Ok(()),
+        }
+    }
+}
+
 /// The sub-commands of `conditional`; `game` is needed only when the player has several.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ConditionalCommand {

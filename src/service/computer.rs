@@ -78,6 +78,19 @@ impl Service {
             && g.to_move.as_deref().is_some_and(|u| self.is_computer(u))
     }
 
+    /// Whether the clock must pass this game by because the computer may be to move in it:
+    /// it is, or the game is against the computer and this process does not know yet who the
+    /// computer is (a sweep at start, before the transport said: Discord's `ready` comes after
+    /// the first sweep), so the player to move may be the computer. The computer has no clock.
+    pub(crate) fn computer_may_be_to_move(&self, g: &crate::store::GameRow) -> bool {
+        g.status == GameStatus::Active
+            && g.computer_level.is_some()
+            && match self.computer() {
+                Some(c) => g.to_move.as_deref() == Some(c.id.as_str()),
+                None => true,
+            }
+    }
+
     /// A challenge to the computer: the game starts at once, casual, at the level asked for.
     pub(crate) fn challenge_computer(
         &self,

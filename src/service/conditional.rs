@@ -48,6 +48,41 @@ pub const MAX_LINES: usize = 20;
 /// The most moves in one line (both players' together).
 pub const MAX_LINE_MOVES: usize = 20;
 
+/// What one round of [`Service::conditional_steps`] did.
+pub(crate) enum Stepped {
+    /// A line's answer was played.
+    Answer(Answer),
+    /// Notices only: a line stopped (its player told), or nothing (the game moved on).
+    Notices(Vec<Notice>),
+}
+
+/// An answer a conditional line played.
+pub(crate) struct Answer {
+    /// The ply of the answer.
+    pub ply: u32,
+    /// Its move's notices (to the opponent: their move now, or how the game ended).
+    pub notify: Vec<Notice>,
+    /// Its public announcement, with the board after it.
+    pub post: Option<Notice>,
+    /// What the game's end set off in its league, if it ended.
+    pub league: Vec<Notice>,
+}
+
+impl Stepped {
+    /// Every notice of the round, in the order they were made.
+    pub(crate) fn into_notices(self) -> Vec<Notice> {
+        match self {
+            Stepped::Answer(a) => {
+                let mut out = a.notify;
+                out.extend(a.post);
+                out.extend(a.league);
+                out
+            }
+            Stepped::Notices(n) => n,
+        }
+    }
+}
+
 /// Why a due answer is not played.
 #[derive(Clone, Copy, Debug)]
 enum Stop {
@@ -304,6 +339,16 @@ impl Service {
     /// what it played or stopped, held for the caller's transport. Best effort: a failure is
     /// logged, and the sweep tries again.
     pub(crate) fn conditional_step(&self, game: i64) -> Vec<Notice> {
+        self.conditional_steps(game)
+            .into_iter()
+            .flat_map(Stepped::into_notices)
+            .collect()
+    }
+
+    /// `conditional_step`, telling the answers played apart from the other notices, so that
+    /// the reply to the move that set them off can say what happened (see
+    /// [`Service::announce_answers`]).
+    pub(crate) fn conditional_steps(&self, game: i64) -> Vec<Stepped> {
         let mut out = Vec::new();
         // Each round plays at most one answer, then looks again (a race with another process
         // reads the game again); a round with nothing to do ends the loop. Lines are added on
@@ -311,7 +356,7 @@ impl Service {
         // but when a line stopped short gave its player the move: a bound, not a cycle.
         for _ in 0..MAX_LINE_MOVES + 2 {
             match self.conditional_round(game) {
-                Ok(Some(mut n)) => out.append(&mut n),
+                Ok(Some(step)) => out.push(step),
                 Ok(None) => break,
                 Err(e) => {
                     warn!(
@@ -325,8 +370,78 @@ impl Service {
         out
     }
 
+    /// After a player's move that conditional lines answered at once: their reply says what
+    /// happened (their move, the answers, who is to move now, with the board as it stands), and
+    /// the notices of turns already over are withdrawn (marked sent: nobody is pinged for a
+    /// move that was made for them). Each answer keeps its own public announcement and the
+    /// last move's notice (the player to move now is told, or how the game ended). Without an
+    /// answer, the steps' notices are simply added to the reply.
+    pub(crate) fn announce_answers(&self, sender: &User, r: &mut Reply, steps: Vec<Stepped>) {
+        let answered = steps.iter().any(|s| matches!(s, Stepped::Answer(_)));
+        let Some(moved) = r.game.as_ref().map(|g| (g.id, g.ply)).filter(|_| answered) else {
+            r.notify
+                .extend(steps.into_iter().flat_map(Stepped::into_notices));
+            return;
+        };
+        let (game, ply) = moved;
+        let last = steps
+            .iter()
+            .rposition(|s| matches!(s, Stepped::Answer(_)))
+            .unwrap_or(0);
+        // The sender's move told the opponent it was their move: an answer made it for them.
+        let mut over: Vec<Notice> = std::mem::take(&mut r.notify);
+        let mut plies = Vec::new();
+        for (i, step) in steps.into_iter().enumerate() {
+            match step {
+                Stepped::Answer(a) => {
+                    plies.push(a.ply as usize);
+                    if i == last {
+                        r.notify.extend(a.notify);
+                    } else {
+                        over.extend(a.notify);
+                    }
+                    r.notify.extend(a.post);
+                    r.notify.extend(a.league);
+                }
+                Stepped::Notices(n) => r.notify.extend(n),
+            }
+        }
+        let ids: Vec<i64> = over.iter().filter_map(|n| n.id).collect();
+        if let Err(e) = self.mark_sent(&ids) {
+            warn!(
+                game,
+                "the notices of turns an answer ended stay queued: {e}"
+            );
+        }
+        let g = match self.load(game) {
+            Ok(g) => g,
+            Err(e) => {
+                warn!(game, "the reply cannot say the conditional answer: {e}");
+                return;
+            }
+        };
+        let voice = sender.voice;
+        let mut text = self.move_head(&g, ply as usize, &sender.id, false, voice);
+        for p in plies {
+            text.push_str(&self.answer_words(&g, p, voice));
+        }
+        let now = g.game.moves().len();
+        text.push_str(&self.turn_tail(&g, now, g.row.deadline, voice));
+        let viewer = if g.row.status == GameStatus::Active {
+            g.to_move().to_string()
+        } else {
+            sender.id.to_string()
+        };
+        r.attachments = self.picture_after_commit(&g, now, &viewer, &mut text, voice);
+        r.text = text;
+        r.game = Some(g.game_ref(false));
+        if g.row.status != GameStatus::Active {
+            r.buttons.clear();
+        }
+    }
+
     /// One round of `conditional_step`: `None` when nothing more is to be done.
-    fn conditional_round(&self, game: i64) -> Result<Option<Vec<Notice>>, CoreError> {
+    fn conditional_round(&self, game: i64) -> Result<Option<Stepped>, CoreError> {
         let lines = self.store.conditionals(game)?;
         if lines.is_empty() {
             return Ok(None);
@@ -420,7 +535,7 @@ impl Service {
                 })
                 .unwrap_or(answer.clone());
             info!(game, "a conditional line stopped: {why:?}");
-            return Ok(Some(
+            return Ok(Some(Stepped::Notices(
                 self.notice_about(
                     Some(game),
                     &to_move,
@@ -448,7 +563,7 @@ impl Service {
                 )
                 .into_iter()
                 .collect(),
-            ));
+            )));
         }
         if std::env::var_os(FAULT_CONDITIONAL_PAUSE).is_some() {
             eprintln!("conditional answer paused (game {game})");
@@ -463,17 +578,22 @@ impl Service {
         match self.play_move_as(&owner, &place, Some(game), &answer, Some(g.row.ply), true) {
             Ok(r) => {
                 info!(game, "a conditional move was played");
-                let mut notices = r.notify;
-                notices.extend(r.post);
-                if r.game.as_ref().is_some_and(|g| g.over) {
-                    notices.extend(self.after_league_game(game));
-                }
-                Ok(Some(notices))
+                let over = r.game.as_ref().is_some_and(|g| g.over);
+                Ok(Some(Stepped::Answer(Answer {
+                    ply: r.game.as_ref().map_or(g.row.ply + 1, |g| g.ply),
+                    notify: r.notify,
+                    post: r.post,
+                    league: if over {
+                        self.after_league_game(game)
+                    } else {
+                        Vec::new()
+                    },
+                })))
             }
             // The game moved on meanwhile (another process played it): read it again.
             Err(CoreError::User(m)) => {
                 info!(game, "a conditional move was not played: {m}");
-                Ok(Some(Vec::new()))
+                Ok(Some(Stepped::Notices(Vec::new())))
             }
             Err(e) => Err(e),
         }

@@ -153,7 +153,7 @@ impl LeagueState {
 }
 
 /// Whether a text names a format, as players may type it.
-fn parse_format(s: &str) -> Option<Format> {
+pub(super) fn parse_format(s: &str) -> Option<Format> {
     match s.to_ascii_lowercase().replace(['_', ' '], "-").as_str() {
         "rr" | "round-robin" | "roundrobin" => Some(Format::RoundRobin),
         "drr" | "double-round-robin" | "double" => Some(Format::DoubleRoundRobin),
@@ -163,7 +163,7 @@ fn parse_format(s: &str) -> Option<Format> {
 }
 
 /// `all` (every round robin game at once) or `rounds` (round by round), as players may type it.
-fn parse_schedule(s: &str) -> Option<&'static str> {
+pub(super) fn parse_schedule(s: &str) -> Option<&'static str> {
     match s.to_ascii_lowercase().replace(['_', ' '], "-").as_str() {
         "all" | "all-at-once" | "at-once" | "now" => Some("all"),
         "rounds" | "round" | "by-round" | "round-by-round" => Some("rounds"),

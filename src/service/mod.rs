@@ -28,8 +28,8 @@ mod zone;
 
 pub use clock::{Sweep, MAX_REMIND_HOURS};
 pub use command::{
-    parse as parse_command, parse_mention, ColorChoice, Command, CommandError, ConditionalCommand,
-    LeagueArgs, LeagueCommand, OfferAction,
+    parse as parse_command, parse_mention, Bound, ColorChoice, Command, CommandError,
+    ConditionalCommand, LeagueArgs, LeagueCommand, OfferAction, BOUNDS, MAX_LENGTHS,
 };
 pub use computer::{
     default_analysis_budget, default_analysis_limit, swing_lines, Worker, ANALYSIS_NODES,
@@ -644,6 +644,8 @@ impl Service {
         req: &Request,
         progress: &(dyn Fn(&str) + Sync),
     ) -> Result<Reply, CoreError> {
+        // Every option within its bounds, whatever the transport, before anything else.
+        req.command.validate().map_err(CoreError::User)?;
         let acts = matches!(
             req.command,
             Command::Move { .. }
@@ -657,10 +659,20 @@ impl Service {
                 if let Some(g) = r.game.as_ref().filter(|g| acts && g.over) {
                     r.notify.extend(self.after_league_game(g.id));
                 }
-                // A move (or a move taken back) may set off a conditional line's answer.
+                // A move (or a move taken back) may set off a conditional line's answer; the
+                // reply to a move says what the answer made of it.
                 let moved = matches!(req.command, Command::Move { .. } | Command::Takeback { .. });
                 if let Some(g) = r.game.as_ref().filter(|g| moved && !g.over && !r.error) {
-                    r.notify.extend(self.conditional_step(g.id));
+                    let steps = self.conditional_steps(g.id);
+                    if matches!(req.command, Command::Move { .. }) {
+                        self.announce_answers(u, &mut r, steps);
+                    } else {
+                        r.notify.extend(
+                            steps
+                                .into_iter()
+                                .flat_map(conditional::Stepped::into_notices),
+                        );
+                    }
                 }
                 // Followers who asked for a ping at each move are told of what changed.
                 if let Some(g) = r.game.as_ref().filter(|_| (acts || moved) && !r.error) {

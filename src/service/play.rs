@@ -711,7 +711,7 @@ impl Service {
                 name = self.shown_name(g.to_move(), guild)
             ));
         }
-        self.check_in_time(&g, user, side)?;
+        self.check_in_time(&g, user)?;
         if let Some(seen) = seen_ply {
             if seen != g.row.ply {
                 return user_err(msg!("play-button-stale"));
@@ -741,56 +741,12 @@ impl Service {
         let opponent = g.player(!side).to_string();
         let turn = self.next_turn(&g.row, &opponent, true)?;
         let deadline = turn.deadline;
-        // The move's number: `12.` / `12…` in English, `23手目` in Japanese.
-        let number = |lang: Lang| match lang {
-            Lang::En => crate::engine::notation::move_number(
-                ply as usize - 1,
-                g.game.start().side_to_move(),
-            ),
-            Lang::Ja => t!(lang, "play-ply", ply = ply),
-        };
         // The announcement, in a voice: the reply's (the mover's), the public post's (the
         // server's).
+        let plies = g.game.moves().len();
         let announce = |voice: Voice| {
-            let lang = voice.lang;
-            let mut text = t!(
-                lang,
-                "play-plays",
-                id = g.row.id,
-                name = self.shown_name(&user.id, guild),
-                number = number(lang),
-                move = written(&pos, m, voice.notation, last_to)
-            );
-            if conditional {
-                text.push_str(&t!(lang, "play-conditional-mark"));
-            }
-            match outcome {
-                Some(o) => {
-                    if lang == Lang::En {
-                        text.push(' ');
-                    }
-                    text.push_str(&self.outcome_sentence(&g, o, guild, lang));
-                }
-                None => {
-                    if g.game.position().in_check() {
-                        text.push_str(&t!(lang, "play-check"));
-                    }
-                    let name = self.shown_name(&opponent, guild);
-                    let side = refusal::side(lang, v, !side);
-                    if self.is_computer(&opponent) {
-                        // The computer has no clock: it answers within seconds.
-                        text.push_str(&t!(lang, "play-to-move", name = name, side = side));
-                    } else {
-                        text.push_str(&t!(
-                            lang,
-                            "play-to-move-by",
-                            name = name,
-                            side = side,
-                            time = format_time(deadline)
-                        ));
-                    }
-                }
-            }
+            let mut text = self.move_head(&g, plies, &user.id, conditional, voice);
+            text.push_str(&self.turn_tail(&g, plies, Some(deadline), voice));
             text
         };
         let mut text = announce(voice);
@@ -893,6 +849,114 @@ impl Service {
         })
     }
 
+    /// Move `ply` (counted from 1) of `g` in `voice`'s words: its number (`12.` / `12…` in
+    /// English, `23手目` in Japanese) and the move in the reader's notation.
+    fn move_words(&self, g: &Loaded, ply: usize, voice: Voice) -> Option<(String, String)> {
+        let moves = g.game.moves();
+        let m = *ply.checked_sub(1).and_then(|i| moves.get(i))?;
+        let before = g.game.position_at(ply - 1);
+        // Where the previous move went: Japanese notation writes a move there as `同`.
+        let last_to = ply
+            .checked_sub(2)
+            .and_then(|i| moves.get(i))
+            .map(|m| m.to());
+        let number = match voice.lang {
+            Lang::En => {
+                crate::engine::notation::move_number(ply - 1, g.game.start().side_to_move())
+            }
+            Lang::Ja => t!(voice.lang, "play-ply", ply = ply as i64),
+        };
+        Some((number, written(&before, m, voice.notation, last_to)))
+    }
+
+    /// The first words of the announcement of move `ply` (counted from 1) of `g`, made by
+    /// `mover`, in `voice`: "Game #12: alice plays 3. P-7f.", with the mark of a move a
+    /// conditional line played.
+    pub(crate) fn move_head(
+        &self,
+        g: &Loaded,
+        ply: usize,
+        mover: &str,
+        conditional: bool,
+        voice: Voice,
+    ) -> String {
+        let lang = voice.lang;
+        let Some((number, written)) = self.move_words(g, ply, voice) else {
+            return String::new();
+        };
+        let mut text = t!(
+            lang,
+            "play-plays",
+            id = g.row.id,
+            name = self.shown_name(mover, g.row.guild.as_deref()),
+            number = number,
+            move = written
+        );
+        if conditional {
+            text.push_str(&t!(lang, "play-conditional-mark"));
+        }
+        text
+    }
+
+    /// Move `ply` of `g` as the answer of a conditional line, after the move it answered, in
+    /// `voice`: " bob answers at once with a conditional move: 4… P-8d."
+    pub(crate) fn answer_words(&self, g: &Loaded, ply: usize, voice: Voice) -> String {
+        let Some((number, written)) = self.move_words(g, ply, voice) else {
+            return String::new();
+        };
+        let side = g.game.position_at(ply - 1).side_to_move();
+        t!(
+            voice.lang,
+            "play-answered",
+            name = self.shown_name(g.player(side), g.row.guild.as_deref()),
+            number = number,
+            move = written
+        )
+    }
+
+    /// What stands after move `ply` of `g`, in `voice`: how the game ended (when that move is
+    /// its last and ended it), else check and who is to move, by `deadline` (none for the
+    /// computer, which has no clock).
+    pub(crate) fn turn_tail(
+        &self,
+        g: &Loaded,
+        ply: usize,
+        deadline: Option<i64>,
+        voice: Voice,
+    ) -> String {
+        let lang = voice.lang;
+        let guild = g.row.guild.as_deref();
+        let last = ply == g.game.moves().len();
+        let mut text = String::new();
+        if let Some(o) = g.game.outcome().filter(|_| last) {
+            if lang == Lang::En {
+                text.push(' ');
+            }
+            text.push_str(&self.outcome_sentence(g, o, guild, lang));
+            return text;
+        }
+        let after = g.game.position_at(ply);
+        if after.in_check() {
+            text.push_str(&t!(lang, "play-check"));
+        }
+        let next = after.side_to_move();
+        let to_move = g.player(next);
+        let name = self.shown_name(to_move, guild);
+        let side = refusal::side(lang, g.variant(), next);
+        match deadline.filter(|_| !self.is_computer(to_move)) {
+            Some(d) => text.push_str(&t!(
+                lang,
+                "play-to-move-by",
+                name = name,
+                side = side,
+                time = format_time(d)
+            )),
+            // The computer has no clock: it answers within seconds.
+            None => text.push_str(&t!(lang, "play-to-move", name = name, side = side)),
+        }
+        text
+    }
+
     /// "alice (black) wins by checkmate." / "Draw by repetition." (`alice（先手）の勝ち（詰み）。`),
     /// naming the players as texts shown in `guild` do, in `lang`.
     pub(crate) fn outcome_sentence(
@@ -918,31 +982,41 @@ impl Service {
         )
     }
 
-    /// Refuses an act of the player to move after their deadline: the game is then lost on time
-    /// (finished here, whether or not a sweep has run yet).
-    fn check_in_time(&self, g: &Loaded, user: &User, side: Color) -> Result<(), CoreError> {
+    /// Refuses an act in a game whose player to move is past their deadline: the game is then
+    /// lost on time by that player (finished here, whether or not a sweep has run yet), whoever
+    /// acts (`user`): a move or declaration of theirs, or either player's offer, acceptance or
+    /// refusal of a draw, takeback or impasse. The computer has no clock: a game where it is to
+    /// move is never lost on time (its move may come late: a restart, a queue, a search tried
+    /// again).
+    fn check_in_time(&self, g: &Loaded, user: &User) -> Result<(), CoreError> {
+        let late_side = g.game.position().side_to_move();
+        let late = g.player(late_side).to_string();
+        if self.is_computer(&late) {
+            return Ok(());
+        }
         if let Some(deadline) = g.row.deadline.filter(|&d| d <= self.now()) {
             // Too late: the game is lost on time, whether or not a sweep has run yet.
             let o = Outcome::Win {
-                winner: !side,
+                winner: !late_side,
                 reason: crate::engine::Reason::Timeout,
             };
             let ending = ending_of(o);
+            let guild = g.row.guild.as_deref();
             // Both players are told, in the game's channel (or as they asked), like any end.
-            let notify: Vec<Notice> = [g.player(!side), g.player(side)]
+            let notify: Vec<Notice> = [g.player(!late_side), g.player(late_side)]
                 .into_iter()
                 .filter_map(|p| {
                     self.notice_about(
                         Some(g.row.id),
                         p,
                         g.row.channel.as_ref(),
-                        g.row.guild.as_deref(),
+                        guild,
                         |names, voice| {
                             t!(
                                 voice.lang,
                                 "play-notice-time-ran-out",
                                 id = g.row.id,
-                                name = self.shown_name(&user.id, names),
+                                name = self.shown_name(&late, names),
                                 time = voice.time(deadline),
                                 outcome = self.outcome_sentence(g, o, names, voice.lang)
                             )
@@ -951,12 +1025,24 @@ impl Service {
                 })
                 .collect();
             let row = self.end_game(&g.row, &ending, &to_store(&notify), self.now())?;
-            return Err(CoreError::Ended(
+            let said = if late == user.id {
                 msg!(
                     "play-time-ran-out",
                     id = g.row.id,
                     time = user.voice.time(deadline)
-                ),
+                )
+            } else {
+                // The opponent acted (accepting an offer, say): the player to move lost.
+                msg!(
+                    "play-their-time-ran-out",
+                    id = g.row.id,
+                    name = self.shown_name(&late, guild),
+                    time = user.voice.time(deadline),
+                    outcome = self.outcome_sentence(g, o, guild, user.voice.lang)
+                )
+            };
+            return Err(CoreError::Ended(
+                said,
                 GameRef {
                     id: row.id,
                     ply: row.ply,
@@ -984,7 +1070,7 @@ impl Service {
         if g.game.position().side_to_move() != side {
             return user_err(msg!("play-declare-not-your-turn", id = g.row.id));
         }
-        self.check_in_time(&g, user, side)?;
+        self.check_in_time(&g, user)?;
         let lang = user.voice.lang;
         let o = g.game.declare().map_err(|e| {
             CoreError::User(msg!(
@@ -1105,6 +1191,9 @@ impl Service {
         let g = self.pick_game(user, place, game)?;
         let side = self.my_side(&g, user)?;
         self.refuse_offer_to_computer(&g, user)?;
+        // Past the deadline of the player to move, the game is lost on time: an offer, an
+        // acceptance (a draw, a takeback, an impasse) or a refusal cannot undo that.
+        self.check_in_time(&g, user)?;
         let id = g.row.id;
         let guild = g.row.guild.as_deref();
         let opponent = g.player(!side).to_string();

@@ -1,7 +1,8 @@
 //! Conditional moves on Discord (issue 23): `/conditional add` privately, then the opponent's
 //! `/move`: the answer is played by the bot as part of that move's handling (posted right after
-//! the move's own announcement, with its board, saying it was a conditional move), and the
-//! lines are private throughout.
+//! the move's own announcement, with its board, saying it was a conditional move), the move's
+//! announcement says the answer and who is to move now (issue 49), nobody is pinged for a turn
+//! already over, and the lines are private throughout.
 
 use std::time::Instant;
 
@@ -124,6 +125,26 @@ async fn a_conditional_answer_is_played_with_the_opponents_move() {
         .position(|c| c.content() == answer.content())
         .expect("the answer");
     assert!(bobs < alices, "Bob's move first, then the answer");
+    // Bob's announcement says what happened (issue 49): his move, the answer made at once,
+    // and that he is to move again; Alice, whose turn is already over, is pinged by nothing.
+    let bobs_post = &calls[bobs];
+    let said = content(bobs_post);
+    assert!(
+        said.contains("alice answers at once with a conditional move: 2. P-2f."),
+        "{said}"
+    );
+    assert!(said.contains("bob (white) to move"), "{said}");
+    assert!(!said.contains("alice (black) to move"), "{said}");
+    assert!(!said.contains(&alice.mention()), "{said}");
+    for c in calls.iter().filter(|c| {
+        c.ok() && c.method == "POST" && c.path.ends_with("/messages") && c.json.is_some()
+    }) {
+        assert!(
+            !pinged(c).contains(&alice.id) && !content(c).contains(&alice.mention()),
+            "Alice pinged for a turn already over: {}",
+            c.summary()
+        );
+    }
     assert!(
         answer
             .files

@@ -5,7 +5,10 @@
 //!   by table, `sqlite_sequence` included;
 //! - the refusals, which change nothing: a non-empty target, a source in use by a bot (the
 //!   SQLite lock file; a PostgreSQL connection named as the bot's), one database as both ends,
-//!   a missing source;
+//!   a missing source; each decided before either side is touched (issue 49): a swapped
+//!   `--from`/`--to` neither migrates nor locks the live file of an older version (SQLite and
+//!   PostgreSQL), schemas that would differ are found before any migration, and a refused
+//!   copy leaves no lock file behind;
 //! - `db backup` while another process writes, and `db check` on a sound and a damaged file.
 
 use std::collections::BTreeMap;
@@ -319,6 +322,182 @@ fn a_file_in_use_or_named_twice_is_refused_and_a_file_copy_is_equal() {
     assert_eq!(status, Some(0), "{out}{err}");
     assert!(out.contains("the copy equals the source"), "{out}");
     assert_same_files(&a, &c);
+}
+
+/// A SQLite file as an older Tegami left it: the first `applied` migrations, and a user.
+fn older_sqlite(path: &Path, applied: usize) {
+    let c = rusqlite::Connection::open(path).expect("create");
+    for (_, sql) in &tegami::store::MIGRATIONS[..applied] {
+        c.execute_batch(sql).expect("a migration");
+    }
+    c.pragma_update(None, "user_version", applied as i64)
+        .expect("its count");
+    c.execute(
+        "INSERT INTO users (id, name, created_at) VALUES ('alice', 'alice', 0)",
+        [],
+    )
+    .expect("a user");
+}
+
+/// A new empty database of this version.
+fn empty_sqlite(path: &Path) {
+    drop(SqliteStore::open(path).expect("a new database"));
+}
+
+/// The migrations a SQLite file counts (`user_version`), read without writing.
+fn sqlite_version(path: &Path) -> i64 {
+    let c = rusqlite::Connection::open_with_flags(path, rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY)
+        .expect("open read-only");
+    c.query_row("PRAGMA user_version", [], |r| r.get(0))
+        .expect("user_version")
+}
+
+/// Every byte of the files, to compare before and after.
+fn bytes(paths: &[&Path]) -> Vec<Vec<u8>> {
+    paths
+        .iter()
+        .map(|p| std::fs::read(p).expect("read the file"))
+        .collect()
+}
+
+#[test]
+fn a_refused_copy_migrates_writes_and_leaves_nothing() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let text = |p: &Path| p.to_str().expect("UTF-8").to_string();
+    let lock = |p: &Path| tegami::ops::lock_path(p);
+    let live = dir.path().join("live.db");
+    older_sqlite(&live, 1);
+    let fresh = dir.path().join("fresh.db");
+    empty_sqlite(&fresh);
+    let filled = fill(dir.path());
+
+    // The operator swaps `--from` and `--to`: the live file of an older version is not empty,
+    // and is neither migrated nor locked by the refused copy; the new file is not touched.
+    let before = bytes(&[&live, &fresh]);
+    let (status, _, err) = tegami(&["db", "copy", "--from", &text(&fresh), "--to", &text(&live)]);
+    assert_eq!(status, Some(2), "{err}");
+    assert!(err.contains("is not empty (users has 1)"), "{err}");
+    assert_eq!(bytes(&[&live, &fresh]), before, "both files as they were");
+    assert_eq!(sqlite_version(&live), 1, "the live file is not migrated");
+    assert!(
+        !lock(&live).exists() && !lock(&fresh).exists(),
+        "no lock file left"
+    );
+
+    // An older source is not migrated by a copy refused for its target.
+    let before = bytes(&[&live, &filled]);
+    let (status, _, err) = tegami(&["db", "copy", "--from", &text(&live), "--to", &text(&filled)]);
+    assert_eq!(status, Some(2), "{err}");
+    assert!(err.contains("is not empty ("), "{err}");
+    assert_eq!(bytes(&[&live, &filled]), before);
+    assert_eq!(sqlite_version(&live), 1, "the source is not migrated");
+    assert!(!lock(&live).exists(), "no lock file left");
+
+    // Schemas that would differ: an empty target with a column of its own.
+    let odd = dir.path().join("odd.db");
+    empty_sqlite(&odd);
+    rusqlite::Connection::open(&odd)
+        .and_then(|c| c.execute_batch("ALTER TABLE users ADD COLUMN extra TEXT"))
+        .expect("a column of its own");
+    let before = bytes(&[&odd, &live]);
+    let (status, _, err) = tegami(&["db", "copy", "--from", &text(&live), "--to", &text(&odd)]);
+    assert_eq!(status, Some(2), "{err}");
+    assert!(
+        err.contains("the two schemas differ") && err.contains("users has no column extra"),
+        "{err}"
+    );
+    assert_eq!(bytes(&[&odd, &live]), before, "neither side touched");
+    assert_eq!(sqlite_version(&live), 1, "the source is not migrated");
+    assert!(
+        !lock(&odd).exists() && !lock(&live).exists(),
+        "no lock file left"
+    );
+
+    // In use: the target is held by a bot; the lock file the copy made on the source goes.
+    let used = dir.path().join("used.db");
+    empty_sqlite(&used);
+    let bot = tegami::ops::hold_shared(&used).expect("the bot's lock");
+    let before = bytes(&[&live]);
+    let (status, _, err) = tegami(&["db", "copy", "--from", &text(&live), "--to", &text(&used)]);
+    assert_eq!(status, Some(2), "{err}");
+    assert!(err.contains("is in use: a bot"), "{err}");
+    assert_eq!(bytes(&[&live]), before);
+    assert!(
+        !lock(&live).exists(),
+        "the source's lock file taken away again"
+    );
+    drop(bot);
+
+    // Nothing refused: the older source is brought up to date and copied (the report says so).
+    let copy = dir.path().join("copy.db");
+    let (status, out, err) = tegami(&["db", "copy", "--from", &text(&live), "--to", &text(&copy)]);
+    assert_eq!(status, Some(0), "{out}{err}");
+    assert!(out.contains("brought up to date first: 1 →"), "{out}");
+    assert!(out.contains("the copy equals the source"), "{out}");
+}
+
+#[test]
+fn a_refused_copy_into_postgres_migrates_nothing_and_a_copy_leaves_no_probe() {
+    let Some(server) = pg_server() else {
+        return;
+    };
+    let dir = tempfile::tempdir().expect("temp dir");
+    let fresh = dir.path().join("fresh.db");
+    empty_sqlite(&fresh);
+    let fresh_text = fresh.to_str().expect("UTF-8");
+    // A database of an older version on the server: its first migration, and a user.
+    let live = PgDatabase::create(&server);
+    let mut c = postgres::Client::connect(&live.url, postgres::NoTls).expect("connect");
+    let (name, first) = tegami::store::PG_MIGRATIONS[0];
+    c.batch_execute(
+        "CREATE TABLE schema_migrations (
+            name TEXT PRIMARY KEY, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())",
+    )
+    .expect("the migrations' table");
+    c.batch_execute(first).expect("the first migration");
+    c.execute("INSERT INTO schema_migrations (name) VALUES ($1)", &[&name])
+        .expect("recorded");
+    c.execute(
+        "INSERT INTO users (id, name, created_at) VALUES ('alice', 'alice', 0)",
+        &[],
+    )
+    .expect("a user");
+    let catalogue = |c: &mut postgres::Client| -> (i64, i64, i64) {
+        let r = c
+            .query_one(
+                "SELECT (SELECT count(*) FROM schema_migrations),
+                        (SELECT count(*) FROM information_schema.tables
+                          WHERE table_schema = current_schema()),
+                        (SELECT count(*) FROM information_schema.schemata
+                          WHERE schema_name = 'tegami_copy_probe')",
+                &[],
+            )
+            .expect("the catalogue");
+        (r.get(0), r.get(1), r.get(2))
+    };
+    let before = catalogue(&mut c);
+    let file = bytes(&[&fresh]);
+    let (status, _, err) = tegami(&["db", "copy", "--from", fresh_text, "--to", &live.url]);
+    assert_eq!(status, Some(2), "{err}");
+    assert!(err.contains("is not empty (users has 1)"), "{err}");
+    assert_eq!(catalogue(&mut c), before, "not migrated, nothing left");
+    assert_eq!(before.0, 1);
+    assert_eq!(bytes(&[&fresh]), file);
+    assert!(
+        !tegami::ops::lock_path(&fresh).exists(),
+        "no lock file left"
+    );
+    drop(c);
+
+    // Into an empty database: its schema is compared as its migrations would make it (in a
+    // transaction rolled back), then made for real; nothing of the comparison stays.
+    let empty = PgDatabase::create(&server);
+    let (status, out, err) = tegami(&["db", "copy", "--from", fresh_text, "--to", &empty.url]);
+    assert_eq!(status, Some(0), "{out}{err}");
+    let mut c = postgres::Client::connect(&empty.url, postgres::NoTls).expect("connect");
+    let (migrations, _, probes) = catalogue(&mut c);
+    assert_eq!(migrations as usize, tegami::store::PG_MIGRATIONS.len());
+    assert_eq!(probes, 0, "no schema left from the comparison");
 }
 
 #[test]
