@@ -166,7 +166,7 @@ fn reads_as_move(service: &crate::service::Service, game: i64, text: &str) -> bo
 
 /// Whether `text` is what `/move` would read as a move here, legal or not (`last`: where the
 /// previous move went, for `同`). A text the move reader cannot read at all (`gg`, `同じ`,
-/// `nice move`) is chat and left alone; a move it reads but the rules refuse (`7g7e`, a
+/// `nice move`), or a `同…` before any move, is chat and left alone; a move it reads but the rules refuse (`7g7e`, a
 /// piece that is not there) is answered with the reason, as `/move` would answer it. Read as
 /// `/move` reads it: every space taken out.
 pub(crate) fn meant_as_move(
@@ -178,7 +178,9 @@ pub(crate) fn meant_as_move(
     let typed: String = text.split_whitespace().collect();
     !matches!(
         parse_move_after(pos, &typed, last),
-        Err(MoveInputError::Unreadable { .. } | MoveInputError::Empty)
+        Err(MoveInputError::Unreadable { .. }
+            | MoveInputError::Empty
+            | MoveInputError::NoPreviousMove)
     )
 }
 
@@ -241,7 +243,10 @@ pub(crate) async fn restarting(
     origin: &Origin,
     message: serenity::MessageId,
 ) {
-    let text = t!(respond::sender_lang(data, origin).await, "discord-restarting");
+    let text = t!(
+        respond::sender_lang(data, origin).await,
+        "discord-restarting"
+    );
     let m = serenity::CreateMessage::new()
         .content(text)
         .reference_message((origin.channel, message))
@@ -294,7 +299,17 @@ mod tests {
     #[test]
     fn only_short_messages_without_links_are_read_for_a_move() {
         for m in [
-            "7g7f", "P-7f", "Bx2b+", "e4", "Nf3", "S*5e", "c9=Q", "７六歩", "同　歩", "同歩", "h3",
+            "7g7f",
+            "P-7f",
+            "Bx2b+",
+            "e4",
+            "Nf3",
+            "S*5e",
+            "c9=Q",
+            "７六歩",
+            "同　歩",
+            "同歩",
+            "h3",
             "▲５八金右",
         ] {
             assert!(looks_like_move(m), "{m}");
@@ -338,7 +353,16 @@ mod tests {
         for m in ["7g7e", "５五角"] {
             assert!(meant_as_move(g.position(), last, m), "{m}");
         }
-        for m in ["gg", "nice move", "lol", "同じ", "ok", "thanks!", "hi", "wow"] {
+        for m in [
+            "gg",
+            "nice move",
+            "lol",
+            "同じ",
+            "ok",
+            "thanks!",
+            "hi",
+            "wow",
+        ] {
             assert!(!meant_as_move(g.position(), last, m), "{m}");
         }
         // `同　歩` (typed with an ideographic space) takes back on the last move's square.

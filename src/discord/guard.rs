@@ -203,8 +203,14 @@ mod tests {
         let g = Arc::new(Gate::new());
         let pass = g.enter_owned().expect("open gate admits");
         g.close();
-        assert!(g.enter_owned().is_none(), "a closed gate admits no more work");
-        assert!(!g.drained(Duration::from_millis(20)).await, "work in flight");
+        assert!(
+            g.enter_owned().is_none(),
+            "a closed gate admits no more work"
+        );
+        assert!(
+            !g.drained(Duration::from_millis(20)).await,
+            "work in flight"
+        );
         // Handed to another thread and dropped there, as the announcer does.
         std::thread::spawn(move || drop(pass))
             .join()

@@ -121,7 +121,10 @@ pub async fn run(config: BotConfig, service: Arc<Service>) -> Result<(), RunErro
         let (service, gate) = (service.clone(), gate.clone());
         Arc::new(move |game| {
             let Some(pass) = gate.enter_owned() else {
-                info!(game, "stopping: the computer's move is left for after the restart");
+                info!(
+                    game,
+                    "stopping: the computer's move is left for after the restart"
+                );
                 return;
             };
             // The move's notices are held for the announcer (the core holds them from before
@@ -386,9 +389,7 @@ enum Ended {
 }
 
 /// Stops the `/metrics` server and the gauges' timer, if they run.
-fn abort_operated(
-    operated: Option<(tokio::task::JoinHandle<()>, tokio::task::JoinHandle<()>)>,
-) {
+fn abort_operated(operated: Option<(tokio::task::JoinHandle<()>, tokio::task::JoinHandle<()>)>) {
     if let Some((server, gauges)) = operated {
         server.abort();
         gauges.abort();

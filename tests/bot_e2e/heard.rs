@@ -67,9 +67,9 @@ async fn reply_to(fake: &FakeDiscord, event: Value) -> Recorded {
     fake.wait_for_since(before, "the reply to a message", STEP, |c| {
         c.method == "POST"
             && c.path == format!("/api/v10/channels/{channel}/messages")
-            && c.json.as_ref().is_some_and(|j| {
-                j["message_reference"]["message_id"].as_str() == Some(id.as_str())
-            })
+            && c.json
+                .as_ref()
+                .is_some_and(|j| j["message_reference"]["message_id"].as_str() == Some(id.as_str()))
     })
     .await
 }
@@ -188,7 +188,12 @@ async fn managers_are_recognised_by_the_roles_their_message_carries() {
                 fake.message_create_with_roles(who, CHANNEL_ID, "!server 10", &roles),
             )
             .await;
-            assert!(content(&r).contains(refused), "{}: {}", who.name, content(&r));
+            assert!(
+                content(&r).contains(refused),
+                "{}: {}",
+                who.name,
+                content(&r)
+            );
         }
         // Reading is anyone's.
         let r = reply_to(
@@ -196,7 +201,11 @@ async fn managers_are_recognised_by_the_roles_their_message_carries() {
             fake.message_create_with_roles(&bob, CHANNEL_ID, "!server", &[]),
         )
         .await;
-        assert!(content(&r).contains('3'), "the owner's change stands: {}", content(&r));
+        assert!(
+            content(&r).contains('3'),
+            "the owner's change stands: {}",
+            content(&r)
+        );
         assert_eq!(bot.terminate().code(), Some(0));
     })
     .await;
@@ -247,7 +256,9 @@ async fn moves_typed_as_players_write_them_are_heard_and_chat_is_not() {
             );
         }
         assert!(
-            choices.iter().any(|c| c["name"].as_str().is_some_and(|l| l.contains("７六歩"))),
+            choices
+                .iter()
+                .any(|c| c["name"].as_str().is_some_and(|l| l.contains("７六歩"))),
             "{choices:?}"
         );
 
@@ -259,7 +270,11 @@ async fn moves_typed_as_players_write_them_are_heard_and_chat_is_not() {
         }
         let text = typed(&fake, thread, &alice, "７六歩").await;
         assert!(text.contains("７六歩") || text.contains("7f"), "{text}");
-        assert_eq!(posts_since(&fake, before, thread).len(), 1, "chat got no answer");
+        assert_eq!(
+            posts_since(&fake, before, thread).len(),
+            1,
+            "chat got no answer"
+        );
         let text = typed(&fake, thread, &bob, "３四歩").await;
         assert!(text.contains("3d") || text.contains("３四歩"), "{text}");
         let text = typed(&fake, thread, &alice, "２二角成").await;

@@ -64,23 +64,25 @@ async fn a_refused_command_registration_is_tried_again_and_the_bot_is_unready_me
             s == 503 && b.contains("500")
         })
         .await;
-        assert!(
-            body.contains("slash commands are not registered"),
-            "{body}"
-        );
+        assert!(body.contains("slash commands are not registered"), "{body}");
         assert!(
             !body.contains("no gateway shard"),
             "the gateway is connected: only the commands are missing: {body}"
         );
         // Tried again until Discord took them: then ready.
         let ok = fake
-            .wait_for("the registration taken", STEP, |c| registration(c) && c.ok())
+            .wait_for("the registration taken", STEP, |c| {
+                registration(c) && c.ok()
+            })
             .await;
         let puts: Vec<Recorded> = fake.calls().into_iter().filter(registration).collect();
         assert_eq!(puts.len(), 3, "two refusals, then the list taken");
         assert!(puts[..2].iter().all(|c| c.injected && c.status == 500));
         assert!(
-            ok.json.as_ref().and_then(|j| j.as_array()).is_some_and(|a| !a.is_empty()),
+            ok.json
+                .as_ref()
+                .and_then(|j| j.as_array())
+                .is_some_and(|a| !a.is_empty()),
             "the whole list, the third time"
         );
         let body = poll(port, "/healthz", "ready once registered", |s, _| s == 200).await;
@@ -89,7 +91,8 @@ async fn a_refused_command_registration_is_tried_again_and_the_bot_is_unready_me
         let log = bot.log_text();
         assert_eq!(
             log.lines()
-                .filter(|l| l.contains("slash commands are not registered") && l.contains("trying again"))
+                .filter(|l| l.contains("slash commands are not registered")
+                    && l.contains("trying again"))
                 .count(),
             2,
             "each refusal is logged with what happens next:\n{log}"
@@ -109,11 +112,7 @@ async fn a_bot_whose_commands_are_never_taken_gives_up_with_status_1() {
             500,
             1000,
         );
-        let (bot, port) = start(
-            &fake,
-            dir.path(),
-            &[(tegami::discord::FAULT_PATIENCE, "3")],
-        );
+        let (bot, port) = start(&fake, dir.path(), &[(tegami::discord::FAULT_PATIENCE, "3")]);
         fake.wait_ready(STEP).await;
         poll(port, "/healthz", "unready while refused", |s, b| {
             s == 503 && b.contains("not registered")
@@ -196,7 +195,10 @@ async fn during_a_clean_stop_healthz_says_stopping_and_messages_are_answered() {
             let s = bot.terminate();
             (s, bot)
         });
-        let body = poll(port, "/healthz", "stopping", |s, b| s == 503 && b.contains("stopping")).await;
+        let body = poll(port, "/healthz", "stopping", |s, b| {
+            s == 503 && b.contains("stopping")
+        })
+        .await;
         assert!(body.starts_with("stopping"), "{body}");
 
         // Meanwhile a bare move and a prefix command are answered, and nothing is played.

@@ -61,7 +61,12 @@ pub(super) async fn get(port: u16, path: &str) -> Option<(u16, String)> {
 }
 
 /// Polls `GET path` until `ok` holds of the answer (panics after [`STEP`], with the last one).
-pub(super) async fn poll(port: u16, path: &str, what: &str, ok: impl Fn(u16, &str) -> bool) -> String {
+pub(super) async fn poll(
+    port: u16,
+    path: &str,
+    what: &str,
+    ok: impl Fn(u16, &str) -> bool,
+) -> String {
     let deadline = Instant::now() + STEP;
     let mut last = None;
     loop {

@@ -394,7 +394,10 @@ fn a_database_that_cannot_be_written_is_named_and_refused() {
         (
             db.clone(),
             d.join("missing").join("b2.db"),
-            format!("cannot write the backup {}: the folder {missing} does not exist", d.join("missing").join("b2.db").display()),
+            format!(
+                "cannot write the backup {}: the folder {missing} does not exist",
+                d.join("missing").join("b2.db").display()
+            ),
         ),
     ] {
         let out = Command::new(env!("CARGO_BIN_EXE_tegami"))
@@ -1107,7 +1110,10 @@ fn a_bot_that_cannot_reach_discord_says_so_tries_again_then_gives_up() {
         .lines()
         .filter(|l| l.contains("cannot reach Discord at http://127.0.0.1:9: "))
         .collect();
-    assert!(tries.len() >= 3, "each try says why, in a line of its own:\n{stderr}");
+    assert!(
+        tries.len() >= 3,
+        "each try says why, in a line of its own:\n{stderr}"
+    );
     assert!(
         tries[0].contains("trying again in 1s") && tries[1].contains("trying again in 2s"),
         "the pauses grow:\n{stderr}"
