@@ -255,12 +255,6 @@ async fn moves_typed_as_players_write_them_are_heard_and_chat_is_not() {
                 "a suggestion in Japanese notation: {label}"
             );
         }
-        assert!(
-            choices
-                .iter()
-                .any(|c| c["name"].as_str().is_some_and(|l| l.contains("７六歩"))),
-            "{choices:?}"
-        );
 
         // Chat is left alone; moves in Japanese, with or without spaces, are played.
         let before = fake.call_count();
