@@ -461,6 +461,7 @@ fn run(cli: Cli) -> Result<ExitCode, UserError> {
             run_bot(config.as_deref(), db.as_deref(), shards)?
         }
         Command::Console { db, out } => {
+            sqlite_folder(&db)?;
             // Held for the session: `tegami db copy` refuses the file meanwhile.
             let _in_use = tegami::ops::hold_shared(&db).map_err(UserError)?;
             let store = tegami::store::SqliteStore::open(&db).map_err(|e| {
@@ -689,6 +690,19 @@ fn analyse(game: &GameArgs, nodes: u64, out: &std::path::Path) -> Result<(), Use
     Ok(())
 }
 
+/// A SQLite database whose folder is missing (or is a file) is refused saying so, before its
+/// lock file beside it is tried: "its lock file …: No such file or directory" would not tell
+/// an operator that the folder is what is missing.
+fn sqlite_folder(db: &std::path::Path) -> Result<(), UserError> {
+    match tegami::store::SqliteStore::folder_problem(db) {
+        Some(problem) => Err(UserError(format!(
+            "cannot open the database {}: {problem}",
+            db.display()
+        ))),
+        None => Ok(()),
+    }
+}
+
 /// `tegami run`: a configuration or database problem is a one-line error and exit status 2; a
 /// failed Discord connection exit status 1; SIGINT/SIGTERM a clean stop with status 0.
 fn run_bot(
@@ -736,6 +750,7 @@ fn run_bot(
         ),
         None => {
             let path = &cfg.database;
+            sqlite_folder(path)?;
             // Held while the bot runs: `tegami db copy` refuses the file meanwhile (and a bot
             // does not start while a copy works on it).
             let in_use = tegami::ops::hold_shared(path).map_err(UserError)?;

@@ -43,3 +43,4 @@ discord-follow-which-game = say which game to follow: `game` with its number
 discord-bad-vacation = { $days } days: a vacation is 1 to 14 days
 discord-not-text-channel = <#{ $channel }> is not a text channel: games are played in a text channel (their threads are made there)
 discord-server-bad-days = days per move: choose 1, 2, 3, 5, 7, 10 or 14
+discord-server-use-slash = I cannot tell from a message whether you manage this server: change its settings with the slash command /server

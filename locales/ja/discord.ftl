@@ -42,3 +42,4 @@ discord-follow-which-game = フォローする対局を `game` に番号で指�
 discord-bad-vacation = { $days } 日は選べません: 休暇は 1〜14 日です
 discord-not-text-channel = <#{ $channel }> はテキストチャンネルではありません。対局はテキストチャンネルで行います（スレッドはそこに作られます）
 discord-server-bad-days = 一手の持ち日数: 1、2、3、5、7、10、14 から選んでください
+discord-server-use-slash = メッセージからはサーバーの管理者かどうか分かりません。設定の変更はスラッシュコマンド /server でどうぞ

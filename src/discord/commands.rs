@@ -394,8 +394,11 @@ async fn suggest_moves(ctx: Ctx<'_>, partial: &str) -> CreateAutocompleteRespons
             .and_then(|o| o.value.as_i64()),
         poise::Context::Prefix(_) => None,
     };
-    let req = origin.request(Command::Games { user: None });
+    let mut req = origin.request(Command::Games { user: None });
     let list = tokio::task::spawn_blocking(move || {
+        // The labels in the notation the player chose (`/settings notation`), else their
+        // language's: the request carries only who they are.
+        req.user.voice = service.voice_of_sender(&req.user.id, req.user.locale.as_deref());
         service.suggest_moves(&req.user, &req.place, game, &typed, 25)
     })
     .await
@@ -763,6 +766,19 @@ pub async fn server(
         )
         .await;
     }
+    // A change asked by prefix, from someone whose rights cannot be told (see
+    // `manages_server`): pointed to the slash command, which carries them.
+    let changes = days.is_some()
+        || rated.is_some()
+        || channel.is_some()
+        || language.is_some()
+        || leagues.is_some()
+        || feature.is_some();
+    if let poise::Context::Prefix(p) = ctx {
+        if changes && manages_server(ctx.cache(), p.msg).is_none() {
+            return run(ctx, Err(msg!("discord-server-use-slash"))).await;
+        }
+    }
     let command = (|| {
         let days = match days.map(u32::try_from) {
             Some(Err(_)) => return Err(msg!("discord-server-bad-days")),
@@ -779,6 +795,32 @@ pub async fn server(
         })
     })();
     run(ctx, command).await
+}
+
+/// Whether the sender of a prefix command manages the server (Manage Server, or
+/// Administrator, or its owner), from what Discord says now: the roles the message itself
+/// carries (`member.roles`) and the server's roles as GUILD_CREATE gave them (serenity keeps
+/// them up to date from the role events, which need no privileged intent). serenity's member
+/// cache is not asked: without the Guild Members intent it is empty, or holds the roles of a
+/// member from before a promotion or a demotion. `None`: it cannot be told (no server, the
+/// server not in the cache, a message without its member).
+pub(crate) fn manages_server(cache: &serenity::Cache, msg: &serenity::Message) -> Option<bool> {
+    let guild = cache.guild(msg.guild_id?)?;
+    if guild.owner_id == msg.author.id {
+        return Some(true);
+    }
+    let member = msg.member.as_ref()?;
+    // `@everyone` is the role whose id is the server's.
+    let everyone = guild
+        .roles
+        .get(&serenity::RoleId::new(guild.id.get()))
+        .map_or(serenity::Permissions::empty(), |r| r.permissions);
+    let rights = member
+        .roles
+        .iter()
+        .filter_map(|r| guild.roles.get(r))
+        .fold(everyone, |all, r| all | r.permissions);
+    Some(rights.administrator() || rights.manage_guild())
 }
 
 /// The commands, or help on one.

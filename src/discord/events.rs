@@ -9,7 +9,7 @@
 
 use poise::serenity_prelude as serenity;
 use serenity::{ComponentInteraction, FullEvent, Interaction};
-use tracing::debug;
+use tracing::{debug, warn};
 
 use super::respond::{self, display_name, nickname, Origin};
 use super::{Data, Error};
@@ -141,18 +141,52 @@ async fn button(ctx: poise::FrameworkContext<'_, Data, Error>, click: &Component
     respond::interaction(&http, data, id, token, origin, command).await;
 }
 
-/// Whether a message looks like a move and nothing else: one word with a digit (every square
-/// has one), short. Chat in a game's thread is left alone.
+/// Whether a message may be a move, by its shape alone: short (a move in any notation a
+/// player writes fits in a few characters: `7g7f`, `７六歩`, `同　歩`, `▲５八金右`, `h3`,
+/// `Ne2-f4`), at most two words (`同　歩` is typed with a space), and no mention, custom emoji
+/// or link. What passes is then read against the game's position ([`reads_as_move`]): the
+/// shape only spares the database the reading of ordinary chat.
 pub(crate) fn looks_like_move(text: &str) -> bool {
     let t = text.trim();
     !t.is_empty()
-        && t.len() <= 20
-        && !t.contains(char::is_whitespace)
-        && t.chars().any(|c| c.is_ascii_digit())
-        && !t.starts_with(['<', ':', 'h'])
+        && t.chars().count() <= 16
+        && t.split_whitespace().count() <= 2
+        && !t.starts_with(['<', ':'])
+        && !t.contains("://")
 }
 
-/// A message inside a game's thread that is just a move, from the player to move, is played.
+/// Whether `text` is meant as a move in `game`: see [`meant_as_move`].
+fn reads_as_move(service: &crate::service::Service, game: i64, text: &str) -> bool {
+    let Ok(loaded) = service.load(game) else {
+        return false;
+    };
+    let last = loaded.game.moves().last().map(|m| m.to());
+    meant_as_move(loaded.game.position(), last, text)
+}
+
+/// Whether `text` is what `/move` would read as a move here, legal or not (`last`: where the
+/// previous move went, for `同`). A text the move reader cannot read at all (`gg`, `同じ`,
+/// `nice move`), or a `同…` before any move, is chat and left alone; a move it reads but the rules refuse (`7g7e`, a
+/// piece that is not there) is answered with the reason, as `/move` would answer it. Read as
+/// `/move` reads it: every space taken out.
+pub(crate) fn meant_as_move(
+    pos: &crate::engine::Position,
+    last: Option<crate::engine::Square>,
+    text: &str,
+) -> bool {
+    use crate::engine::notation::input::{parse_move_after, MoveInputError};
+    let typed: String = text.split_whitespace().collect();
+    !matches!(
+        parse_move_after(pos, &typed, last),
+        Err(MoveInputError::Unreadable { .. }
+            | MoveInputError::Empty
+            | MoveInputError::NoPreviousMove)
+    )
+}
+
+/// A message inside a game's thread that is a move (see [`reads_as_move`]), from the player
+/// to move, is played. While the bot is stopping it is answered "restarting" (see
+/// `respond::message`), like a prefix command: nothing typed is met with silence.
 async fn bare_move(ctx: poise::FrameworkContext<'_, Data, Error>, msg: &serenity::Message) {
     let data = ctx.user_data;
     if msg.author.bot || msg.guild_id.is_none() || msg.content.starts_with(data.prefix.as_str()) {
@@ -163,11 +197,14 @@ async fn bare_move(ctx: poise::FrameworkContext<'_, Data, Error>, msg: &serenity
     }
     let s = data.service.clone();
     let (author, channel) = (msg.author.id.to_string(), msg.channel_id.to_string());
-    let game = tokio::task::spawn_blocking(move || s.game_to_move_in(&author, &channel))
-        .await
-        .ok()
-        .and_then(|r| r.ok())
-        .flatten();
+    let text = msg.content.clone();
+    let game = tokio::task::spawn_blocking(move || {
+        let game = s.game_to_move_in(&author, &channel).ok().flatten()?;
+        reads_as_move(&s, game, &text).then_some(game)
+    })
+    .await
+    .ok()
+    .flatten();
     let Some(game) = game else {
         return;
     };
@@ -187,13 +224,36 @@ async fn bare_move(ctx: poise::FrameworkContext<'_, Data, Error>, msg: &serenity
         locale: None,
         guild_locale: respond::cached_guild_locale(&ctx.serenity_context.cache, msg.guild_id),
     };
+    // As `/move` takes it: the words joined (`同　歩` is `同歩`).
     let command = Command::Move {
         game: Some(game),
-        text: msg.content.trim().to_string(),
+        text: msg.content.split_whitespace().collect(),
         seen_ply: None,
     };
     let http = ctx.serenity_context.http.clone();
     respond::message(&http, data, msg.id, origin, command).await;
+}
+
+/// A prefix command or a bare move that came while the bot is stopping: answered that it is
+/// restarting (in the sender's language), as a slash command is, rather than met with silence.
+/// Nothing was done: the sender sends it again once the bot is back.
+pub(crate) async fn restarting(
+    http: &serenity::Http,
+    data: &Data,
+    origin: &Origin,
+    message: serenity::MessageId,
+) {
+    let text = t!(
+        respond::sender_lang(data, origin).await,
+        "discord-restarting"
+    );
+    let m = serenity::CreateMessage::new()
+        .content(text)
+        .reference_message((origin.channel, message))
+        .allowed_mentions(respond::mention_only(&[]));
+    if let Err(e) = origin.channel.send_message(http, m).await {
+        warn!("cannot say that the bot is restarting: {e}");
+    }
 }
 
 #[cfg(test)]
@@ -237,20 +297,81 @@ mod tests {
     }
 
     #[test]
-    fn only_move_shaped_messages_are_taken_as_moves() {
-        for m in ["7g7f", "P-7f", "Bx2b+", "e4", "Nf3", "S*5e", "c9=Q"] {
+    fn only_short_messages_without_links_are_read_for_a_move() {
+        for m in [
+            "7g7f",
+            "P-7f",
+            "Bx2b+",
+            "e4",
+            "Nf3",
+            "S*5e",
+            "c9=Q",
+            "７六歩",
+            "同　歩",
+            "同歩",
+            "h3",
+            "▲５八金右",
+        ] {
             assert!(looks_like_move(m), "{m}");
         }
         for m in [
-            "nice move",
-            "lol",
-            "gg",
             "",
             "https://x.y/1",
             "<@123>",
+            ":shogi:",
             "I think 7g7f is good",
+            "http://x.y",
+            "this message is far too long to be a move",
         ] {
             assert!(!looks_like_move(m), "{m}");
         }
+    }
+
+    /// The position after `moves` (in any notation the reader takes), and where the last went.
+    fn after(
+        variant: crate::engine::VariantId,
+        moves: &[&str],
+    ) -> (crate::engine::Game, Option<crate::engine::Square>) {
+        use crate::engine::notation::input::parse_move;
+        let mut g = crate::engine::Game::new(crate::engine::Position::start(variant));
+        for m in moves {
+            let mv = parse_move(g.position(), m).expect("a legal move");
+            g.play(mv).expect("legal");
+        }
+        let last = g.moves().last().map(|m| m.to());
+        (g, last)
+    }
+
+    #[test]
+    fn moves_in_every_notation_are_heard_and_chat_is_not() {
+        use crate::engine::VariantId;
+        let (g, last) = after(VariantId::Shogi, &[]);
+        for m in ["７六歩", "76歩", "7六歩", "▲７六歩", "7g7f", "P-7f", "P-76"] {
+            assert!(meant_as_move(g.position(), last, m), "{m}");
+        }
+        // Read, though the rules refuse it: answered with the reason, not ignored.
+        for m in ["7g7e", "５五角"] {
+            assert!(meant_as_move(g.position(), last, m), "{m}");
+        }
+        for m in [
+            "gg",
+            "nice move",
+            "lol",
+            "同じ",
+            "ok",
+            "thanks!",
+            "hi",
+            "wow",
+        ] {
+            assert!(!meant_as_move(g.position(), last, m), "{m}");
+        }
+        // `同　歩` (typed with an ideographic space) takes back on the last move's square.
+        let (g, last) = after(VariantId::Shogi, &["7g7f", "3c3d", "8h2b+"]);
+        assert!(meant_as_move(g.position(), last, "同　銀"));
+        assert!(meant_as_move(g.position(), last, "同銀"));
+        // Shanghai's files run a to i: `h3` is a move there.
+        let (g, last) = after(VariantId::Shanghai, &[]);
+        assert!(meant_as_move(g.position(), last, "h3"), "h3");
+        assert!(!meant_as_move(g.position(), last, "gg"), "gg");
     }
 }

@@ -1,9 +1,11 @@
 //! The per-user rate limit, and the gate a shutdown closes: no new commands, then wait until
-//! the ones in flight have finished.
+//! the ones in flight have finished, the computer's moves under way among them (from their
+//! search to their announcement: [`Gate::enter_owned`]). What arrives meanwhile is answered
+//! that the bot is restarting.
 
 use std::collections::{HashMap, VecDeque};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use tokio::sync::Notify;
@@ -89,6 +91,18 @@ impl Drop for Pass<'_> {
     }
 }
 
+/// A piece of work in flight that outlives the call that let it in: the computer's move, from
+/// the thread that plays it to the announcement that tells it. Dropping it lets the gate drain.
+pub struct OwnedPass(Arc<Gate>);
+
+impl Drop for OwnedPass {
+    fn drop(&mut self) {
+        if self.0.running.fetch_sub(1, Ordering::SeqCst) == 1 {
+            self.0.idle.notify_waiters();
+        }
+    }
+}
+
 impl Gate {
     pub fn new() -> Gate {
         Gate {
@@ -102,6 +116,17 @@ impl Gate {
     pub fn enter(&self) -> Option<Pass<'_>> {
         self.running.fetch_add(1, Ordering::SeqCst);
         let pass = Pass(self);
+        if self.closed.load(Ordering::SeqCst) {
+            return None;
+        }
+        Some(pass)
+    }
+
+    /// [`Gate::enter`], for work handed from thread to task: the shutdown waits until it is
+    /// dropped.
+    pub fn enter_owned(self: &Arc<Self>) -> Option<OwnedPass> {
+        self.running.fetch_add(1, Ordering::SeqCst);
+        let pass = OwnedPass(self.clone());
         if self.closed.load(Ordering::SeqCst) {
             return None;
         }
@@ -170,6 +195,26 @@ mod tests {
             "one command in flight"
         );
         drop(pass);
+        assert!(g.drained(Duration::from_millis(20)).await);
+    }
+
+    #[tokio::test]
+    async fn an_owned_pass_holds_the_drain_until_it_is_dropped_elsewhere() {
+        let g = Arc::new(Gate::new());
+        let pass = g.enter_owned().expect("open gate admits");
+        g.close();
+        assert!(
+            g.enter_owned().is_none(),
+            "a closed gate admits no more work"
+        );
+        assert!(
+            !g.drained(Duration::from_millis(20)).await,
+            "work in flight"
+        );
+        // Handed to another thread and dropped there, as the announcer does.
+        std::thread::spawn(move || drop(pass))
+            .join()
+            .expect("thread");
         assert!(g.drained(Duration::from_millis(20)).await);
     }
 }

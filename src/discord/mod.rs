@@ -64,6 +64,24 @@ pub enum RunError {
 /// How long a shutdown waits for the commands in flight.
 const DRAIN: Duration = Duration::from_secs(30);
 
+/// How long the bot keeps trying to reach Discord, and to register its slash commands, before
+/// it gives up with exit status 1 (a service manager then restarts it, and says so).
+const PATIENCE: Duration = Duration::from_secs(600);
+/// The first pause between two tries; each next one is twice as long, up to [`LONGEST_PAUSE`].
+const FIRST_PAUSE: Duration = Duration::from_secs(1);
+const LONGEST_PAUSE: Duration = Duration::from_secs(60);
+
+/// The test switch `TEGAMI_FAULT_PATIENCE_SECS=N` of `tegami run`: [`PATIENCE`] becomes N
+/// seconds, so that a test sees the bot give up.
+pub const FAULT_PATIENCE: &str = "TEGAMI_FAULT_PATIENCE_SECS";
+
+fn patience() -> Duration {
+    std::env::var(FAULT_PATIENCE)
+        .ok()
+        .and_then(|s| s.trim().parse::<u64>().ok())
+        .map_or(PATIENCE, Duration::from_secs)
+}
+
 /// Runs the bot until SIGINT or SIGTERM (then finishes the commands in flight and returns).
 pub async fn run(config: BotConfig, service: Arc<Service>) -> Result<(), RunError> {
     // The operator's endpoint first: a taken address stops the bot before it connects.
@@ -93,17 +111,28 @@ pub async fn run(config: BotConfig, service: Arc<Service>) -> Result<(), RunErro
 
     let gate = Arc::new(guard::Gate::new());
     let outbox = Arc::new(outbox::Outbox::new());
-    // The computer's moves: thought on its own threads, announced from this runtime.
-    let (moves_tx, mut moves_rx) = tokio::sync::mpsc::unbounded_channel::<Reply>();
+    // The computer's moves: thought on its own threads, announced from this runtime. Each move
+    // holds a pass of the gate from before its search until its announcement is done, so a
+    // stop waits for both; a game taken from the queue once the stop has begun is left for
+    // after the restart (the next start resumes it).
+    let (moves_tx, mut moves_rx) =
+        tokio::sync::mpsc::unbounded_channel::<(Reply, guard::OwnedPass)>();
     let computer = Arc::new(Worker::start(Worker::threads(), {
-        let service = service.clone();
+        let (service, gate) = (service.clone(), gate.clone());
         Arc::new(move |game| {
+            let Some(pass) = gate.enter_owned() else {
+                info!(
+                    game,
+                    "stopping: the computer's move is left for after the restart"
+                );
+                return;
+            };
             // The move's notices are held for the announcer (the core holds them from before
             // the move's transaction), so the delivery loop never races it, and nothing here
             // waits for, or holds up, a command.
             match service.computer_move(game) {
                 Ok(Some(r)) => {
-                    if moves_tx.send(r).is_err() {
+                    if moves_tx.send((r, pass)).is_err() {
                         warn!(
                             game,
                             "stopping: the computer's move is stored, not announced"
@@ -115,6 +144,9 @@ pub async fn run(config: BotConfig, service: Arc<Service>) -> Result<(), RunErro
             }
         })
     }));
+    // A failure the bot cannot get past (its commands never registered): it stops.
+    let (fatal_tx, mut fatal_rx) = tokio::sync::mpsc::unbounded_channel::<RunError>();
+    let patience = patience();
     let new_data = {
         let (service, gate, outbox, prefix, computer) = (
             service.clone(),
@@ -135,6 +167,7 @@ pub async fn run(config: BotConfig, service: Arc<Service>) -> Result<(), RunErro
     let data = new_data();
     let data_computer = computer.clone();
     let dev_guild = config.dev_guild;
+    let setup_health = health.clone();
     let options = poise::FrameworkOptions {
         commands: commands::all(),
         prefix_options: poise::PrefixFrameworkOptions {
@@ -180,15 +213,19 @@ pub async fn run(config: BotConfig, service: Arc<Service>) -> Result<(), RunErro
                     Ok(Err(e)) => error!("cannot read the computer's games: {e}"),
                     Err(e) => error!("cannot read the computer's games: {e}"),
                 }
-                let commands = &framework.options().commands;
-                match dev_guild {
-                    Some(g) => {
-                        poise::builtins::register_in_guild(ctx, commands, serenity::GuildId::new(g))
-                            .await?
-                    }
-                    None => poise::builtins::register_globally(ctx, commands).await?,
-                }
-                info!(count = commands.len(), "slash commands registered");
+                // Registered in the background, tried again until Discord takes them: meanwhile
+                // prefix commands and bare moves are answered, and `/healthz` says why the bot
+                // is not ready.
+                let commands =
+                    poise::builtins::create_application_commands(&framework.options().commands);
+                tokio::spawn(register_commands(
+                    ctx.http.clone(),
+                    commands,
+                    dev_guild,
+                    setup_health,
+                    patience,
+                    fatal_tx,
+                ));
                 Ok(data)
             })
         })
@@ -210,32 +247,37 @@ pub async fn run(config: BotConfig, service: Arc<Service>) -> Result<(), RunErro
         )
     });
 
-    // serenity falls back to Discord's own gateway when `GET /gateway` fails: behind another
-    // REST base (a proxy, a test's fake) that would reach the real Discord with our token.
-    // Ask once more, and give up rather than go elsewhere.
-    if config.api_base != config::DISCORD_API {
-        let fell_back = client.ws_url.lock().await.contains("gateway.discord.gg");
-        if fell_back {
-            match client.http.get_gateway().await {
-                Ok(g) => *client.ws_url.lock().await = g.url,
-                Err(e) if unauthorized(&e) => return Err(RunError::Setup(TOKEN_REFUSED.into())),
-                Err(e) => {
-                    return Err(RunError::Discord(format!(
-                        "cannot get the gateway address from {}: {e}",
-                        config.api_base
-                    )))
-                }
-            }
+    // Discord's REST API is asked for the gateway's address before anything else: a bot with
+    // no network, or whose DNS fails, says so in a line of its own and tries again, pausing
+    // longer each time (serenity alone would warn every five seconds about a shard it cannot
+    // start). It also keeps serenity from falling back to Discord's own gateway when another
+    // REST base (a proxy, a test's fake) does not answer: that would reach the real Discord
+    // with our token.
+    let reached = tokio::select! {
+        r = reach_discord(&client.http, &config.api_base, patience) => Some(r),
+        _ = wait_for_signal() => None,
+    };
+    match reached {
+        Some(Ok(url)) => *client.ws_url.lock().await = url,
+        Some(Err(e)) => {
+            abort_operated(operated);
+            return Err(e);
+        }
+        None => {
+            info!("stopped before reaching Discord");
+            abort_operated(operated);
+            return Ok(());
         }
     }
 
-    // The computer's moves, announced as they come.
+    // The computer's moves, announced as they come; each move's pass is let go once it is.
     let announcer = tokio::spawn({
         let http = client.http.clone();
         let data = new_data();
         async move {
-            while let Some(reply) = moves_rx.recv().await {
+            while let Some((reply, pass)) = moves_rx.recv().await {
                 respond::announce_computer_move(&http, &data, reply).await;
+                drop(pass);
             }
         }
     });
@@ -253,10 +295,11 @@ pub async fn run(config: BotConfig, service: Arc<Service>) -> Result<(), RunErro
 
     let shards = client.shard_manager.clone();
     let mut stopper = tokio::spawn({
-        let gate = gate.clone();
+        let (gate, health) = (gate.clone(), health.clone());
         async move {
             wait_for_signal().await;
             info!("stopping: no new commands; finishing the ones in flight");
+            health.set_stopping();
             gate.close();
             if !gate.drained(DRAIN).await {
                 warn!("some commands were still running after {DRAIN:?}; stopping anyway");
@@ -269,6 +312,7 @@ pub async fn run(config: BotConfig, service: Arc<Service>) -> Result<(), RunErro
     // reconnection under way): once the stopper is done, `client.start()` is given a moment
     // to return, then stopped here.
     let shard_range = config.shards;
+    let all_shards = client.shard_manager.clone();
     let result = tokio::select! {
         r = async {
             match shard_range {
@@ -279,20 +323,27 @@ pub async fn run(config: BotConfig, service: Arc<Service>) -> Result<(), RunErro
                     client.start_shard_range(s.first..s.last, s.total).await
                 }
             }
-        } => r,
+        } => r.map_err(Ended::Connection),
         _ = async {
             let _ = (&mut stopper).await;
             tokio::time::sleep(Duration::from_secs(5)).await;
         } => Ok(()),
+        Some(e) = fatal_rx.recv() => {
+            // As a stop: the commands in flight finish, then the shards are let go.
+            health.set_stopping();
+            gate.close();
+            gate.drained(DRAIN).await;
+            all_shards.shutdown_all().await;
+            Err(Ended::GaveUp(e))
+        }
     };
     stopper.abort();
-    announcer.abort();
-    if let Some((server, gauges)) = operated {
-        server.abort();
-        gauges.abort();
-    }
+    abort_operated(operated);
     gate.close();
     gate.drained(DRAIN).await;
+    // Every computer move in flight was announced (or the drain ran out): the announcer waits
+    // on nothing more.
+    announcer.abort();
     // The delivery loop stops at its next tick once the gate is closed: a delivery under way
     // is finished and marked sent rather than cut between the two.
     if tokio::time::timeout(DRAIN, &mut background).await.is_err() {
@@ -312,17 +363,160 @@ pub async fn run(config: BotConfig, service: Arc<Service>) -> Result<(), RunErro
             info!("stopped");
             Ok(())
         }
-        Err(e) if unauthorized(&e) => {
+        Err(Ended::GaveUp(e)) => {
+            error!("stopped: {e}");
+            Err(e)
+        }
+        Err(Ended::Connection(e)) if unauthorized(&e) => {
             error!("{TOKEN_REFUSED}");
             Err(RunError::Setup(TOKEN_REFUSED.into()))
         }
-        Err(e) => {
+        Err(Ended::Connection(e)) => {
             error!("the Discord connection failed: {e}");
             Err(RunError::Discord(format!(
                 "the Discord connection failed: {e}"
             )))
         }
     }
+}
+
+/// Why `client.start()` was left.
+enum Ended {
+    /// serenity's connection ended with an error.
+    Connection(serenity::Error),
+    /// The bot gave up on something it needs (see [`register_commands`]).
+    GaveUp(RunError),
+}
+
+/// Stops the `/metrics` server and the gauges' timer, if they run.
+fn abort_operated(operated: Option<(tokio::task::JoinHandle<()>, tokio::task::JoinHandle<()>)>) {
+    if let Some((server, gauges)) = operated {
+        server.abort();
+        gauges.abort();
+    }
+}
+
+/// The gateway's address, from Discord's REST API (`GET /gateway`), asked until it answers:
+/// each failure is one line of ours (what could not be reached, and why: no route, a name
+/// that does not resolve, a refused connection), then a pause twice as long as the last, up to
+/// [`LONGEST_PAUSE`]; after `patience` the bot gives up. A refused token stops it at once.
+async fn reach_discord(
+    http: &serenity::Http,
+    api_base: &str,
+    patience: Duration,
+) -> Result<String, RunError> {
+    let started = tokio::time::Instant::now();
+    let mut pause = FIRST_PAUSE;
+    let mut tries = 0u32;
+    loop {
+        tries += 1;
+        let e = match http.get_gateway().await {
+            Ok(g) => {
+                if tries > 1 {
+                    info!(tries, "Discord answers");
+                }
+                return Ok(g.url);
+            }
+            Err(e) if unauthorized(&e) => return Err(RunError::Setup(TOKEN_REFUSED.into())),
+            Err(e) => e,
+        };
+        let why = format!("cannot reach Discord at {api_base}: {}", reason(&e));
+        if started.elapsed() + pause > patience {
+            return Err(RunError::Discord(format!(
+                "{why}; gave up after {tries} tries in {}s",
+                started.elapsed().as_secs()
+            )));
+        }
+        warn!(
+            "{why}; trying again in {}s (is the network up, does DNS resolve?)",
+            pause.as_secs()
+        );
+        tokio::time::sleep(pause).await;
+        pause = (pause * 2).min(LONGEST_PAUSE);
+    }
+}
+
+/// Registers the slash commands (in `guild` only, else globally), trying again as
+/// [`reach_discord`] does while Discord fails (a 5xx, the network): until it takes them,
+/// `/healthz` says why the bot is not ready and each failure is logged. A refusal that
+/// trying again cannot change (a 4xx other than 429: Discord will not take this list), or
+/// `patience` spent, stops the bot through `fatal` (exit status 1).
+async fn register_commands(
+    http: Arc<serenity::Http>,
+    commands: Vec<serenity::CreateCommand>,
+    guild: Option<u64>,
+    health: Arc<ops::Health>,
+    patience: Duration,
+    fatal: tokio::sync::mpsc::UnboundedSender<RunError>,
+) {
+    let started = tokio::time::Instant::now();
+    let mut pause = FIRST_PAUSE;
+    let mut tries = 0u32;
+    loop {
+        tries += 1;
+        let done = match guild {
+            Some(g) => serenity::GuildId::new(g)
+                .set_commands(&*http, commands.clone())
+                .await
+                .map(drop),
+            None => serenity::Command::set_global_commands(&*http, commands.clone())
+                .await
+                .map(drop),
+        };
+        let e = match done {
+            Ok(()) => {
+                health.set_commands(None);
+                info!(count = commands.len(), tries, "slash commands registered");
+                return;
+            }
+            Err(e) => e,
+        };
+        let why = format!(
+            "the slash commands are not registered (Discord answers no slash command meanwhile): {}",
+            reason(&e)
+        );
+        health.set_commands(Some(why.clone()));
+        let for_good = status_of(&e).is_some_and(|s| (400..500).contains(&s) && s != 429);
+        if for_good || started.elapsed() + pause > patience {
+            let _ = fatal.send(RunError::Discord(format!(
+                "{why}; gave up after {tries} tries in {}s",
+                started.elapsed().as_secs()
+            )));
+            return;
+        }
+        warn!("{why}; trying again in {}s", pause.as_secs());
+        tokio::time::sleep(pause).await;
+        pause = (pause * 2).min(LONGEST_PAUSE);
+    }
+}
+
+/// The HTTP status Discord answered a REST call with, if it answered.
+fn status_of(e: &serenity::Error) -> Option<u16> {
+    match e {
+        serenity::Error::Http(serenity::http::HttpError::UnsuccessfulRequest(r)) => {
+            Some(r.status_code.as_u16())
+        }
+        _ => None,
+    }
+}
+
+/// Why a REST call failed, in a few words: Discord's status and message when it answered,
+/// else the innermost cause (`Connection refused`, `failed to lookup address information`),
+/// not the chain of wrappers around it.
+fn reason(e: &serenity::Error) -> String {
+    if let serenity::Error::Http(serenity::http::HttpError::UnsuccessfulRequest(r)) = e {
+        return format!(
+            "{} {} (code {})",
+            r.status_code.as_u16(),
+            r.error.message,
+            r.error.code
+        );
+    }
+    let mut inner: &dyn std::error::Error = e;
+    while let Some(next) = inner.source() {
+        inner = next;
+    }
+    inner.to_string()
 }
 
 /// What a wrong token gets: said plainly, not as the call that failed.

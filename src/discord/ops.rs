@@ -3,7 +3,9 @@
 //! - `GET /metrics`: every metric in the Prometheus text format (the `metrics` crate's macros,
 //!   recorded where things happen, rendered by `metrics-exporter-prometheus`);
 //! - `GET /healthz`: 200 when ready, 503 with the reason when not. Ready: the database answers
-//!   a cheap query within [`PROBE_TIMEOUT`], and at least one gateway shard is connected.
+//!   a cheap query within [`PROBE_TIMEOUT`], at least one gateway shard is connected, and
+//!   Discord has the slash commands (until then the bot answers none). From the moment a stop
+//!   begins it answers 503 "stopping", while the commands in flight finish.
 //!
 //! A shard is connected from its READY or RESUMED until serenity reports it in another stage
 //! (`ShardStageUpdate`), and only while serenity's shard manager also has its runner in the
@@ -38,18 +40,53 @@ const BUCKETS: [f64; 14] = [
     0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 20.0, 30.0, 60.0,
 ];
 
-/// Which shards are connected, from serenity's events.
-#[derive(Default)]
+/// Which shards are connected, from serenity's events; whether the slash commands are
+/// registered; whether the bot is stopping.
 pub struct Health {
     /// By shard id: connected since its last READY or RESUMED, and no other stage since.
     shards: Mutex<HashMap<u32, bool>>,
     /// serenity's shard manager, once the client is built (its runners' stages).
     manager: OnceLock<Arc<serenity::ShardManager>>,
+    /// Why the slash commands are not registered (yet); `None` once Discord took them. A bot
+    /// whose commands Discord does not have answers no slash command: it is not ready.
+    commands: Mutex<Option<String>>,
+    /// A stop has begun: the commands in flight are finishing, no new one is taken.
+    stopping: AtomicBool,
+}
+
+impl Default for Health {
+    fn default() -> Health {
+        Health::new()
+    }
 }
 
 impl Health {
     pub fn new() -> Health {
-        Health::default()
+        Health {
+            shards: Mutex::default(),
+            manager: OnceLock::new(),
+            commands: Mutex::new(Some("the slash commands are not registered yet".into())),
+            stopping: AtomicBool::new(false),
+        }
+    }
+
+    /// The slash commands are registered (`None`), or why they are not.
+    pub fn set_commands(&self, missing: Option<String>) {
+        *lock(&self.commands) = missing;
+    }
+
+    /// Why the slash commands are not registered, if they are not.
+    pub fn commands_missing(&self) -> Option<String> {
+        lock(&self.commands).clone()
+    }
+
+    /// The stop has begun (`/healthz` says "stopping" from now on).
+    pub fn set_stopping(&self) {
+        self.stopping.store(true, Ordering::SeqCst);
+    }
+
+    pub fn is_stopping(&self) -> bool {
+        self.stopping.load(Ordering::SeqCst)
     }
 
     /// Gives the shard manager, whose runners' stages confirm what the events said.
@@ -250,6 +287,13 @@ impl Ops {
 
     /// `/healthz`: whether the process is ready, and the body.
     pub async fn health(&self) -> (bool, String) {
+        // A process that is stopping is taken out of rotation, whatever else holds.
+        if self.health.is_stopping() {
+            return (
+                false,
+                "stopping: finishing the commands in flight, taking no new ones\n".to_string(),
+            );
+        }
         let (db, shards) = tokio::join!(self.probe(), self.health.connected());
         let mut why = Vec::new();
         if let Err(e) = db {
@@ -257,6 +301,9 @@ impl Ops {
         }
         if shards == 0 {
             why.push("no gateway shard is connected to Discord".to_string());
+        }
+        if let Some(missing) = self.health.commands_missing() {
+            why.push(missing);
         }
         if why.is_empty() {
             (

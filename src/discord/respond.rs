@@ -149,15 +149,7 @@ impl Origin {
             },
             poise::Context::Prefix(p) => (
                 p.msg.member.as_ref().and_then(|m| m.nick.clone()),
-                // Messages carry no permissions; the cache knows them when the server is cached.
-                p.msg
-                    .guild_id
-                    .and_then(|g| {
-                        let guild = ctx.cache().guild(g)?;
-                        let member = guild.members.get(&author.id)?;
-                        Some(guild.member_permissions(member).manage_guild())
-                    })
-                    .unwrap_or(false),
+                super::commands::manages_server(ctx.cache(), p.msg).unwrap_or(false),
             ),
         };
         let parent = match ctx {
@@ -558,7 +550,7 @@ pub async fn message(
     command: Command,
 ) {
     let Some(_pass) = data.gate.enter() else {
-        return;
+        return super::events::restarting(http, data, &origin, message).await;
     };
     match data.limiter.check(origin.user.get()) {
         Verdict::Allow => {}
@@ -1400,7 +1392,7 @@ pub async fn confirm_resign_message(
     game: Option<i64>,
 ) {
     let Some(_pass) = data.gate.enter() else {
-        return;
+        return super::events::restarting(http, data, &origin, message).await;
     };
     let lang = sender_lang(data, &origin).await;
     let m = match game_to_resign(data, &origin, game, lang).await {

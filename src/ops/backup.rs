@@ -68,6 +68,20 @@ pub fn backup(db: &Location, to: &Path) -> Result<BackupReport> {
             to.display()
         )));
     }
+    // A folder that is not there is named as such (SQLite would say only "unable to open
+    // database file").
+    if let Some(problem) = crate::store::SqliteStore::folder_problem(path) {
+        return Err(OpsError::Refused(format!(
+            "no database at {}: {problem}",
+            path.display()
+        )));
+    }
+    if let Some(problem) = crate::store::SqliteStore::folder_problem(to) {
+        return Err(OpsError::Refused(format!(
+            "cannot write the backup {}: {problem}",
+            to.display()
+        )));
+    }
     let started = Instant::now();
     let source = open_sqlite(path, true)?;
     let mut partial = to.as_os_str().to_owned();

@@ -125,6 +125,10 @@ impl SqliteStore {
     }
 
     pub fn open_with(path: impl AsRef<Path>, durability: Durability) -> Result<SqliteStore> {
+        // SQLite alone says "unable to open database file" for a folder that is not there.
+        if let Some(problem) = SqliteStore::folder_problem(path.as_ref()) {
+            return Err(StoreError::Invalid(problem));
+        }
         let store = SqliteStore {
             path: path.as_ref().to_path_buf(),
             durability,
@@ -140,6 +144,23 @@ impl SqliteStore {
         migrations.to_latest(&mut conn)?;
         store.release(conn);
         Ok(store)
+    }
+
+    /// What is wrong with the folder a database file at `path` would be in: it does not exist,
+    /// or it is no folder. `None` when it is a folder (or `path` names none: the current
+    /// one). A database is made in its folder, never the folder itself.
+    pub fn folder_problem(path: &Path) -> Option<String> {
+        let folder = path.parent().filter(|f| !f.as_os_str().is_empty())?;
+        match std::fs::metadata(folder) {
+            Ok(m) if m.is_dir() => None,
+            Ok(_) => Some(format!("{} is not a folder", folder.display())),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Some(format!(
+                "the folder {} does not exist (make it first, or give another path)",
+                folder.display()
+            )),
+            // Not ours to judge here (a folder we may not look into): opening says why.
+            Err(_) => None,
+        }
     }
 
     /// The database file.

@@ -21,13 +21,13 @@ use super::{content, slash, write_config, Bot, STEP};
 use crate::fake_discord::{opt_str, opt_user, FakeDiscord, FakeUser, CHANNEL_ID};
 
 /// A loopback port free right now (the bot binds it a moment later).
-fn free_port() -> u16 {
+pub(super) fn free_port() -> u16 {
     let l = std::net::TcpListener::bind(("127.0.0.1", 0)).expect("bind a free port");
     l.local_addr().expect("local address").port()
 }
 
 /// The example config (quick sweep, Message Content on) with `extra` lines added.
-fn config_with(dir: &Path, extra: &str) -> PathBuf {
+pub(super) fn config_with(dir: &Path, extra: &str) -> PathBuf {
     let path = write_config(dir);
     let mut text = std::fs::read_to_string(&path).expect("read config");
     text.push('\n');
@@ -39,7 +39,7 @@ fn config_with(dir: &Path, extra: &str) -> PathBuf {
 
 /// `GET path` on the bot's metrics server: the status and body, or `None` while nothing
 /// answers there.
-async fn get(port: u16, path: &str) -> Option<(u16, String)> {
+pub(super) async fn get(port: u16, path: &str) -> Option<(u16, String)> {
     let mut s = tokio::net::TcpStream::connect(("127.0.0.1", port))
         .await
         .ok()?;
@@ -61,7 +61,12 @@ async fn get(port: u16, path: &str) -> Option<(u16, String)> {
 }
 
 /// Polls `GET path` until `ok` holds of the answer (panics after [`STEP`], with the last one).
-async fn poll(port: u16, path: &str, what: &str, ok: impl Fn(u16, &str) -> bool) -> String {
+pub(super) async fn poll(
+    port: u16,
+    path: &str,
+    what: &str,
+    ok: impl Fn(u16, &str) -> bool,
+) -> String {
     let deadline = Instant::now() + STEP;
     let mut last = None;
     loop {

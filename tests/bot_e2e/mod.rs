@@ -23,8 +23,10 @@ mod conditional;
 mod dbcopy;
 mod follow;
 mod hardening;
+mod heard;
 mod language;
 mod league;
+mod lifecycle;
 mod long_work;
 mod metrics;
 mod reminders;
@@ -124,6 +126,11 @@ impl Bot {
             assert!(Instant::now() < deadline, "the bot did not stop on SIGTERM");
             std::thread::sleep(Duration::from_millis(50));
         }
+    }
+
+    /// The exit status, if the process has ended (without waiting for it).
+    pub fn child_status(&mut self) -> Option<ExitStatus> {
+        self.child.try_wait().ok().flatten()
     }
 
     pub fn log_text(&self) -> String {

@@ -336,11 +336,24 @@ fn a_database_that_cannot_be_written_is_named_and_refused() {
     let under_missing = d.join("missing").join("x.db");
     let a_folder = d.join("a-folder");
     std::fs::create_dir(&a_folder).expect("make folder");
-    for db in [
-        under_file.clone(),
-        under_missing,
-        a_folder,
-        PathBuf::from("/proc/nonexistent/x.db"),
+    let missing = d.join("missing").display().to_string();
+    let file_name = file.display().to_string();
+    for (db, why) in [
+        // A folder that is not there, or is a file, is named as what is wrong (not as the lock
+        // file's or SQLite's "No such file", "unable to open database file").
+        (
+            under_file.clone(),
+            vec![file_name.as_str(), "is not a folder"],
+        ),
+        (
+            under_missing.clone(),
+            vec!["the folder", missing.as_str(), "does not exist"],
+        ),
+        (a_folder, vec![]),
+        (
+            PathBuf::from("/proc/nonexistent/x.db"),
+            vec!["the folder /proc/nonexistent does not exist"],
+        ),
     ] {
         let out = run_to_end(
             tegami(d)
@@ -350,8 +363,62 @@ fn a_database_that_cannot_be_written_is_named_and_refused() {
                 .arg(&db)
                 .env("DISCORD_TOKEN", TOKEN),
         );
-        refused(&out, &["database", &db.display().to_string()]);
+        let line = refused(&out, &["database", &db.display().to_string()]);
+        for w in why {
+            assert!(line.contains(w), "says {w:?}: {line}");
+        }
     }
+    // The console and the backup say the same of a missing folder.
+    let console = Command::new(env!("CARGO_BIN_EXE_tegami"))
+        .arg("console")
+        .arg("--db")
+        .arg(&under_missing)
+        .current_dir(d)
+        .stdin(Stdio::null())
+        .output()
+        .expect("run tegami console");
+    let err = String::from_utf8_lossy(&console.stderr);
+    assert!(!console.status.success(), "{err}");
+    assert!(
+        err.contains(&format!("the folder {missing} does not exist")),
+        "the console names the missing folder: {err}"
+    );
+    let db = d.join("real.db");
+    drop(tegami::store::SqliteStore::open(&db).expect("make a database"));
+    for (from, to, says) in [
+        (
+            under_missing.clone(),
+            d.join("b1.db"),
+            format!("the folder {missing} does not exist"),
+        ),
+        (
+            db.clone(),
+            d.join("missing").join("b2.db"),
+            format!(
+                "cannot write the backup {}: the folder {missing} does not exist",
+                d.join("missing").join("b2.db").display()
+            ),
+        ),
+    ] {
+        let out = Command::new(env!("CARGO_BIN_EXE_tegami"))
+            .args(["db", "backup", "--db"])
+            .arg(&from)
+            .arg("--to")
+            .arg(&to)
+            .current_dir(d)
+            .stdin(Stdio::null())
+            .output()
+            .expect("run tegami db backup");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "refused: {err}");
+        assert!(err.contains(&says), "says {says:?}: {err}");
+        assert!(!d.join("missing").exists(), "no folder was made");
+    }
+    // The store itself (a library user's open) says it too.
+    let e = tegami::store::SqliteStore::open(&under_missing)
+        .err()
+        .expect("refused");
+    assert!(e.to_string().contains("does not exist"), "{e}");
     // The config's `database`, when there is no --db.
     let (config, _) = example_with(
         d,
@@ -1026,23 +1093,61 @@ async fn a_development_server_gets_the_commands_at_once_and_globally_nothing() {
 }
 
 #[test]
-fn a_rest_base_without_a_gateway_address_stops_the_bot_instead_of_reaching_discord() {
-    // `GET /gateway` fails (nothing listens at the REST base): serenity alone would fall back
-    // to Discord's real gateway and identify there with the token.
+fn a_bot_that_cannot_reach_discord_says_so_tries_again_then_gives_up() {
+    // Nothing listens at the REST base (no network, say): the bot says so in lines of its own,
+    // tries again after pauses growing 1s, 2s, …, and gives up when its patience (shortened by
+    // the test switch) is spent. serenity alone would fall back to Discord's real gateway and
+    // identify there with the token, and warn every five seconds about a shard it cannot start.
     let dir = tempfile::tempdir().expect("temp dir");
-    let out = run_to_end(tegami(dir.path()).env("DISCORD_TOKEN", TOKEN));
+    let out = run_to_end(
+        tegami(dir.path())
+            .env("DISCORD_TOKEN", TOKEN)
+            .env(tegami::discord::FAULT_PATIENCE, "4"),
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "stderr:\n{stderr}");
+    let tries: Vec<&str> = stderr
+        .lines()
+        .filter(|l| l.contains("cannot reach Discord at http://127.0.0.1:9: "))
+        .collect();
+    assert!(
+        tries.len() >= 3,
+        "each try says why, in a line of its own:\n{stderr}"
+    );
+    assert!(
+        tries[0].contains("trying again in 1s") && tries[1].contains("trying again in 2s"),
+        "the pauses grow:\n{stderr}"
+    );
+    assert!(
+        tries[0].to_lowercase().contains("connection refused"),
+        "the cause, not its wrappers: {}",
+        tries[0]
+    );
+    let last = stderr.lines().last().unwrap_or_default();
+    assert!(
+        last.starts_with("tegami: cannot reach Discord at http://127.0.0.1:9")
+            && last.contains("gave up after"),
+        "{stderr}"
+    );
+    assert!(
+        !stderr.contains("gateway.discord.gg") && !stderr.contains("Err starting shard"),
+        "no connection to Discord, no shard started: {stderr}"
+    );
+    assert!(!stderr.contains(TOKEN), "the token is never printed");
+    // A name that does not resolve (DNS failing) is said the same way.
+    let out = run_to_end(
+        tegami(dir.path())
+            .env("DISCORD_TOKEN", TOKEN)
+            .env("TEGAMI_DISCORD_API", "http://tegami-test.invalid")
+            .env(tegami::discord::FAULT_PATIENCE, "1"),
+    );
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "stderr:\n{stderr}");
     let last = stderr.lines().last().unwrap_or_default();
     assert!(
-        last.contains("cannot get the gateway address from http://127.0.0.1:9"),
+        last.starts_with("tegami: cannot reach Discord at http://tegami-test.invalid: "),
         "{stderr}"
     );
-    assert!(
-        !stderr.contains("gateway.discord.gg:443"),
-        "no connection to Discord: {stderr}"
-    );
-    assert!(!stderr.contains(TOKEN), "the token is never printed");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -663,6 +663,41 @@ impl FakeDiscord {
         m
     }
 
+    /// [`Self::message_create`] by a member of the server holding `roles` (the message's
+    /// `member.roles`, as Discord sends them with every message in a server).
+    pub fn message_create_with_roles(
+        &self,
+        user: &FakeUser,
+        channel_id: u64,
+        content: &str,
+        roles: &[u64],
+    ) -> Value {
+        let mut member = partial_member_json(user, None);
+        member["roles"] = json!(roles.iter().map(u64::to_string).collect::<Vec<_>>());
+        self.message_create_with(user, channel_id, content, json!({ "member": member }))
+    }
+
+    /// The GUILD_CREATE of the test server ([`GUILD_ID`], owned by [`OWNER_USER_ID`], with its
+    /// channel [`super::CHANNEL_ID`]) with `roles` (id, permission bits) beside `@everyone`:
+    /// what a bot without the Guild Members intent learns of the server's roles.
+    pub fn guild_create_with_roles(&self, roles: &[(u64, u64)]) -> Value {
+        let channels = vec![text_channel_json(super::CHANNEL_ID, "games")];
+        let mut g = guild_create_json(GUILD_ID, "tests", channels);
+        let everyone = g["roles"][0].clone();
+        if let Some(list) = g["roles"].as_array_mut() {
+            for (i, (id, bits)) in roles.iter().enumerate() {
+                let mut r = everyone.clone();
+                r["id"] = json!(id.to_string());
+                r["name"] = json!(format!("role-{id}"));
+                r["position"] = json!(i + 1);
+                r["permissions"] = json!(bits.to_string());
+                list.push(r);
+            }
+        }
+        check_event("GUILD_CREATE", &g);
+        g
+    }
+
     /// A MESSAGE_CREATE by `user` with a file attached (served by the fake at the attachment's
     /// `url`).
     pub fn message_create_with_file(

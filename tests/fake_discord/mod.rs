@@ -368,6 +368,54 @@ pub(crate) struct State {
     /// The members the bot added to each thread (`PUT /channels/{thread}/thread-members/{user}`),
     /// with when, less those it took out.
     pub thread_members: BTreeMap<u64, BTreeMap<u64, String>>,
+    /// Requests to hold until released ([`FakeDiscord::hold_next`]): each with the paths that
+    /// arrived and the signal that lets them go on.
+    pub holds: Vec<(Fault, Arc<Hold>)>,
+}
+
+/// A request held by [`FakeDiscord::hold_next`]: its arrival is known at once, its answer waits
+/// for [`Hold::release`].
+pub struct Hold {
+    arrived: watch::Sender<Option<String>>,
+    released: tokio::sync::Notify,
+    let_go: std::sync::atomic::AtomicBool,
+}
+
+impl Default for Hold {
+    fn default() -> Hold {
+        Hold {
+            arrived: watch::channel(None).0,
+            released: tokio::sync::Notify::new(),
+            let_go: std::sync::atomic::AtomicBool::new(false),
+        }
+    }
+}
+
+impl Hold {
+    /// Waits until the held request has arrived (its path), or panics after `timeout`.
+    pub async fn arrived(&self, timeout: Duration) -> String {
+        let mut rx = self.arrived.subscribe();
+        let got = tokio::time::timeout(timeout, rx.wait_for(Option::is_some))
+            .await
+            .expect("fake discord: the held request did not arrive in time")
+            .expect("fake discord: hold dropped");
+        got.clone().unwrap_or_default()
+    }
+
+    /// Lets the held request go on (now, or at once when it arrives later).
+    pub fn release(&self) {
+        self.let_go.store(true, Ordering::SeqCst);
+        self.released.notify_waiters();
+    }
+
+    /// Called by the REST handler: records the arrival, waits for the release.
+    pub(crate) async fn hold(&self, path: &str) {
+        let released = self.released.notified();
+        self.arrived.send_replace(Some(path.to_string()));
+        if !self.let_go.load(Ordering::SeqCst) {
+            released.await;
+        }
+    }
 }
 
 impl State {
@@ -1321,6 +1369,18 @@ impl FakeDiscord {
         for _ in 0..n {
             st.failures.push((fault.clone(), status));
         }
+    }
+
+    /// The next matching request (as for [`Self::fail_next`]) is held before it is answered
+    /// until the returned [`Hold`] is released; [`Hold::arrived`] says when it came. A test
+    /// forces "a command is in flight" with it, without guessing at timing.
+    pub fn hold_next(&self, method: &str, path_prefix: &str) -> Arc<Hold> {
+        let hold = Arc::new(Hold::default());
+        self.shared
+            .lock()
+            .holds
+            .push((Fault::new(method, path_prefix), hold.clone()));
+        hold
     }
 
     /// The next matching request (as for [`Self::fail_next`]) is answered only after `delay`.

@@ -228,6 +228,10 @@ pub(crate) async fn handle(AxumState(shared): AxumState<Arc<Shared>>, req: Reque
     if let Some(delay) = delay {
         tokio::time::sleep(delay).await;
     }
+    let hold = take_fault(&mut shared.lock().holds, &method, &path);
+    if let Some(hold) = hold {
+        hold.hold(&path).await;
+    }
 
     if method == "GET" && path.starts_with("/attachments/") {
         return attachment(&shared, &method, &path, query, auth);
