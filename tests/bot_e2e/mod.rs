@@ -26,6 +26,7 @@ mod hardening;
 mod language;
 mod league;
 mod metrics;
+mod placement;
 mod reminders;
 mod sharded;
 mod startup;
