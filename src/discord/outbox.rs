@@ -33,11 +33,11 @@ use serenity::{ChannelId, Http, UserId};
 use tracing::{debug, info, warn};
 
 use super::guard::Gate;
-pub(crate) use super::placement::{home_of, lock};
 use super::placement::{
     self, attachment, channel_of, clip, failure, report_server_channel, server_channel, user_id,
     Failure, Memory, Outgoing,
 };
+pub(crate) use super::placement::{home_of, lock};
 use crate::i18n::Lang;
 use crate::service::{Notice, Service, Via, Worker};
 
@@ -74,7 +74,6 @@ impl Outbox {
     fn delivered(&self, id: i64) {
         lock(&self.retry).remove(&id);
     }
-
 }
 
 /// The outcome of one notice's delivery.
@@ -352,14 +351,8 @@ async fn deliver_league_post(
                         .and_then(|r| r.ok().flatten())
                         .is_some_and(|l| l.thread.is_none() && l.status.is_live());
                     if live {
-                        placement::start_league_thread(
-                            http,
-                            service,
-                            &outbox.places,
-                            league,
-                            &msg,
-                        )
-                        .await;
+                        placement::start_league_thread(http, service, &outbox.places, league, &msg)
+                            .await;
                     }
                 }
                 return Delivery::Delivered;

@@ -339,7 +339,14 @@ pub(crate) async fn send(
                     t!(*lang, "discord-dm-refused")
                 }
             };
-            let said = post_in(http, *channel, Some(*message), &Outgoing::text(&word), *lang).await;
+            let said = post_in(
+                http,
+                *channel,
+                Some(*message),
+                &Outgoing::text(&word),
+                *lang,
+            )
+            .await;
             match (sent, said) {
                 (Ok(m), _) => Ok(m),
                 (Err(_), Ok(m)) => Ok(m),
@@ -368,7 +375,10 @@ pub(crate) async fn home_of(service: &Arc<Service>, game: i64) -> Option<GameHom
 }
 
 /// The server's games channel, read off the runtime.
-pub(crate) async fn server_channel(service: &Arc<Service>, guild: Option<&str>) -> Option<ChannelId> {
+pub(crate) async fn server_channel(
+    service: &Arc<Service>,
+    guild: Option<&str>,
+) -> Option<ChannelId> {
     let guild = guild?.to_string();
     let s = service.clone();
     let c = tokio::task::spawn_blocking(move || s.server_channel(&guild))
@@ -465,7 +475,11 @@ impl Placed {
 
 /// The places to try for a game's announcement, in order: its thread, its channel, where the
 /// command was sent when that is in the game's server, the server's games channel.
-fn game_places(home: &GameHome, sent: Option<&Sent>, fallback: Option<ChannelId>) -> Vec<ChannelId> {
+fn game_places(
+    home: &GameHome,
+    sent: Option<&Sent>,
+    fallback: Option<ChannelId>,
+) -> Vec<ChannelId> {
     let thread = channel_of(home.thread.as_deref());
     let channel = channel_of(home.channel.as_deref());
     let same_server = |s: &&Sent| s.guild.map(|g| g.to_string()) == home.guild;
@@ -504,9 +518,7 @@ pub(crate) async fn announce_game(
         refused: Vec::new(),
     };
     for place in places {
-        let reply_to = sent
-            .filter(|s| s.channel == place)
-            .and_then(|s| s.message);
+        let reply_to = sent.filter(|s| s.channel == place).and_then(|s| s.message);
         match post_in(http, place, reply_to, out, lang).await {
             Ok(m) => {
                 placed.landed = Some(m);
@@ -543,8 +555,8 @@ pub(crate) async fn announce_game(
         let parent = sent.filter(|s| s.channel == landed).and_then(|s| s.parent);
         set_home(service, home.id, Some(parent.unwrap_or(landed)), None).await;
     }
-    let in_thread = Some(landed) == thread
-        || sent.is_some_and(|s| s.channel == landed && s.parent.is_some());
+    let in_thread =
+        Some(landed) == thread || sent.is_some_and(|s| s.channel == landed && s.parent.is_some());
     if live && !in_thread && home.guild.is_some() {
         start_thread(http, service, memory, home.id, msg).await;
     }

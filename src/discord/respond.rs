@@ -17,23 +17,23 @@ use poise::serenity_prelude as serenity;
 use serenity::builder::Builder;
 use serenity::{
     ChannelId, CreateActionRow, CreateAttachment, CreateButton, CreateInteractionResponse,
-    CreateInteractionResponseFollowup, CreateInteractionResponseMessage, Http,
-    InteractionId, MessageId, UserId,
+    CreateInteractionResponseFollowup, CreateInteractionResponseMessage, Http, InteractionId,
+    MessageId, UserId,
 };
 use tracing::{error, warn};
 
 use super::guard::Verdict;
 use super::outbox;
+pub use super::placement::Target;
 use super::placement::{
     self, archive_thread, attachment, channel_of, clip, home_of, join_threads, leave_thread,
     mention_only, send, start_league_thread, user_id, Failure, Outgoing, Sent, MAX_CONTENT,
 };
-pub use super::placement::Target;
 use super::{Ctx, Data, Error};
 use crate::i18n::Lang;
 use crate::service::{
-    Attachment, Command, FollowChange, LeagueCommand, Notice, Place, Reply,
-    Request, User, Via, MAX_ATTACHMENT,
+    Attachment, Command, FollowChange, LeagueCommand, Notice, Place, Reply, Request, User, Via,
+    MAX_ATTACHMENT,
 };
 use crate::t;
 
@@ -628,12 +628,8 @@ pub async fn answer(
 
     // Where the announcement goes: the game's home (its thread, else its channel), else where
     // the command was sent.
-    let thread = home
-        .as_ref()
-        .and_then(|h| channel_of(h.thread.as_deref()));
-    let home_channel = home
-        .as_ref()
-        .and_then(|h| channel_of(h.channel.as_deref()));
+    let thread = home.as_ref().and_then(|h| channel_of(h.thread.as_deref()));
+    let home_channel = home.as_ref().and_then(|h| channel_of(h.channel.as_deref()));
     let channel = thread.or(home_channel).unwrap_or(origin.channel);
     // Mentions of the announcement's channel are folded into it; the rest (direct messages,
     // other channels, and what the move set off after it: a conditional answer's mention goes
@@ -825,8 +821,7 @@ pub async fn announce_computer_move(http: &Arc<Http>, data: &Data, reply: Reply)
         data.service.release_notices(&ids);
         return;
     };
-    let channel =
-        channel_of(home.channel.as_deref()).or(channel_of(home.thread.as_deref()));
+    let channel = channel_of(home.channel.as_deref()).or(channel_of(home.thread.as_deref()));
     let (Some(user), Some(channel)) = (user_id(me.id.as_str()), channel) else {
         warn!(
             game,

@@ -42,7 +42,12 @@ fn tegami_user() -> FakeUser {
 
 /// Starts the bot on `dir/tegami.db` with the example config and `env`, and waits until it has
 /// registered its commands.
-pub(super) async fn started(fake: &FakeDiscord, dir: &Path, name: &str, env: &[(&str, &str)]) -> Bot {
+pub(super) async fn started(
+    fake: &FakeDiscord,
+    dir: &Path,
+    name: &str,
+    env: &[(&str, &str)],
+) -> Bot {
     let config = write_config(dir);
     let db = dir.join("tegami.db");
     let bot = Bot::start_with(

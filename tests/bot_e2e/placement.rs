@@ -117,7 +117,11 @@ async fn without_attach_files_the_announcement_goes_as_text_in_its_thread() {
             "the text says the picture is missing: {}",
             content(&announced)
         );
-        assert!(pinged(&announced).contains(&bob.id), "{}", announced.summary());
+        assert!(
+            pinged(&announced).contains(&bob.id),
+            "{}",
+            announced.summary()
+        );
         assert!(
             !fake.calls_since(before).iter().any(made_thread),
             "no new thread: {}",
@@ -151,7 +155,11 @@ async fn without_send_messages_in_threads_the_game_goes_on_in_its_channel_withou
 
         fake.refuse_thread_posts(CHANNEL_ID);
         let before = fake.call_count();
-        for (who, other, mv) in [(&alice, &bob, "P-7f"), (&bob, &alice, "P-3d"), (&alice, &bob, "P-2f")] {
+        for (who, other, mv) in [
+            (&alice, &bob, "P-7f"),
+            (&bob, &alice, "P-3d"),
+            (&alice, &bob, "P-2f"),
+        ] {
             let start = fake.call_count();
             play(&fake, CHANNEL_ID, who, mv).await;
             let announced = fake
@@ -159,7 +167,11 @@ async fn without_send_messages_in_threads_the_game_goes_on_in_its_channel_withou
                     posted_in(c, CHANNEL_ID) && content(c).contains(mv)
                 })
                 .await;
-            assert!(has_png(&announced), "with its board: {}", announced.summary());
+            assert!(
+                has_png(&announced),
+                "with its board: {}",
+                announced.summary()
+            );
             assert!(
                 pinged(&announced).contains(&other.id),
                 "{}",
@@ -266,12 +278,15 @@ async fn a_personal_answer_asked_by_prefix_goes_by_dm_never_to_the_channel() {
         .await;
         let dm = fake
             .wait_for_since(before, "Alice's lines by direct message", STEP, |c| {
-                fake.dm_channel_of(alice.id).is_some_and(|d| posted_in(c, d))
+                fake.dm_channel_of(alice.id)
+                    .is_some_and(|d| posted_in(c, d))
             })
             .await;
         assert_eq!(content(&dm), lines, "the DM is the private answer");
         let said = fake
-            .wait_for_since(before, "a word in the thread", STEP, |c| posted_in(c, thread))
+            .wait_for_since(before, "a word in the thread", STEP, |c| {
+                posted_in(c, thread)
+            })
             .await;
         assert!(
             content(&said).contains("direct message") && !content(&said).contains("P-2f"),
@@ -288,7 +303,9 @@ async fn a_personal_answer_asked_by_prefix_goes_by_dm_never_to_the_channel() {
         )
         .await;
         let said = fake
-            .wait_for_since(before, "a word in the thread", STEP, |c| posted_in(c, thread))
+            .wait_for_since(before, "a word in the thread", STEP, |c| {
+                posted_in(c, thread)
+            })
             .await;
         assert!(
             content(&said).contains("closed") && !content(&said).contains("P-2f"),
