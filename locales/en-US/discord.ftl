@@ -16,6 +16,9 @@ discord-announce-failed =
     ✓ { $line }
     (Tegami could not post the announcement in this game's channel: { $error })
 discord-thread-title = Game #{ $game }
+discord-files-refused = (The picture is not attached: Tegami may not attach files here.)
+discord-sent-dm = ✉ I sent you the answer by direct message: it is yours alone.
+discord-dm-refused = ✗ This answer is yours alone, and your direct messages are closed to Tegami. Open them, or use the slash command, which answers you privately.
 discord-games-channel-unusable = Tegami cannot post in <#{ $channel }>, the games channel set with `/server channel` in your server ({ $why }). Give the bot access to it again, or choose another with `/server channel`.
 discord-confirm-resign = Resign game #{ $game }? Your opponent wins; this cannot be undone.
 discord-confirm-resign-button = Confirm resignation

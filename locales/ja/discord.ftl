@@ -15,6 +15,9 @@ discord-announce-failed =
     ✓ { $line }
     （この対局のチャンネルに Tegami が投稿できませんでした: { $error }）
 discord-thread-title = 対局 #{ $game }
+discord-files-refused = （ここではファイルを添付する権限がないため、画像は添付していません。）
+discord-sent-dm = ✉ この回答はあなただけのものなので、ダイレクトメッセージで送りました。
+discord-dm-refused = ✗ この回答はあなただけのものですが、Tegami からのダイレクトメッセージが受け取れない設定になっています。ダイレクトメッセージを開くか、本人にだけ表示されるスラッシュコマンドを使ってください。
 discord-games-channel-unusable = Tegami は、あなたのサーバーで `/server channel` に設定された対局チャンネル <#{ $channel }> に投稿できません（{ $why }）。ボットが再びそのチャンネルを使えるようにするか、`/server channel` で別のチャンネルを選んでください。
 discord-confirm-resign = 対局 #{ $game } を投了しますか？ 相手の勝ちとなり、取り消せません。
 discord-confirm-resign-button = 投了する

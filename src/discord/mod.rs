@@ -22,6 +22,7 @@ mod events;
 mod guard;
 mod ops;
 mod outbox;
+mod placement;
 mod respond;
 
 use std::sync::Arc;

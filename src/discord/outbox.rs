@@ -12,8 +12,11 @@
 //! go, and the loop skips held notices (`service::delivery`). So a slow command (an analysis,
 //! the computer thinking) never holds up another command or the loop.
 //!
+//! Where each message goes, and what a refusal of Discord's means (by its error code), is
+//! `placement`'s to decide; this module decides which notices go when.
+//!
 //! **Nothing is dropped silently.** Where a notice's place is gone (404, Unknown Channel) or
-//! closed to the bot (403), it falls back: a mention to the recipient's direct messages, then
+//! closed to the bot (Missing Access, or a permission missing), it falls back: a mention to the recipient's direct messages, then
 //! to the server's games channel (`server channel`); a direct message refused to a mention in
 //! the game's home, then the server's channel; a move's announcement to the game's channel,
 //! then the server's channel (and the game moves there, with a new thread where allowed). Only
@@ -30,31 +33,26 @@ use serenity::{ChannelId, Http, UserId};
 use tracing::{debug, info, warn};
 
 use super::guard::Gate;
-use super::respond::{self, clip, mention_only, user_id, Outgoing};
-use crate::service::{GameHome, Notice, Service, Via, Worker};
+use super::placement::{
+    self, attachment, channel_of, clip, failure, report_server_channel, server_channel, user_id,
+    Failure, Memory, Outgoing,
+};
+pub(crate) use super::placement::{home_of, lock};
+use crate::i18n::Lang;
+use crate::service::{Notice, Service, Via, Worker};
 
-/// Per-notice retries of this process, and channels where threads cannot be made.
+/// Per-notice retries of this process, and what it remembers of places (`placement`).
 pub struct Outbox {
     retry: Mutex<HashMap<i64, (u32, Instant)>>,
-    /// Channels where making a thread failed lately: not tried again for an hour.
-    no_threads: Mutex<HashMap<ChannelId, Instant>>,
-    /// Servers whose games channel was reported unusable to their owner lately.
-    reported: Mutex<HashMap<String, Instant>>,
-}
-
-pub(crate) fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    match m.lock() {
-        Ok(g) => g,
-        Err(poisoned) => poisoned.into_inner(),
-    }
+    /// Channels where threads cannot be used, servers told of their games channel.
+    pub(crate) places: Memory,
 }
 
 impl Outbox {
     pub fn new() -> Outbox {
         Outbox {
             retry: Mutex::new(HashMap::new()),
-            no_threads: Mutex::new(HashMap::new()),
-            reported: Mutex::new(HashMap::new()),
+            places: Memory::new(),
         }
     }
 
@@ -76,55 +74,6 @@ impl Outbox {
     fn delivered(&self, id: i64) {
         lock(&self.retry).remove(&id);
     }
-
-    /// Whether a thread may be tried in this channel (none failed there in the last hour).
-    pub(crate) fn threads_allowed(&self, channel: ChannelId) -> bool {
-        lock(&self.no_threads)
-            .get(&channel)
-            .is_none_or(|at| at.elapsed() > Duration::from_secs(3600))
-    }
-
-    pub(crate) fn threads_refused(&self, channel: ChannelId) {
-        lock(&self.no_threads).insert(channel, Instant::now());
-    }
-
-    /// Whether the unusable games channel of `guild` should be reported now (once a day).
-    fn report_due(&self, guild: &str) -> bool {
-        let mut r = lock(&self.reported);
-        let due = r
-            .get(guild)
-            .is_none_or(|at| at.elapsed() > Duration::from_secs(86_400));
-        if due {
-            r.insert(guild.to_string(), Instant::now());
-        }
-        due
-    }
-}
-
-/// How a call failed, for choosing what to do next.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Failure {
-    /// The place is gone (404) or closed to the bot (403): try another way.
-    Closed,
-    /// Refused for another reason that a retry cannot change (400, 413 ...).
-    Refused,
-    /// May pass: a 5xx, a rate limit, the network.
-    Passing,
-}
-
-/// What kind of failure an error is.
-pub(crate) fn failure(e: &serenity::Error) -> Failure {
-    match e {
-        serenity::Error::Http(serenity::http::HttpError::UnsuccessfulRequest(r)) => {
-            match r.status_code.as_u16() {
-                403 | 404 => Failure::Closed,
-                429 => Failure::Passing,
-                s if (400..500).contains(&s) => Failure::Refused,
-                _ => Failure::Passing,
-            }
-        }
-        _ => Failure::Passing,
-    }
 }
 
 /// The outcome of one notice's delivery.
@@ -137,71 +86,12 @@ enum Delivery {
     Aside(String),
 }
 
-/// A channel id of the core's (a decimal snowflake).
-pub(crate) fn channel_of(s: Option<&str>) -> Option<ChannelId> {
-    s.and_then(|c| c.parse::<u64>().ok())
-        .filter(|&c| c != 0)
-        .map(ChannelId::new)
-}
-
-/// A game's home, read off the runtime.
-pub(crate) async fn home_of(service: &Arc<Service>, game: i64) -> Option<GameHome> {
-    let s = service.clone();
-    match tokio::task::spawn_blocking(move || s.game_home(game)).await {
-        Ok(Ok(h)) => h,
-        Ok(Err(e)) => {
-            warn!(game, "cannot read the game's home: {e}");
-            None
-        }
-        Err(e) => {
-            warn!(game, "cannot read the game's home: {e}");
-            None
-        }
-    }
-}
-
-/// The server's games channel, read off the runtime.
-async fn server_channel(service: &Arc<Service>, guild: Option<&str>) -> Option<ChannelId> {
-    let guild = guild?.to_string();
-    let s = service.clone();
-    let c = tokio::task::spawn_blocking(move || s.server_channel(&guild))
+/// The language of a server's public posts (off the runtime).
+async fn public_lang(service: &Arc<Service>, guild: Option<&str>) -> Lang {
+    let (s, guild) = (service.clone(), guild.map(str::to_string));
+    tokio::task::spawn_blocking(move || s.public_voice(guild.as_deref()).lang)
         .await
-        .ok()?
-        .ok()?;
-    channel_of(c.as_deref())
-}
-
-/// Records a game's new home (off the runtime).
-pub(crate) async fn set_home(
-    service: &Arc<Service>,
-    game: i64,
-    channel: Option<ChannelId>,
-    thread: Option<ChannelId>,
-) {
-    let s = service.clone();
-    let (c, t) = (
-        channel.map(|c| c.to_string()),
-        thread.map(|t| t.to_string()),
-    );
-    match tokio::task::spawn_blocking(move || s.set_home(game, c.as_deref(), t.as_deref())).await {
-        Ok(Ok(())) => info!(game, ?channel, ?thread, "the game moved to a new home"),
-        Ok(Err(e)) => warn!(game, "cannot record the game's new home: {e}"),
-        Err(e) => warn!(game, "cannot record the game's new home: {e}"),
-    }
-}
-
-/// A game's home was found gone or closed (`lost`: its thread, or its channel): the game
-/// forgets it, so the next announcement finds it a new one.
-pub(crate) async fn lost_home(service: &Arc<Service>, home: &GameHome, lost: ChannelId) {
-    let thread = channel_of(home.thread.as_deref());
-    let channel = channel_of(home.channel.as_deref());
-    if thread == Some(lost) {
-        warn!(game = home.id, thread = %lost, "the game's thread is gone or closed to the bot");
-        set_home(service, home.id, channel, None).await;
-    } else if channel == Some(lost) {
-        warn!(game = home.id, channel = %lost, "the game's channel is gone or closed to the bot");
-        set_home(service, home.id, None, None).await;
-    }
+        .unwrap_or_default()
 }
 
 /// Sends one notice, falling back as the module header says.
@@ -228,27 +118,29 @@ async fn deliver(
         Some(_) => channel_of(n.channel.as_deref()).or(game_home),
         None => game_home.or_else(|| channel_of(n.channel.as_deref())),
     };
-    let fallback = server_channel(service, guild.as_deref())
-        .await
-        .filter(|c| Some(*c) != here);
     if let (Via::Post, None, Some(league)) = (n.via, n.game, n.league) {
         return deliver_league_post(http, service, outbox, n, league, &text).await;
     }
     if n.via == Via::Post {
-        return deliver_post(http, service, outbox, n, home, &text, ping, fallback).await;
+        return deliver_post(http, service, outbox, n, home, &text, ping).await;
     }
+    let fallback = server_channel(service, guild.as_deref())
+        .await
+        .filter(|c| Some(*c) != here);
     let Some(user) = user_id(&n.user) else {
         // Not a Discord user (a console name in a shared database): nobody to tell here.
         warn!(user = %n.user, "notice for a user who is not on Discord; dropped");
         return Delivery::Delivered;
     };
     let mention = |channel: ChannelId| {
-        let text = text.clone();
+        let out = Outgoing {
+            ping: vec![user],
+            ..Outgoing::text(&format!("<@{user}> {text}"))
+        };
         async move {
-            let msg = serenity::CreateMessage::new()
-                .content(clip(&format!("<@{user}> {text}")))
-                .allowed_mentions(mention_only(&[user]));
-            channel.send_message(http, msg).await.map(|_| ())
+            placement::post_in(http, channel, None, &out, Lang::En)
+                .await
+                .map(|_| ())
         }
     };
     // The ways, in order: each a place and whether it is the game's home.
@@ -287,15 +179,22 @@ async fn deliver(
             }
             Err(e) => match failure(&e) {
                 Failure::Passing => return Delivery::Later(e.to_string()),
-                Failure::Closed | Failure::Refused => {
-                    debug!(notice = ?n.id, ?way, "cannot deliver this way: {e}");
+                f => {
+                    debug!(notice = ?n.id, ?way, ?f, "cannot deliver this way: {e}");
                     why.push(format!("{way:?}: {e}"));
                     match (way, &home) {
-                        (Way::Home(c), Some(h)) if failure(&e) == Failure::Closed => {
-                            lost_home(service, h, c).await
+                        (Way::Home(c), Some(h)) => {
+                            placement::lost_home(service, &outbox.places, h, c, f).await
                         }
                         (Way::Server(_), _) => {
-                            report_server_channel(http, service, outbox, guild.as_deref(), &e).await
+                            report_server_channel(
+                                http,
+                                service,
+                                &outbox.places,
+                                guild.as_deref(),
+                                &e,
+                            )
+                            .await
                         }
                         _ => {}
                     }
@@ -319,19 +218,17 @@ enum Way {
     Server(ChannelId),
 }
 
-/// Posts a move's announcement late (its board drawn again): in the game's thread, else its
-/// channel, else the server's games channel; the game moves to wherever it landed, with a new
-/// thread where allowed.
-#[allow(clippy::too_many_arguments)]
+/// Posts a move's announcement late (its board drawn again), where `placement` says (the
+/// game's thread, else its channel, else the server's games channel); the game moves to
+/// wherever it landed, with a new thread where allowed.
 async fn deliver_post(
     http: &Http,
     service: &Arc<Service>,
     outbox: &Outbox,
     n: &Notice,
-    home: Option<GameHome>,
+    home: Option<crate::service::GameHome>,
     text: &str,
     ping: &[UserId],
-    fallback: Option<ChannelId>,
 ) -> Delivery {
     let (Some(game), Some(home)) = (n.game, home) else {
         return Delivery::Aside("the game is unknown".into());
@@ -355,43 +252,33 @@ async fn deliver_post(
     };
     let out = Outgoing {
         content: clip(&content),
-        files: board.into_iter().map(respond::attachment).collect(),
+        files: board.into_iter().map(attachment).collect(),
         rows: Vec::new(),
         ping: ping.to_vec(),
     };
-    let thread = channel_of(home.thread.as_deref());
-    let channel = channel_of(home.channel.as_deref());
-    let places: Vec<ChannelId> = [thread, channel, fallback].into_iter().flatten().collect();
-    let mut why = Vec::new();
-    for place in places {
-        match respond::post(http, place, out.clone()).await {
-            Ok(msg) => {
-                if Some(place) != thread {
-                    // Re-homed: the game lives where this landed, in a thread of its own.
-                    let rehome = Some(place) != channel;
-                    if rehome {
-                        set_home(service, game, Some(place), None).await;
-                    } else if thread.is_some() {
-                        set_home(service, game, channel, None).await;
-                    }
-                    if home.active && home.guild.is_some() {
-                        respond::start_thread(http, service, outbox, game, &msg).await;
-                    }
-                }
-                return Delivery::Delivered;
-            }
-            Err(e) => match failure(&e) {
-                Failure::Passing => return Delivery::Later(e.to_string()),
-                Failure::Closed | Failure::Refused => {
-                    why.push(format!("<#{place}>: {e}"));
-                    if Some(place) == fallback {
-                        report_server_channel(http, service, outbox, home.guild.as_deref(), &e)
-                            .await;
-                    }
-                }
-            },
-        }
+    let lang = public_lang(service, home.guild.as_deref()).await;
+    let placed = placement::announce_game(
+        http,
+        service,
+        &outbox.places,
+        &home,
+        None,
+        &out,
+        home.active,
+        lang,
+    )
+    .await;
+    if placed.landed.is_some() {
+        return Delivery::Delivered;
     }
+    if let Some(r) = placed.failed().filter(|r| r.failure == Failure::Passing) {
+        return Delivery::Later(r.error.clone());
+    }
+    let mut why: Vec<String> = placed
+        .refused
+        .iter()
+        .map(|r| format!("<#{}>: {}", r.place, r.error))
+        .collect();
     if why.is_empty() {
         why.push("the game has no channel".into());
     }
@@ -446,13 +333,14 @@ async fn deliver_league_post(
     };
     let out = Outgoing {
         content: clip(text),
-        files: files.into_iter().map(respond::attachment).collect(),
+        files: files.into_iter().map(attachment).collect(),
         rows: Vec::new(),
         ping: Vec::new(),
     };
+    let lang = public_lang(service, Some(&guild)).await;
     let mut why = Vec::new();
     for place in places {
-        match respond::post(http, place, out.clone()).await {
+        match placement::post_in(http, place, None, &out, lang).await {
             Ok(msg) => {
                 // Landed outside a thread while the league has none: its thread, from here.
                 if Some(place) != thread && Some(place) == channel {
@@ -463,24 +351,30 @@ async fn deliver_league_post(
                         .and_then(|r| r.ok().flatten())
                         .is_some_and(|l| l.thread.is_none() && l.status.is_live());
                     if live {
-                        respond::start_league_thread(http, service, outbox, league, &msg).await;
+                        placement::start_league_thread(http, service, &outbox.places, league, &msg)
+                            .await;
                     }
                 }
                 return Delivery::Delivered;
             }
             Err(e) => match failure(&e) {
                 Failure::Passing => return Delivery::Later(e.to_string()),
-                Failure::Closed | Failure::Refused => {
+                f => {
                     why.push(format!("<#{place}>: {e}"));
-                    if Some(place) == thread && failure(&e) == Failure::Closed {
-                        warn!(league, thread = %place, "the league's thread is gone or closed to the bot");
+                    if Some(place) == thread && f.closed() {
+                        warn!(league, thread = %place, ?f, "the league's thread is gone or closed to the bot");
+                        // Its posts refused (Send Messages in Threads): no new thread per post.
+                        if let (Failure::MissingPermission, Some(c)) = (f, channel) {
+                            outbox.places.threads_refused(c);
+                        }
                         let s = service.clone();
                         let _ =
                             tokio::task::spawn_blocking(move || s.set_league_thread(league, None))
                                 .await;
                     }
                     if Some(place) == fallback {
-                        report_server_channel(http, service, outbox, Some(&guild), &e).await;
+                        report_server_channel(http, service, &outbox.places, Some(&guild), &e)
+                            .await;
                     }
                 }
             },
@@ -495,25 +389,9 @@ async fn deliver_league_post(
 /// A direct message.
 async fn direct(http: &Http, user: UserId, text: &str) -> Result<(), serenity::Error> {
     let dm = user.create_dm_channel(http).await?;
-    let msg = serenity::CreateMessage::new()
-        .content(clip(text))
-        .allowed_mentions(mention_only(&[]));
-    dm.id.send_message(http, msg).await.map(|_| ())
-}
-
-/// Tells a server's owner (once a day) that its games channel cannot be used.
-async fn report_server_channel(
-    http: &Http,
-    service: &Arc<Service>,
-    outbox: &Outbox,
-    guild: Option<&str>,
-    e: &serenity::Error,
-) {
-    let Some(g) = guild else { return };
-    if !outbox.report_due(g) {
-        return;
-    }
-    respond::report_games_channel(http, service, g, &e.to_string()).await;
+    placement::post_in(http, dm.id, None, &Outgoing::text(text), Lang::En)
+        .await
+        .map(|_| ())
 }
 
 /// Delivers notices now (a command's own, not folded into its announcement; or the loop's),
@@ -672,7 +550,7 @@ pub async fn run_loops(
                 let ended = sweep(&service).await;
                 requeue_computer(&service, &computer).await;
                 // Followers not yet added to their game's thread (a Discord failure before).
-                respond::join_threads(&http, &service, None).await;
+                placement::join_threads(&http, &service, None).await;
                 ended
             }
         };
@@ -683,7 +561,7 @@ pub async fn run_loops(
         // Games lost on time: their threads are closed once the players were told there (a
         // message in an archived thread would reopen it).
         for game in ended {
-            respond::archive_thread(&http, &service, game).await;
+            placement::archive_thread(&http, &service, game).await;
         }
     }
 }

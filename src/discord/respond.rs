@@ -5,21 +5,30 @@
 //! shown to the sender only (the deferred message is deleted and an ephemeral follow-up sent); a
 //! success is a public message with the board picture and other files, the buttons, and a
 //! mention of exactly the users it means to ping (`allowed_mentions`: no `@everyone`, no roles).
-//! Prefix commands and bare moves are answered by a message in the channel.
+//! Prefix commands and bare moves are answered by a message in the channel, except a personal
+//! answer (conditional lines, settings, one's own stats …: [`personal`]) asked in a server,
+//! which goes to the sender's direct messages, the channel told only that it did.
+//!
+//! Where each message lands, and what Discord's refusals mean, is `placement`'s decision.
 
 use std::sync::Arc;
 
 use poise::serenity_prelude as serenity;
 use serenity::builder::Builder;
 use serenity::{
-    ChannelId, CreateActionRow, CreateAllowedMentions, CreateAttachment, CreateButton,
-    CreateInteractionResponse, CreateInteractionResponseFollowup, CreateInteractionResponseMessage,
-    CreateMessage, Http, InteractionId, MessageId, UserId,
+    ChannelId, CreateActionRow, CreateAttachment, CreateButton, CreateInteractionResponse,
+    CreateInteractionResponseFollowup, CreateInteractionResponseMessage, Http, InteractionId,
+    MessageId, UserId,
 };
 use tracing::{error, warn};
 
 use super::guard::Verdict;
-use super::outbox::{self, Failure};
+use super::outbox;
+pub use super::placement::Target;
+use super::placement::{
+    self, archive_thread, attachment, channel_of, clip, home_of, join_threads, leave_thread,
+    mention_only, send, start_league_thread, user_id, Failure, Outgoing, Sent, MAX_CONTENT,
+};
 use super::{Ctx, Data, Error};
 use crate::i18n::Lang;
 use crate::service::{
@@ -27,37 +36,6 @@ use crate::service::{
     MAX_ATTACHMENT,
 };
 use crate::t;
-
-/// Discord's limit on a message's text.
-const MAX_CONTENT: usize = 2000;
-
-/// A Discord user id from the core's user id.
-pub fn user_id(s: &str) -> Option<UserId> {
-    s.parse::<u64>().ok().filter(|&n| n != 0).map(UserId::new)
-}
-
-/// Mentions that ping exactly these users: no `@everyone`, no roles, nobody else.
-pub fn mention_only(users: &[UserId]) -> CreateAllowedMentions {
-    let m = CreateAllowedMentions::new()
-        .everyone(false)
-        .empty_roles()
-        .replied_user(false);
-    if users.is_empty() {
-        m.empty_users()
-    } else {
-        m.users(users.iter().copied())
-    }
-}
-
-/// Text cut to Discord's limit (on a character boundary).
-pub fn clip(text: &str) -> String {
-    if text.chars().count() <= MAX_CONTENT {
-        return text.to_string();
-    }
-    let mut out: String = text.chars().take(MAX_CONTENT - 1).collect();
-    out.push('…');
-    out
-}
 
 /// A user's global display name (shown wherever they have no nickname): their display name,
 /// else their user name.
@@ -371,20 +349,6 @@ fn command_done(name: &'static str, outcome: &'static str, started: std::time::I
         .record(started.elapsed().as_secs_f64());
 }
 
-/// Where an answer goes.
-#[derive(Clone, Debug)]
-pub enum Target {
-    /// An interaction (slash command or button), already deferred.
-    Interaction { token: String },
-    /// A message in a channel, answered by a reply to it.
-    Message {
-        channel: ChannelId,
-        message: MessageId,
-    },
-    /// Nobody to answer: the computer's move, announced in the game's home only.
-    Nobody,
-}
-
 /// A button's `custom_id`: `tg:GAME:PLY:COMMAND` (`-` for no game), or `tgc:GAME:PLY:USER:COMMAND`
 /// for a confirmed action only USER may press.
 pub fn button_id(game: Option<(i64, u32)>, command: &str) -> String {
@@ -456,6 +420,21 @@ pub fn announces(command: &Command) -> bool {
             | Command::MoreTime { .. }
             | Command::League(LeagueCommand::Create(_))
     )
+}
+
+/// Whether a command's answer is the sender's own business (their conditional lines, their
+/// settings, their vacation, their own stats, games and follows): the slash command shows it
+/// to them alone, so asked by a message in a server it goes to their direct messages, never
+/// to the channel (the opponent may be reading the game's thread).
+pub fn personal(command: &Command) -> bool {
+    match command {
+        Command::Conditional(_) | Command::Settings { .. } | Command::Vacation { .. } => true,
+        Command::Stats { user } | Command::Games { user } | Command::History { user } => {
+            user.is_none()
+        }
+        Command::Follow { game, .. } => game.is_none(),
+        _ => false,
+    }
 }
 
 /// The whole answer to an interaction: gate, rate limit, defer, core, answer.
@@ -556,11 +535,11 @@ pub async fn message(
         Verdict::Allow => {}
         Verdict::Refuse => {
             let text = t!(sender_lang(data, &origin).await, "discord-slow-down");
-            let m = CreateMessage::new()
-                .content(text)
-                .reference_message((origin.channel, message))
-                .allowed_mentions(mention_only(&[]));
-            if let Err(e) = origin.channel.send_message(&**http, m).await {
+            let target = Target::Message {
+                channel: origin.channel,
+                message,
+            };
+            if let Err(e) = send(http, &target, Outgoing::text(&text)).await {
                 warn!("cannot answer: {e}");
             }
             return;
@@ -569,33 +548,22 @@ pub async fn message(
     }
     let _ = origin.channel.broadcast_typing(&**http).await;
     let public = announces(&command);
-    let reply = run_core(data, origin.request(command)).await;
-    answer(
-        http,
-        data,
+    // A personal answer asked in a server: to the sender's direct messages.
+    let target = if personal(&command) && origin.guild.is_some() {
+        Target::Direct {
+            user: origin.user,
+            channel: origin.channel,
+            message,
+            lang: sender_lang(data, &origin).await,
+        }
+    } else {
         Target::Message {
             channel: origin.channel,
             message,
-        },
-        &origin,
-        public,
-        reply,
-    )
-    .await;
-}
-
-/// A message's parts, for either kind of target.
-#[derive(Clone)]
-pub(crate) struct Outgoing {
-    pub content: String,
-    pub files: Vec<CreateAttachment>,
-    pub rows: Vec<CreateActionRow>,
-    pub ping: Vec<UserId>,
-}
-
-/// A file of the core's as Discord takes it.
-pub(crate) fn attachment(a: Attachment) -> CreateAttachment {
-    CreateAttachment::bytes(a.data, a.name)
+        }
+    };
+    let reply = run_core(data, origin.request(command)).await;
+    answer(http, data, target, &origin, public, reply).await;
 }
 
 /// The files Discord can take (each under [`MAX_ATTACHMENT`]), and a line for each that is too
@@ -725,7 +693,7 @@ pub async fn answer(
         return;
     }
     let home = match &reply.game {
-        Some(g) => outbox::home_of(&data.service, g.id).await,
+        Some(g) => home_of(&data.service, g.id).await,
         None => None,
     };
     // Names in the text are the core's, their markdown escaped there.
@@ -750,12 +718,8 @@ pub async fn answer(
 
     // Where the announcement goes: the game's home (its thread, else its channel), else where
     // the command was sent.
-    let thread = home
-        .as_ref()
-        .and_then(|h| outbox::channel_of(h.thread.as_deref()));
-    let home_channel = home
-        .as_ref()
-        .and_then(|h| outbox::channel_of(h.channel.as_deref()));
+    let thread = home.as_ref().and_then(|h| channel_of(h.thread.as_deref()));
+    let home_channel = home.as_ref().and_then(|h| channel_of(h.channel.as_deref()));
     let channel = thread.or(home_channel).unwrap_or(origin.channel);
     // Mentions of the announcement's channel are folded into it; the rest (direct messages,
     // other channels, and what the move set off after it: a conditional answer's mention goes
@@ -777,9 +741,14 @@ pub async fn answer(
         .collect::<Vec<_>>()
         .join(" ");
     let room = ping_line.chars().count() + 1;
-    // Notes in the announcement are in the server's language (its posts' voice).
+    // Notes in the announcement are in the server's language (its posts' voice): the game's
+    // server, wherever the command was sent from.
+    let guild = match &home {
+        Some(h) => h.guild.clone(),
+        None => origin.guild.map(|g| g.to_string()),
+    };
     let lang = words_lang(&reply, &text, room, || async {
-        let (s, guild) = (data.service.clone(), origin.guild.map(|g| g.to_string()));
+        let s = data.service.clone();
         tokio::task::spawn_blocking(move || s.public_voice(guild.as_deref()).lang)
             .await
             .unwrap_or_default()
@@ -801,61 +770,46 @@ pub async fn answer(
     let mut with_it: Vec<i64> = folded.iter().filter_map(|n| n.id).collect();
     with_it.extend(reply.post.as_ref().and_then(|p| p.id));
 
-    // The places to try, in order: the game's home, then (when that is gone or closed) its
-    // channel, where the command was sent, and the server's games channel.
-    let mut places = vec![channel];
-    if home.is_some() {
-        let fallback = server_fallback(&data.service, origin).await;
-        for c in [home_channel, Some(origin.channel), fallback]
-            .into_iter()
-            .flatten()
-        {
-            if !places.contains(&c) {
-                places.push(c);
-            }
+    // Where it lands is `placement`'s: the game's home and its fallbacks (never a DM for a
+    // server game), adapted to what each place refuses; without a game, where the command
+    // was sent.
+    let reply_to = match &target {
+        Target::Message { channel, message } if *channel == origin.channel => Some(*message),
+        _ => None,
+    };
+    let announced: Result<serenity::Message, (Failure, String)> = match &home {
+        Some(h) => {
+            let sent = Sent {
+                channel: origin.channel,
+                guild: origin.guild,
+                message: reply_to,
+                parent: origin.parent,
+            };
+            let live = reply.game.as_ref().is_some_and(|g| !g.over);
+            let placed = placement::announce_game(
+                http,
+                &data.service,
+                &data.outbox.places,
+                h,
+                Some(&sent),
+                &out,
+                live,
+                lang,
+            )
+            .await;
+            let failed = placed
+                .failed()
+                .map(|r| (r.failure, r.error.clone()))
+                .unwrap_or((Failure::Gone, "no channel".into()));
+            placed.landed.ok_or(failed)
         }
-    }
-    let mut announced: Result<serenity::Message, (Failure, String)> =
-        Err((Failure::Closed, "no channel".into()));
-    for (i, place) in places.iter().copied().enumerate() {
-        let sent = match &target {
-            // A prefix command or bare move in the game's home is answered there, as a reply.
-            Target::Message {
-                channel: c,
-                message,
-            } if *c == place => {
-                send(
-                    http,
-                    &Target::Message {
-                        channel: *c,
-                        message: *message,
-                    },
-                    out.clone(),
-                )
-                .await
-            }
-            _ => post(http, place, out.clone()).await,
-        };
-        match sent {
-            Ok(m) => {
-                announced = Ok(m);
-                break;
-            }
-            Err(e) => {
-                let f = outbox::failure(&e);
-                warn!(channel = %place, "cannot post the announcement: {e}");
-                if let (Failure::Closed, Some(h)) = (f, &home) {
-                    outbox::lost_home(&data.service, h, place).await;
-                }
-                announced = Err((f, e.to_string()));
-                // Only a closed place is a reason to try another; a passing failure is
-                // retried by the delivery loop, in the same place.
-                if f != Failure::Closed || i + 1 == places.len() {
-                    break;
-                }
-            }
-        }
-    }
+        None => placement::post_in(http, origin.channel, reply_to, &out, lang)
+            .await
+            .map_err(|e| {
+                warn!(channel = %origin.channel, "cannot post the announcement: {e}");
+                (placement::failure(&e), e.to_string())
+            }),
+    };
     let first_line = body.lines().next().unwrap_or("").to_string();
     // The sender's own answer: where it was posted, or what became of the announcement.
     let pointer = match &announced {
@@ -884,16 +838,11 @@ pub async fn answer(
         Target::Message { channel: c, .. } => {
             announced.as_ref().map_or(true, |m| m.channel_id != *c)
         }
+        Target::Direct { .. } => true,
         Target::Nobody => false,
     };
     if pointer_needed {
-        let out = Outgoing {
-            content: clip(&pointer),
-            files: Vec::new(),
-            rows: Vec::new(),
-            ping: Vec::new(),
-        };
-        if let Err(e) = send(http, &target, out).await {
+        if let Err(e) = send(http, &target, Outgoing::text(&pointer)).await {
             warn!("cannot answer: {e}");
         }
     }
@@ -903,30 +852,13 @@ pub async fn answer(
             // A new league: its thread, made from its announcement (not inside a thread).
             if let Some(league) = reply.league {
                 if msg.channel_id == origin.channel && origin.parent.is_none() {
-                    start_league_thread(http, &data.service, &data.outbox, league, &msg).await;
+                    start_league_thread(http, &data.service, &data.outbox.places, league, &msg)
+                        .await;
                 }
             }
-            if let (Some(g), Some(h)) = (&reply.game, &home) {
-                let landed = msg.channel_id;
-                let rehomed = Some(landed) != thread && Some(landed) != home_channel;
-                if rehomed {
-                    // The game lives where this landed now.
-                    let parent = if landed == origin.channel {
-                        origin.parent
-                    } else {
-                        None
-                    };
-                    // Landed in a thread (another game's): the game moves to that thread's
-                    // channel, where its next announcement makes it a thread of its own.
-                    let channel = parent.unwrap_or(landed);
-                    outbox::set_home(&data.service, g.id, Some(channel), None).await;
-                }
-                let in_thread =
-                    Some(landed) == thread || (landed == origin.channel && origin.parent.is_some());
-                if !g.over && !in_thread && h.guild.is_some() {
-                    start_thread(http, &data.service, &data.outbox, g.id, &msg).await;
-                }
-                if g.over && Some(landed) == thread {
+            // A finished game's last announcement in its thread: the thread is closed.
+            if let Some(g) = reply.game.as_ref().filter(|g| g.over) {
+                if Some(msg.channel_id) == thread {
                     archive_thread(http, &data.service, g.id).await;
                 }
             }
@@ -956,20 +888,6 @@ pub async fn answer(
     deliver_separately(http, data, separate);
 }
 
-/// The server's games channel, when it differs from where the command was sent.
-async fn server_fallback(
-    service: &Arc<crate::service::Service>,
-    origin: &Origin,
-) -> Option<ChannelId> {
-    let guild = origin.guild?.to_string();
-    let s = service.clone();
-    let c = tokio::task::spawn_blocking(move || s.server_channel(&guild))
-        .await
-        .ok()?
-        .ok()??;
-    outbox::channel_of(Some(&c)).filter(|c| *c != origin.channel)
-}
-
 /// Announces the computer's move in the game's home (thread or channel), with the board and a
 /// mention of the player, like a person's move.
 pub async fn announce_computer_move(http: &Arc<Http>, data: &Data, reply: Reply) {
@@ -977,7 +895,7 @@ pub async fn announce_computer_move(http: &Arc<Http>, data: &Data, reply: Reply)
         return;
     };
     let me = data.service.computer();
-    let home = outbox::home_of(&data.service, game).await;
+    let home = home_of(&data.service, game).await;
     let (Some(me), Some(home)) = (me, home) else {
         warn!(
             game,
@@ -993,8 +911,7 @@ pub async fn announce_computer_move(http: &Arc<Http>, data: &Data, reply: Reply)
         data.service.release_notices(&ids);
         return;
     };
-    let channel =
-        outbox::channel_of(home.channel.as_deref()).or(outbox::channel_of(home.thread.as_deref()));
+    let channel = channel_of(home.channel.as_deref()).or(channel_of(home.thread.as_deref()));
     let (Some(user), Some(channel)) = (user_id(me.id.as_str()), channel) else {
         warn!(
             game,
@@ -1040,279 +957,12 @@ fn deliver_separately(http: &Arc<Http>, data: &Data, notices: Vec<Notice>) {
     ));
 }
 
-/// Sends to the target: the interaction's (ephemeral) deferred message, or a reply to the
-/// command's message.
-async fn send(
-    http: &Http,
-    target: &Target,
-    out: Outgoing,
-) -> Result<serenity::Message, serenity::Error> {
-    match target {
-        Target::Interaction { token } => {
-            let f = CreateInteractionResponseFollowup::new()
-                .content(out.content)
-                .components(out.rows)
-                .add_files(out.files)
-                .ephemeral(true)
-                .allowed_mentions(mention_only(&out.ping));
-            f.execute(http, (None, token.as_str())).await
-        }
-        Target::Nobody => Err(serenity::Error::Other("nobody to answer")),
-        Target::Message { channel, message } => {
-            let m = CreateMessage::new()
-                .content(out.content)
-                .components(out.rows)
-                .add_files(out.files)
-                .reference_message((*channel, *message))
-                .allowed_mentions(mention_only(&out.ping));
-            channel.send_message(http, m).await
-        }
-    }
-}
-
-/// Posts a new message in a channel.
-pub(crate) async fn post(
-    http: &Http,
-    channel: ChannelId,
-    out: Outgoing,
-) -> Result<serenity::Message, serenity::Error> {
-    let m = CreateMessage::new()
-        .content(out.content)
-        .components(out.rows)
-        .add_files(out.files)
-        .allowed_mentions(mention_only(&out.ping));
-    channel.send_message(http, m).await
-}
-
 /// Shows a refusal to the sender only (an interaction: it fills the ephemeral deferred
 /// message) or as a reply (a message).
 pub async fn refuse(http: &Http, target: &Target, text: &str) {
-    let text = clip(&format!("✗ {text}"));
-    let out = Outgoing {
-        content: text,
-        files: Vec::new(),
-        rows: Vec::new(),
-        ping: Vec::new(),
-    };
+    let out = Outgoing::text(&format!("✗ {text}"));
     if let Err(e) = send(http, target, out).await {
         warn!("cannot answer: {e}");
-    }
-}
-
-/// Makes the game's thread from a message of its (auto-archived after a week) and records it.
-/// Where the bot may not make threads, the game stays in the channel (and this channel is not
-/// tried again for an hour).
-pub(crate) async fn start_thread(
-    http: &Http,
-    service: &Arc<crate::service::Service>,
-    outbox: &outbox::Outbox,
-    game: i64,
-    msg: &serenity::Message,
-) {
-    if !outbox.threads_allowed(msg.channel_id) {
-        return;
-    }
-    let title = match outbox::home_of(service, game).await {
-        Some(h) => h.title,
-        None => {
-            let (s, guild) = (service.clone(), msg.guild_id.map(|g| g.to_string()));
-            let lang = tokio::task::spawn_blocking(move || s.public_voice(guild.as_deref()).lang)
-                .await
-                .unwrap_or_default();
-            t!(lang, "discord-thread-title", game = game)
-        }
-    };
-    let title: String = title.chars().take(100).collect();
-    let t = serenity::CreateThread::new(title)
-        .auto_archive_duration(serenity::AutoArchiveDuration::OneWeek);
-    match t.execute(http, (msg.channel_id, Some(msg.id))).await {
-        Ok(thread) => {
-            let s = service.clone();
-            let id = thread.id.to_string();
-            match tokio::task::spawn_blocking(move || s.set_thread(game, &id)).await {
-                // The game's followers join its new thread.
-                Ok(Ok(())) => join_threads(http, service, Some(game)).await,
-                Ok(Err(e)) => warn!(game, "cannot record the game's thread: {e}"),
-                Err(e) => warn!(game, "cannot record the game's thread: {e}"),
-            }
-        }
-        Err(e) => {
-            outbox.threads_refused(msg.channel_id);
-            warn!(
-                game,
-                "cannot make a thread; the game stays in the channel: {e}"
-            )
-        }
-    }
-}
-
-/// Makes a league's thread from a message of its (its creation's announcement, or a post that
-/// landed in its channel) and records it; where threads cannot be made, the league posts in
-/// its channel.
-pub(crate) async fn start_league_thread(
-    http: &Http,
-    service: &Arc<crate::service::Service>,
-    outbox: &outbox::Outbox,
-    league: i64,
-    msg: &serenity::Message,
-) {
-    if !outbox.threads_allowed(msg.channel_id) {
-        return;
-    }
-    let s = service.clone();
-    let title = match tokio::task::spawn_blocking(move || {
-        s.league_home(league)
-            .map(|l| l.map(|l| s.league_thread_title(&l)))
-    })
-    .await
-    {
-        Ok(Ok(Some(t))) => t,
-        Ok(Ok(None)) => return,
-        Ok(Err(e)) => return warn!(league, "cannot read the league: {e}"),
-        Err(e) => return warn!(league, "cannot read the league: {e}"),
-    };
-    let title: String = title.chars().take(100).collect();
-    let t = serenity::CreateThread::new(title)
-        .auto_archive_duration(serenity::AutoArchiveDuration::OneWeek);
-    match t.execute(http, (msg.channel_id, Some(msg.id))).await {
-        Ok(thread) => {
-            let (s, id) = (service.clone(), thread.id.to_string());
-            match tokio::task::spawn_blocking(move || s.set_league_thread(league, Some(&id))).await
-            {
-                Ok(Ok(())) => {}
-                Ok(Err(e)) => warn!(league, "cannot record the league's thread: {e}"),
-                Err(e) => warn!(league, "cannot record the league's thread: {e}"),
-            }
-        }
-        Err(e) => {
-            outbox.threads_refused(msg.channel_id);
-            warn!(
-                league,
-                "cannot make a thread; the league stays in the channel: {e}"
-            )
-        }
-    }
-}
-
-/// Adds the `thread` followers of `game` (or of every game) to their game's thread, where
-/// they were not added yet: the thread then shows in their list, and nobody is pinged. Each
-/// one done, or found impossible (the thread closed to the bot, the user not in the server),
-/// is recorded; one that failed for a passing reason is tried again by the next sweep.
-pub async fn join_threads(http: &Http, service: &Arc<crate::service::Service>, game: Option<i64>) {
-    let s = service.clone();
-    let due = match tokio::task::spawn_blocking(move || s.thread_joins(game)).await {
-        Ok(Ok(d)) => d,
-        Ok(Err(e)) => return warn!(?game, "cannot read the followers to add to threads: {e}"),
-        Err(e) => return warn!(?game, "cannot read the followers to add to threads: {e}"),
-    };
-    for j in due {
-        let target = outbox::channel_of(Some(&j.thread)).zip(user_id(&j.user));
-        let done = match target {
-            // Not a Discord thread or user (a console name in a shared database).
-            None => true,
-            Some((thread, user)) => match http.add_thread_channel_member(thread, user).await {
-                Ok(()) => true,
-                Err(e) => match outbox::failure(&e) {
-                    Failure::Passing => {
-                        warn!(game = j.game, user = %j.user, "cannot add a follower to the thread (tried again later): {e}");
-                        false
-                    }
-                    Failure::Closed | Failure::Refused => {
-                        warn!(game = j.game, user = %j.user, "a follower cannot be added to the thread: {e}");
-                        true
-                    }
-                },
-            },
-        };
-        if done {
-            let s = service.clone();
-            match tokio::task::spawn_blocking(move || s.thread_joined(&j)).await {
-                Ok(Ok(())) => {}
-                Ok(Err(e)) => warn!("cannot record a follower added to a thread: {e}"),
-                Err(e) => warn!("cannot record a follower added to a thread: {e}"),
-            }
-        }
-    }
-}
-
-/// Takes a follower who stopped following a game out of the thread they were added to (best
-/// effort: leaving the thread in Discord does the same).
-async fn leave_thread(http: &Http, game: i64, thread: &str, user: UserId) {
-    let Some(thread) = outbox::channel_of(Some(thread)) else {
-        return;
-    };
-    if let Err(e) = http.remove_thread_channel_member(thread, user).await {
-        warn!(game, %user, "cannot take a former follower out of the thread: {e}");
-    }
-}
-
-/// Archives a finished game's thread.
-pub async fn archive_thread(http: &Http, service: &Arc<crate::service::Service>, game: i64) {
-    let thread = outbox::home_of(service, game)
-        .await
-        .and_then(|h| outbox::channel_of(h.thread.as_deref()));
-    if let Some(t) = thread {
-        let edit = serenity::EditThread::new().archived(true);
-        if let Err(e) = t.edit_thread(http, edit).await {
-            warn!(game, "cannot archive the game's thread: {e}");
-        }
-    }
-}
-
-/// Tells a server's owner that its games channel (`server channel`) cannot be used by the bot
-/// any more, and why; the games go on where their commands are sent meanwhile.
-pub(crate) async fn report_games_channel(
-    http: &Http,
-    service: &Arc<crate::service::Service>,
-    guild: &str,
-    why: &str,
-) {
-    let Some(g) = guild.parse::<u64>().ok().filter(|&g| g != 0) else {
-        return;
-    };
-    let s = service.clone();
-    let gs = guild.to_string();
-    let channel = tokio::task::spawn_blocking(move || s.server_channel(&gs))
-        .await
-        .ok()
-        .and_then(|r| r.ok())
-        .flatten();
-    let owner = match serenity::GuildId::new(g).to_partial_guild(http).await {
-        Ok(pg) => pg.owner_id,
-        Err(e) => {
-            warn!(guild, "the games channel is unusable ({why}); cannot find the server's owner to tell: {e}");
-            return;
-        }
-    };
-    // A notice to the owner: in their language.
-    let lang = {
-        let (s, id) = (service.clone(), owner.to_string());
-        tokio::task::spawn_blocking(move || s.voice_of(&id).lang)
-            .await
-            .unwrap_or_default()
-    };
-    let text = t!(
-        lang,
-        "discord-games-channel-unusable",
-        channel = channel.unwrap_or_default(),
-        why = why
-    );
-    warn!(
-        guild,
-        "the games channel is unusable: {why}; telling the server's owner"
-    );
-    let dm = match owner.create_dm_channel(http).await {
-        Ok(dm) => dm,
-        Err(e) => {
-            warn!(guild, "cannot tell the server's owner: {e}");
-            return;
-        }
-    };
-    let msg = CreateMessage::new()
-        .content(clip(&text))
-        .allowed_mentions(mention_only(&[]));
-    if let Err(e) = dm.id.send_message(http, msg).await {
-        warn!(guild, "cannot tell the server's owner: {e}");
     }
 }
 
@@ -1395,17 +1045,21 @@ pub async fn confirm_resign_message(
         return super::events::restarting(http, data, &origin, message).await;
     };
     let lang = sender_lang(data, &origin).await;
-    let m = match game_to_resign(data, &origin, game, lang).await {
+    let out = match game_to_resign(data, &origin, game, lang).await {
         Ok(g) => {
             let (text, rows) = confirm_parts(&origin, &g, lang);
-            CreateMessage::new().content(text).components(rows)
+            Outgoing {
+                rows,
+                ..Outgoing::text(&text)
+            }
         }
-        Err(e) => CreateMessage::new().content(clip(&format!("✗ {e}"))),
+        Err(e) => Outgoing::text(&format!("✗ {e}")),
     };
-    let m = m
-        .reference_message((origin.channel, message))
-        .allowed_mentions(mention_only(&[]));
-    if let Err(e) = origin.channel.send_message(&**http, m).await {
+    let target = Target::Message {
+        channel: origin.channel,
+        message,
+    };
+    if let Err(e) = send(http, &target, out).await {
         warn!("cannot answer: {e}");
     }
 }
@@ -1462,14 +1116,6 @@ pub async fn on_error(e: poise::FrameworkError<'_, Data, Error>) {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn long_texts_are_clipped_on_a_character_boundary() {
-        let t = "漢".repeat(2500);
-        let c = clip(&t);
-        assert_eq!(c.chars().count(), MAX_CONTENT);
-        assert!(c.ends_with('…'));
-    }
 
     #[test]
     fn button_colours_follow_what_the_button_does() {

@@ -23,9 +23,9 @@ use crate::fake_discord::{FakeUser, BOT_USERNAME, BOT_USER_ID, GUILD_ID};
 const LIMIT: Duration = Duration::from_secs(240);
 
 /// How long a notice the outbox retries may take to arrive.
-const RETRIED: Duration = Duration::from_secs(25);
+pub(super) const RETRIED: Duration = Duration::from_secs(25);
 
-async fn bounded<F: std::future::Future<Output = ()>>(body: F) {
+pub(super) async fn bounded<F: std::future::Future<Output = ()>>(body: F) {
     tokio::time::timeout(LIMIT, body)
         .await
         .expect("the test did not finish within its time limit");
@@ -42,7 +42,12 @@ fn tegami_user() -> FakeUser {
 
 /// Starts the bot on `dir/tegami.db` with the example config and `env`, and waits until it has
 /// registered its commands.
-async fn started(fake: &FakeDiscord, dir: &Path, name: &str, env: &[(&str, &str)]) -> Bot {
+pub(super) async fn started(
+    fake: &FakeDiscord,
+    dir: &Path,
+    name: &str,
+    env: &[(&str, &str)],
+) -> Bot {
     let config = write_config(dir);
     let db = dir.join("tegami.db");
     let bot = Bot::start_with(
@@ -62,7 +67,7 @@ async fn started(fake: &FakeDiscord, dir: &Path, name: &str, env: &[(&str, &str)
 }
 
 /// The id in a thread-creation answer.
-fn thread_id(r: &Recorded) -> u64 {
+pub(super) fn thread_id(r: &Recorded) -> u64 {
     r.response.as_ref().expect("a thread")["id"]
         .as_str()
         .and_then(|s| s.parse().ok())
@@ -70,7 +75,7 @@ fn thread_id(r: &Recorded) -> u64 {
 }
 
 /// The id of the message a call created.
-fn message_id(r: &Recorded) -> u64 {
+pub(super) fn message_id(r: &Recorded) -> u64 {
     r.message().expect("a message")["id"]
         .as_str()
         .and_then(|s| s.parse().ok())
@@ -78,11 +83,11 @@ fn message_id(r: &Recorded) -> u64 {
 }
 
 /// Whether a call is a successful new message in `channel`.
-fn posted_in(c: &Recorded, channel: u64) -> bool {
+pub(super) fn posted_in(c: &Recorded, channel: u64) -> bool {
     c.ok() && c.method == "POST" && c.path == format!("/api/v10/channels/{channel}/messages")
 }
 
-fn has_png(c: &Recorded) -> bool {
+pub(super) fn has_png(c: &Recorded) -> bool {
     c.files
         .iter()
         .any(|f| f.filename.ends_with(".png") && f.bytes.starts_with(b"\x89PNG"))
@@ -90,7 +95,7 @@ fn has_png(c: &Recorded) -> bool {
 
 /// `challenger` challenges `opponent` to Shogi in `channel`, playing Black (moving first);
 /// `opponent` accepts with `/accept` there. Returns the game's thread, made after the accept.
-async fn game_with_thread(
+pub(super) async fn game_with_thread(
     fake: &FakeDiscord,
     channel: u64,
     challenger: &FakeUser,
@@ -122,7 +127,7 @@ async fn game_with_thread(
 }
 
 /// A move by slash command; checks that it was played (not refused).
-async fn play(fake: &FakeDiscord, channel: u64, who: &FakeUser, mv: &str) -> Recorded {
+pub(super) async fn play(fake: &FakeDiscord, channel: u64, who: &FakeUser, mv: &str) -> Recorded {
     let r = slash(
         fake,
         channel,
@@ -141,7 +146,7 @@ async fn play(fake: &FakeDiscord, channel: u64, who: &FakeUser, mv: &str) -> Rec
 }
 
 /// Notices in the outbox not yet delivered (nor set aside).
-fn pending_notices(dir: &Path) -> i64 {
+pub(super) fn pending_notices(dir: &Path) -> i64 {
     let conn = rusqlite::Connection::open_with_flags(
         dir.join("tegami.db"),
         rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY,
@@ -167,7 +172,7 @@ fn stored_ply(dir: &Path, game: i64) -> i64 {
 }
 
 /// Waits until no notice is pending in the outbox.
-async fn outbox_drained(dir: &Path, within: Duration) {
+pub(super) async fn outbox_drained(dir: &Path, within: Duration) {
     let deadline = Instant::now() + within;
     loop {
         let n = pending_notices(dir);
@@ -183,7 +188,7 @@ async fn outbox_drained(dir: &Path, within: Duration) {
 }
 
 /// Whether `user` was told in this call: pinged by a message, or sent a direct message.
-fn tells(fake: &FakeDiscord, c: &Recorded, user: &FakeUser) -> bool {
+pub(super) fn tells(fake: &FakeDiscord, c: &Recorded, user: &FakeUser) -> bool {
     if !c.ok() || c.method != "POST" {
         return false;
     }

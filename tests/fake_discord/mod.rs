@@ -81,6 +81,11 @@
 //!   failed). Interaction callbacks and webhooks go by the interaction's token and are not
 //!   checked. By default every token is accepted.
 //!
+//! - single missing rights, per text channel and inherited by its threads
+//!   ([`FakeDiscord::refuse_files`]: a message with files answers 403, 50013;
+//!   [`FakeDiscord::refuse_thread_posts`]: a message in one of its threads answers 403, 50013;
+//!   [`FakeDiscord::refuse_replies`]: a reply, with `message_reference`, answers 403, 160002);
+//!
 //! Injected faults: [`FakeDiscord::fail_next`] and [`FakeDiscord::fail_times`] answer matching
 //! calls with a status (recorded as `injected`), [`FakeDiscord::delay_next`] delays one.
 
@@ -371,6 +376,10 @@ pub(crate) struct State {
     /// Requests to hold until released ([`FakeDiscord::hold_next`]): each with the paths that
     /// arrived and the signal that lets them go on.
     pub holds: Vec<(Fault, Arc<Hold>)>,
+    /// Single refused rights, per text channel (its threads inherit them): see
+    /// [`FakeDiscord::refuse_files`], [`FakeDiscord::refuse_thread_posts`],
+    /// [`FakeDiscord::refuse_replies`].
+    pub refused_rights: HashMap<u64, Rights>,
 }
 
 /// A request held by [`FakeDiscord::hold_next`]: its arrival is known at once, its answer waits
@@ -418,6 +427,18 @@ impl Hold {
     }
 }
 
+/// Rights the bot lacks in a channel while it may still post plain messages there.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Rights {
+    /// Attach Files: a message with files answers 403, 50013.
+    pub no_files: bool,
+    /// Send Messages in Threads: a message in one of its threads answers 403, 50013 (threads
+    /// are still made: Create Public Threads is another right).
+    pub no_thread_posts: bool,
+    /// Read Message History: a reply (`message_reference`) answers 403, 160002.
+    pub no_replies: bool,
+}
+
 impl State {
     /// Whether the fake knows this server: the default one or one added.
     pub fn knows_guild(&self, guild_id: u64) -> bool {
@@ -461,6 +482,30 @@ impl State {
             };
             rest::Reply::error(403, code, message)
         })
+    }
+
+    /// The single rights the bot lacks in a channel: its own, with its parent's for a thread
+    /// (`in_thread` says whether the channel is a thread).
+    pub fn rights_refused(&self, channel_id: u64) -> (Rights, bool) {
+        let parent = self
+            .channels
+            .get(&channel_id)
+            .filter(|c| c.get("thread_metadata").is_some())
+            .and_then(|c| fixtures::id_of(&c["parent_id"]));
+        let own = self
+            .refused_rights
+            .get(&channel_id)
+            .copied()
+            .unwrap_or_default();
+        let inherited = parent
+            .and_then(|p| self.refused_rights.get(&p).copied())
+            .unwrap_or_default();
+        let rights = Rights {
+            no_files: own.no_files || inherited.no_files,
+            no_thread_posts: own.no_thread_posts || inherited.no_thread_posts,
+            no_replies: own.no_replies || inherited.no_replies,
+        };
+        (rights, parent.is_some())
     }
 
     /// The bot's permissions in a channel, for an interaction sent from there.
@@ -1153,6 +1198,60 @@ impl FakeDiscord {
     /// Gives the access taken by [`Self::forbid_channel`] back.
     pub fn allow_channel(&self, id: u64) {
         self.shared.lock().forbidden_channels.remove(&id);
+    }
+
+    /// The bot lacks Attach Files in a text channel and its threads: a message with files
+    /// answers 403 (50013, Missing Permissions); plain text still goes through.
+    pub fn refuse_files(&self, channel: u64) {
+        self.shared
+            .lock()
+            .refused_rights
+            .entry(channel)
+            .or_default()
+            .no_files = true;
+    }
+
+    /// The bot lacks Send Messages in Threads in a text channel: a message in any of its
+    /// threads answers 403 (50013); the channel itself and making threads still work.
+    pub fn refuse_thread_posts(&self, channel: u64) {
+        self.shared
+            .lock()
+            .refused_rights
+            .entry(channel)
+            .or_default()
+            .no_thread_posts = true;
+    }
+
+    /// The bot lacks Read Message History in a channel (and its threads): a message with a
+    /// `message_reference` (a reply) answers 403 (160002); other messages go through.
+    pub fn refuse_replies(&self, channel: u64) {
+        self.shared
+            .lock()
+            .refused_rights
+            .entry(channel)
+            .or_default()
+            .no_replies = true;
+    }
+
+    /// Opens the DM channel between the bot and `user` (as the user writing to the bot first
+    /// would), and returns it.
+    pub fn open_dm(&self, user: &FakeUser) -> u64 {
+        self.add_user(user);
+        let mut st = self.shared.lock();
+        if let Some(id) = st.dm_by_recipient.get(&user.id) {
+            return *id;
+        }
+        let id = self.shared.snowflake();
+        let ch = json!({
+            "id": id.to_string(),
+            "type": 1,
+            "last_message_id": null,
+            "flags": 0,
+            "recipients": [user.json()],
+        });
+        st.channels.insert(id, ch);
+        st.dm_by_recipient.insert(user.id, id);
+        id
     }
 
     /// Sets the most the files of one request may weigh ([`DEFAULT_UPLOAD_LIMIT`] by default);

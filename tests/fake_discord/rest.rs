@@ -936,6 +936,7 @@ fn webhook_message(
 
 fn send_message(shared: &Shared, st: &mut State, c: u64, r: &Req) -> Result<Outcome, Reply> {
     let ch = known_channel(st, c)?;
+    missing_right(st, c, r)?;
     match ch["type"].as_u64() {
         Some(1) => {
             let recipient = ch["recipients"][0]["id"].as_str().and_then(sf);
@@ -971,6 +972,27 @@ fn send_message(shared: &Shared, st: &mut State, c: u64, r: &Req) -> Result<Outc
     }
     let m = messages::create(shared, st, c, &r.body(), &r.files, Via::Channel)?;
     Ok(created(m))
+}
+
+/// The refusal of a message that needs a right the bot lacks there (see `State::refused_rights`):
+/// in the order Discord checks them, sending in a thread, then attaching, then replying.
+fn missing_right(st: &State, c: u64, r: &Req) -> Result<(), Reply> {
+    let (rights, in_thread) = st.rights_refused(c);
+    if in_thread && rights.no_thread_posts {
+        return Err(Reply::error(403, 50013, "Missing Permissions"));
+    }
+    if rights.no_files && !r.files.is_empty() {
+        return Err(Reply::error(403, 50013, "Missing Permissions"));
+    }
+    let body = r.body();
+    if rights.no_replies && !body["message_reference"].is_null() {
+        return Err(Reply::error(
+            403,
+            160_002,
+            "You need the Read Message History permission to reply to a message",
+        ));
+    }
+    Ok(())
 }
 
 fn list_messages(st: &State, c: u64, r: &Req) -> Result<Outcome, Reply> {
