@@ -250,7 +250,7 @@ pub(crate) async fn restarting(
     let m = serenity::CreateMessage::new()
         .content(text)
         .reference_message((origin.channel, message))
-        .allowed_mentions(respond::mention_only(&[]));
+        .allowed_mentions(super::placement::mention_only(&[]));
     if let Err(e) = origin.channel.send_message(http, m).await {
         warn!("cannot say that the bot is restarting: {e}");
     }

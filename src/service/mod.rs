@@ -38,7 +38,7 @@ pub use computer::{
 pub use delivery::GameHome;
 pub use follow::{FollowHow, FOLLOW_NOTIFY};
 pub use long::{
-    default_long_limit, AnalysisSlot, Bound, Busy, Ticket as LongTicket, FAULT_LONG_PAUSED,
+    default_long_limit, AnalysisSlot, Busy, Ticket as LongTicket, FAULT_LONG_PAUSED,
     MAX_LONG_PER_USER, MAX_LONG_WAITING,
 };
 pub use names::escape_markdown;
