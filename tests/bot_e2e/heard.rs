@@ -89,7 +89,7 @@ async fn game_with_thread(
         json!([
             opt_user("opponent", opponent),
             opt_str("game", game),
-            opt_str("color", "black")
+            opt_str("color", if game == "shanghai" { "red" } else { "black" })
         ]),
         &[opponent],
     )
@@ -276,7 +276,7 @@ async fn moves_typed_as_players_write_them_are_heard_and_chat_is_not() {
         let text = typed(&fake, thread, &bob, "同　銀").await;
         assert!(text.contains("2b") || text.contains("同銀"), "{text}");
         // Read, but illegal: answered with the reason, as `/move` would.
-        let text = typed(&fake, thread, &alice, "５五角").await;
+        let text = typed(&fake, thread, &alice, "５五飛").await;
         assert!(text.starts_with('✗'), "{text}");
 
         // Shanghai: `h3` (a file letter that once was taken for a link).
