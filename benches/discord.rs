@@ -683,7 +683,7 @@ async fn flood(plies: usize, secs: usize) {
         analysts
             .iter()
             .map(|a| {
-                let a = User::new(&a.id.to_string(), &a.name);
+                let a = User::new(a.id.to_string(), &a.name);
                 (0..per_analyst)
                     .map(|_| store_long_game(&service, &place, &a, &sparring, plies))
                     .collect()
