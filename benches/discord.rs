@@ -464,6 +464,64 @@ async fn timed(fake: &FakeDiscord, user: &FakeUser, name: &str, options: serde_j
     rec.at.duration_since(sent).as_secs_f64() * 1000.0
 }
 
+/// The players two by two in Shogi games, the first of each pair Black; the games' numbers.
+async fn pair_up(fake: &FakeDiscord, players: &[FakeUser]) -> Vec<i64> {
+    let mut games = Vec::new();
+    for pair in players.chunks(2) {
+        command(
+            fake,
+            &pair[0],
+            "challenge",
+            json!([
+                opt_user("opponent", &pair[1]),
+                opt_str("game", "shogi"),
+                opt_str("color", "black")
+            ]),
+            &[&pair[1]],
+        )
+        .await;
+        let r = command(fake, &pair[1], "accept", json!([]), &[]).await;
+        games.push(game_number(&r).expect("the players' game began"));
+    }
+    games
+}
+
+/// One round of the other players: one game moves (while its opening lasts), another player
+/// looks at a board. The times to each answer (ms).
+async fn round_of_others(
+    fake: &FakeDiscord,
+    players: &[FakeUser],
+    games: &[i64],
+    r: usize,
+) -> Vec<f64> {
+    let mut ms = Vec::new();
+    let k = r % games.len();
+    let ply = r / games.len();
+    if ply < OPENING.len() {
+        let mover = &players[2 * k + ply % 2];
+        ms.push(
+            timed(
+                fake,
+                mover,
+                "move",
+                json!([opt_str("move", OPENING[ply]), opt_int("game", games[k])]),
+            )
+            .await,
+        );
+    }
+    let viewer = (r * 5 + 3) % players.len();
+    ms.push(
+        timed(
+            fake,
+            &players[viewer],
+            "board",
+            json!([opt_int("game", games[viewer / 2])]),
+        )
+        .await,
+    );
+    ms
+}
+
 async fn stall(plies: usize) {
     use tegami::service::User;
 
@@ -510,24 +568,7 @@ async fn stall(plies: usize) {
     )
     .await;
     let computer_game = game_number(&r).expect("the computer's game began");
-    let mut games = Vec::new();
-    for pair in players.chunks(2) {
-        command(
-            &fake,
-            &pair[0],
-            "challenge",
-            json!([
-                opt_user("opponent", &pair[1]),
-                opt_str("game", "shogi"),
-                opt_str("color", "black")
-            ]),
-            &[&pair[1]],
-        )
-        .await;
-        let r = command(&fake, &pair[1], "accept", json!([]), &[]).await;
-        let game = game_number(&r).expect("the players' game began");
-        games.push(game);
-    }
+    let games = pair_up(&fake, &players).await;
 
     // The human's moves: edge pawns and quiet moves, legal whatever the computer answers.
     let human_moves = [
@@ -600,30 +641,7 @@ async fn stall(plies: usize) {
         let searching = !thinking.is_finished();
         let round = Instant::now();
         // One game moves, another player looks at a board.
-        let k = r % games.len();
-        let ply = r / games.len();
-        if ply < OPENING.len() {
-            let mover = &players[2 * k + ply % 2];
-            ms.push(
-                timed(
-                    &fake,
-                    mover,
-                    "move",
-                    json!([opt_str("move", OPENING[ply]), opt_int("game", games[k])]),
-                )
-                .await,
-            );
-        }
-        let viewer = (r * 5 + 3) % players.len();
-        ms.push(
-            timed(
-                &fake,
-                &players[viewer],
-                "board",
-                json!([opt_int("game", games[viewer / 2])]),
-            )
-            .await,
-        );
+        ms.extend(round_of_others(&fake, &players, &games, r).await);
         r += 1;
         tokio::time::sleep_until((round + Duration::from_millis(200)).into()).await;
         if searching {
@@ -710,23 +728,7 @@ async fn flood(plies: usize, secs: usize) {
     fake.wait_ready(STEP).await;
     fake.wait_for("registration", STEP, |c| c.method == "PUT")
         .await;
-    let mut games = Vec::new();
-    for pair in players.chunks(2) {
-        command(
-            &fake,
-            &pair[0],
-            "challenge",
-            json!([
-                opt_user("opponent", &pair[1]),
-                opt_str("game", "shogi"),
-                opt_str("color", "black")
-            ]),
-            &[&pair[1]],
-        )
-        .await;
-        let r = command(&fake, &pair[1], "accept", json!([]), &[]).await;
-        games.push(game_number(&r).expect("the players' game began"));
-    }
+    let games = pair_up(&fake, &players).await;
     let (rss0, _) = memory_of(pid);
     let threads0 = threads_of(pid);
     // The analysts, each at the rate limit, none waiting for its answers.
@@ -760,30 +762,7 @@ async fn flood(plies: usize, secs: usize) {
     let mut r = 0usize;
     while Instant::now() < end {
         let round = Instant::now();
-        let k = r % games.len();
-        let ply = r / games.len();
-        if ply < OPENING.len() {
-            let mover = &players[2 * k + ply % 2];
-            ms.push(
-                timed(
-                    &fake,
-                    mover,
-                    "move",
-                    json!([opt_str("move", OPENING[ply]), opt_int("game", games[k])]),
-                )
-                .await,
-            );
-        }
-        let viewer = (r * 5 + 3) % players.len();
-        ms.push(
-            timed(
-                &fake,
-                &players[viewer],
-                "board",
-                json!([opt_int("game", games[viewer / 2])]),
-            )
-            .await,
-        );
+        ms.extend(round_of_others(&fake, &players, &games, r).await);
         let (rss, _) = memory_of(pid);
         peak_rss = peak_rss.max(rss);
         peak_threads = peak_threads.max(threads_of(pid));
