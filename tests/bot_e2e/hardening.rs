@@ -296,6 +296,42 @@ async fn a_deleted_thread_is_replaced_and_no_notice_is_lost() {
     .await;
 }
 
+/// Point 11 of issue 49: a thread a moderator archived and locked answers 400 with code 50083;
+/// the game leaves it for a new thread, as for a deleted one, and no notice is lost.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_archived_thread_is_replaced_and_no_notice_is_lost() {
+    bounded(async {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let fake = FakeDiscord::start().await;
+        let (alice, bob) = (user(31, "alice"), user(32, "bob"));
+        for u in [&alice, &bob] {
+            fake.add_user(u);
+        }
+        let mut bot = started(&fake, dir.path(), "archived", &[]).await;
+        let thread = game_with_thread(&fake, CHANNEL_ID, &alice, &bob).await;
+
+        fake.archive_thread(thread);
+        let before = fake.call_count();
+        rehomed(&fake, &alice, &bob, thread, ["P-7f", "P-3d"]).await;
+        assert!(
+            fake.calls_since(before)
+                .iter()
+                .any(|c| c.status == 400 && c.path.contains(&format!("/channels/{thread}/"))),
+            "the archived thread was tried and refused"
+        );
+        outbox_drained(dir.path(), RETRIED).await;
+        assert!(
+            fake.calls_since(before)
+                .iter()
+                .any(|c| tells(&fake, c, &bob)),
+            "Bob was told of Alice's move"
+        );
+        assert_eq!(bot.terminate().code(), Some(0));
+        fake.assert_no_unknown_routes();
+    })
+    .await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_forbidden_thread_then_channel_falls_back_to_a_new_thread_then_dms_then_set_aside() {
     bounded(async {

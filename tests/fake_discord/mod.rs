@@ -380,6 +380,9 @@ pub(crate) struct State {
     /// [`FakeDiscord::refuse_files`], [`FakeDiscord::refuse_thread_posts`],
     /// [`FakeDiscord::refuse_replies`].
     pub refused_rights: HashMap<u64, Rights>,
+    /// Threads archived and locked by a moderator ([`FakeDiscord::archive_thread`]): a message
+    /// there answers 400, 50083.
+    pub archived: HashSet<u64>,
 }
 
 /// A request held by [`FakeDiscord::hold_next`]: its arrival is known at once, its answer waits
@@ -1202,6 +1205,12 @@ impl FakeDiscord {
 
     /// The bot lacks Attach Files in a text channel and its threads: a message with files
     /// answers 403 (50013, Missing Permissions); plain text still goes through.
+    /// A moderator archives and locks `thread`: every message the bot sends there answers 400
+    /// with code 50083 (an operation on an archived thread), as Discord does.
+    pub fn archive_thread(&self, thread: u64) {
+        self.shared.lock().archived.insert(thread);
+    }
+
     pub fn refuse_files(&self, channel: u64) {
         self.shared
             .lock()

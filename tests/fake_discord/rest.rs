@@ -977,6 +977,9 @@ fn send_message(shared: &Shared, st: &mut State, c: u64, r: &Req) -> Result<Outc
 /// The refusal of a message that needs a right the bot lacks there (see `State::refused_rights`):
 /// in the order Discord checks them, sending in a thread, then attaching, then replying.
 fn missing_right(st: &State, c: u64, r: &Req) -> Result<(), Reply> {
+    if st.archived.contains(&c) {
+        return Err(Reply::error(400, 50083, "Thread is archived"));
+    }
     let (rights, in_thread) = st.rights_refused(c);
     if in_thread && rights.no_thread_posts {
         return Err(Reply::error(403, 50013, "Missing Permissions"));
