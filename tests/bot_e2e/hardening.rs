@@ -750,14 +750,14 @@ fn wander(plies: usize, seed: u64) -> Vec<String> {
 }
 
 /// Writes games into the bot's database through the command core, before the bot starts.
-struct Stored {
+pub(super) struct Stored {
     service: Service,
     place: Place,
     db: PathBuf,
 }
 
 impl Stored {
-    fn open(dir: &Path) -> Stored {
+    pub(super) fn open(dir: &Path) -> Stored {
         let db = dir.join("tegami.db");
         let store = SqliteStore::open_with(&db, Durability::Normal).expect("store");
         let service = Service::new(
@@ -789,7 +789,13 @@ impl Stored {
 
     /// A Shogi game of `black` against `white` with `plies` moves; resigned by the side to move
     /// when `finish`. Returns its number.
-    fn game(&self, black: &FakeUser, white: &FakeUser, plies: usize, finish: bool) -> i64 {
+    pub(super) fn game(
+        &self,
+        black: &FakeUser,
+        white: &FakeUser,
+        plies: usize,
+        finish: bool,
+    ) -> i64 {
         self.run(black, &format!("challenge <@{}> shogi black", white.id));
         let started = self.run(white, "accept");
         let id = started.game.as_ref().expect("the game begins").id;
@@ -815,7 +821,7 @@ impl Stored {
     }
 
     /// Marks every notice delivered: the players of stored games were told long ago.
-    fn told(&self) {
+    pub(super) fn told(&self) {
         let conn = rusqlite::Connection::open(&self.db).expect("open the database");
         conn.execute(
             "UPDATE outbox SET sent_at = created_at WHERE sent_at IS NULL",

@@ -5,59 +5,10 @@
 //! place is ever handed out), and the token's life is shortened by `TEGAMI_FAULT_TOKEN_LIFE_MS`:
 //! every step is decided by the test, not by timing.
 
-use std::sync::Arc;
-
-use tegami::service::{parse_command, Config, Place, Request, Service, SystemClock, User};
-use tegami::store::{Durability, SqliteStore};
-
+use super::hardening::Stored;
 use super::*;
-use crate::fake_discord::GUILD_ID;
 
 const LIMIT: Duration = Duration::from_secs(120);
-
-/// A finished Shogi game of `a` against `b` in the bot's database, made through the core
-/// before the bot starts; its notices marked delivered.
-fn finished_game(db: &Path, a: &FakeUser, b: &FakeUser) -> i64 {
-    let store = SqliteStore::open_with(db, Durability::Normal).expect("store");
-    let service = Service::new(
-        Arc::new(store),
-        Arc::new(SystemClock),
-        Config {
-            images: false,
-            ..Config::default()
-        },
-    );
-    let place = Place {
-        guild: Some(GUILD_ID.to_string()),
-        channel: Some(CHANNEL_ID.to_string()),
-        admin: false,
-        locale: None,
-    };
-    let run = |who: &FakeUser, line: &str| {
-        let reply = service.handle(&Request {
-            user: User::new(who.id.to_string(), who.name.clone()),
-            place: place.clone(),
-            command: parse_command(line).expect("a command"),
-        });
-        assert!(!reply.error, "{line}: {}", reply.text);
-        reply
-    };
-    run(a, &format!("challenge <@{}> shogi black", b.id));
-    let id = run(b, "accept").game.expect("the game begins").id;
-    for (i, m) in ["7g7f", "3c3d", "2g2f", "8c8d"].iter().enumerate() {
-        run(if i % 2 == 0 { a } else { b }, &format!("move {id} {m}"));
-    }
-    run(a, &format!("resign {id}"));
-    rusqlite::Connection::open(db)
-        .and_then(|c| {
-            c.execute(
-                "UPDATE outbox SET sent_at = created_at WHERE sent_at IS NULL",
-                [],
-            )
-        })
-        .expect("mark the notices sent");
-    id
-}
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn long_requests_wait_in_a_bounded_queue_and_expire_unanswered() {
@@ -70,8 +21,16 @@ async fn long_requests_wait_in_a_bounded_queue_and_expire_unanswered() {
         fake.add_user(&alice);
         fake.add_user(&bob);
         let db = dir.path().join("tegami.db");
-        let g1 = finished_game(&db, &alice, &bob);
-        let g2 = finished_game(&db, &alice, &bob);
+        // Two finished games, stored before the bot starts, their notices delivered long ago.
+        let (g1, g2) = {
+            let stored = Stored::open(dir.path());
+            let games = (
+                stored.game(&alice, &bob, 4, true),
+                stored.game(&alice, &bob, 4, true),
+            );
+            stored.told();
+            games
+        };
         // Tokens good for 6 s: the queued requests outlive them.
         let bot = Bot::start_with(
             &fake,
