@@ -139,6 +139,22 @@ pub(crate) fn mark_square(img: &mut RgbImage, bg: &Background, r: Rect, color: R
     raster::blit_region(img, &bg.lines, r.inset(-3));
 }
 
+/// Marks a square a picked piece can reach: a dot in the middle of an empty square, a ring
+/// inside the edge of a square whose piece would be taken. Both are dark green with a light rim,
+/// so that they show on light, dark and coloured squares alike.
+pub(crate) fn draw_target(img: &mut RgbImage, r: Rect, capture: bool) {
+    let s = r.w.min(r.h) as f32;
+    let c = (r.x as f32 + r.w as f32 / 2.0, r.y as f32 + r.h as f32 / 2.0);
+    if capture {
+        let radius = s * 0.46;
+        raster::stroke_circle(img, c, radius, s * 0.11, theme::DOT_RIM);
+        raster::stroke_circle(img, c, radius, s * 0.07, theme::DOT);
+    } else {
+        raster::fill_circle(img, c, s * 0.17, theme::DOT_RIM);
+        raster::fill_circle(img, c, s * 0.13, theme::DOT);
+    }
+}
+
 fn draw_background(v: &Variant, style: BoardStyle, layout: &Layout, kanji: bool) -> Background {
     let (w, h) = (layout.width(), layout.height());
     let mut base = RgbImage::from_pixel(w, h, Rgb(theme::BACKGROUND));

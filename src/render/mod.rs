@@ -75,6 +75,13 @@ pub struct RenderOptions {
     pub last_move: Option<Move>,
     /// More squares to highlight, such as the square a lion passed through.
     pub marked: Vec<Square>,
+    /// The piece a player has picked (the move picker, `/moves SQUARE`): its square is drawn
+    /// in the selection colour, under the piece.
+    pub selected: Option<Square>,
+    /// Where a picked piece (or a drop) can go: a dot on an empty square, a ring around a
+    /// piece it would capture. Drawn over the pieces, dark with a light rim so that it shows on
+    /// every square colour (light, dark, palace, corridor, river).
+    pub targets: Vec<Square>,
     /// The side at the bottom: the board, coordinates and hands are turned for it.
     pub viewer: Color,
     pub style: PieceStyle,
@@ -102,6 +109,8 @@ impl Default for RenderOptions {
         RenderOptions {
             last_move: None,
             marked: Vec::new(),
+            selected: None,
+            targets: Vec::new(),
             viewer: Color::Black,
             style: PieceStyle::Kanji,
             names: [None, None],
@@ -179,6 +188,9 @@ pub fn render_image(pos: &Position, opts: &RenderOptions) -> RgbImage {
     for sq in marks.filter(|&s| v.contains(s)) {
         board::mark_square(&mut img, &bg, layout.square_rect(sq), theme::HIGHLIGHT);
     }
+    if let Some(sq) = opts.selected.filter(|&s| v.contains(s)) {
+        board::mark_square(&mut img, &bg, layout.square_rect(sq), theme::SELECTED);
+    }
     for c in Color::ALL {
         if pos.is_in_check(c) {
             if let Some(k) = king_square(pos, c) {
@@ -191,6 +203,9 @@ pub fn render_image(pos: &Position, opts: &RenderOptions) -> RgbImage {
         let r = layout.square_rect(sq);
         let s = pieces::sprite(v, p, p.color == layout.viewer(), opts.style, sq_px);
         raster::blit(&mut img, &s, r.x, r.y);
+    }
+    for &sq in opts.targets.iter().filter(|&&s| v.contains(s)) {
+        board::draw_target(&mut img, layout.square_rect(sq), pos.piece_at(sq).is_some());
     }
     for c in Color::ALL {
         strip::draw_strip(&mut img, pos, &layout, opts, c);

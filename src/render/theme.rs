@@ -41,6 +41,11 @@ pub const CHECK: Rgb3 = [0xf0, 0x5a, 0x4a];
 /// A square a piece can reach, in a piece-move diagram (a dot on an empty square, a ring around
 /// an occupied one).
 pub const TARGET: Rgb3 = [0x2e, 0x8b, 0x57];
+/// The square of the piece a player picked (the move picker).
+pub const SELECTED: Rgb3 = [0x7f, 0xc8, 0xe8];
+/// The dots and rings that mark where a picked piece can go, and their rim.
+pub const DOT: Rgb3 = [0x1d, 0x5c, 0x3a];
+pub const DOT_RIM: Rgb3 = [0xfb, 0xf7, 0xee];
 
 /// Shogi wedges.
 pub const WEDGE_FILL: Rgb3 = [0xfb, 0xe9, 0xc2];

@@ -70,6 +70,15 @@ pub enum Command {
         game: Option<i64>,
         square: Option<String>,
     },
+    /// The move picker (see `service::picker`): the step at `path` (choices so far), page
+    /// `page`; `seen_ply`: the ply the picker was opened at (none: open it now). Text form:
+    /// `pick [GAME] [CHOICE...]`.
+    Pick {
+        game: Option<i64>,
+        path: Vec<String>,
+        page: u32,
+        seen_ply: Option<u32>,
+    },
     Resign {
         game: Option<i64>,
     },
@@ -195,6 +204,7 @@ impl Command {
             Command::Move { .. } => "move",
             Command::Board { .. } => "board",
             Command::Moves { .. } => "moves",
+            Command::Pick { .. } => "pick",
             Command::Resign { .. } => "resign",
             Command::Declare { .. } => "declare",
             Command::Draw { .. } => "draw",
@@ -739,6 +749,15 @@ pub fn parse(line: &str) -> Result<Command, CommandError> {
                 _ => return Err(usage(u)),
             };
             Command::Board { game, ply, style }
+        }
+        "pick" => {
+            let (game, rest) = game_arg(args);
+            Command::Pick {
+                game,
+                path: rest.iter().map(|s| s.to_string()).collect(),
+                page: 0,
+                seen_ply: None,
+            }
         }
         "moves" | "legal" => {
             let (game, rest) = game_arg(args);

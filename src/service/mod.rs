@@ -18,6 +18,7 @@ mod ids;
 pub mod league;
 mod long;
 mod names;
+pub mod picker;
 mod play;
 pub mod ratings;
 mod speech;
@@ -425,6 +426,9 @@ pub struct Reply {
     /// The sender just followed or unfollowed a game: the adapter adds them to its thread, or
     /// takes them out of the thread they were added to.
     pub follow: Option<FollowChange>,
+    /// The move picker's step (`pick`): the transport shows its menus and buttons, to the
+    /// sender only, in place of the previous step.
+    pub picker: Option<picker::Picker>,
 }
 
 /// A change of the threads a follower is a member of (see [`Reply::follow`]).
@@ -738,6 +742,12 @@ impl Service {
                 }
             },
             Command::Moves { game, square } => self.moves(u, place, *game, square.as_deref()),
+            Command::Pick {
+                game,
+                path,
+                page,
+                seen_ply,
+            } => self.pick(u, place, *game, path, *page, *seen_ply),
             Command::Resign { game } => self.resign(u, place, *game),
             Command::Declare { game } => self.declare(u, place, *game),
             Command::Draw { game, action } => {

@@ -988,7 +988,7 @@ impl Service {
     /// refusal of a draw, takeback or impasse. The computer has no clock: a game where it is to
     /// move is never lost on time (its move may come late: a restart, a queue, a search tried
     /// again).
-    fn check_in_time(&self, g: &Loaded, user: &User) -> Result<(), CoreError> {
+    pub(crate) fn check_in_time(&self, g: &Loaded, user: &User) -> Result<(), CoreError> {
         let late_side = g.game.position().side_to_move();
         let late = g.player(late_side).to_string();
         if self.is_computer(&late) {
@@ -1544,6 +1544,11 @@ fn said(text: String) -> CoreError {
 /// The buttons under a board: what a player most often does next, labelled in `lang`.
 pub(crate) fn game_buttons(id: i64, lang: Lang) -> Vec<Button> {
     vec![
+        // The move picker, for the player to move (see `service::picker`).
+        Button {
+            label: t!(lang, "play-button-move"),
+            command: format!("pick {id}"),
+        },
         Button {
             label: t!(lang, "play-button-moves"),
             command: format!("moves {id}"),

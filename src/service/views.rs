@@ -32,6 +32,37 @@ impl Service {
         style: Option<&str>,
         voice: Voice,
     ) -> Result<Option<Attachment>, CoreError> {
+        self.board_drawn(
+            g,
+            ply,
+            viewer,
+            style,
+            voice,
+            &super::picker::Marks::default(),
+        )
+    }
+
+    /// The board now as `viewer` sees it, with `marks` (a picked piece, where it can go): the
+    /// move picker's and `moves SQUARE`'s picture.
+    pub(crate) fn board_picture(
+        &self,
+        g: &Loaded,
+        viewer: &str,
+        voice: Voice,
+        marks: &super::picker::Marks,
+    ) -> Result<Option<Attachment>, CoreError> {
+        self.board_drawn(g, g.game.moves().len(), viewer, None, voice, marks)
+    }
+
+    fn board_drawn(
+        &self,
+        g: &Loaded,
+        ply: usize,
+        viewer: &str,
+        style: Option<&str>,
+        voice: Voice,
+        marks: &super::picker::Marks,
+    ) -> Result<Option<Attachment>, CoreError> {
         if !self.config.images {
             return Ok(None);
         }
@@ -63,6 +94,9 @@ impl Service {
         let active = g.row.status == GameStatus::Active && ply == g.game.moves().len();
         let opts = crate::render::RenderOptions {
             last_move: last,
+            marked: marks.marked.clone(),
+            selected: marks.selected,
+            targets: marks.targets.clone(),
             viewer: side,
             style,
             names: self.picture_names(&g.row),

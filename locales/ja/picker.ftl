@@ -1,0 +1,31 @@
+# 指し手ピッカー（issue 50）：本人にだけ見えるメッセージで、駒とマスを選んで指す。
+
+play-button-move = 指す
+pick-menu-pieces = 動かせる駒
+pick-menu-hand = 持ち駒（打つ）
+pick-menu-squares = マス
+pick-menu-range = { $what } { $first }～{ $last }
+pick-piece = { $piece } { $square }
+pick-piece-moves = { $count }通り
+pick-drop = 打つ：{ $piece }（持ち駒{ $count }枚）
+pick-drop-squares = { $count }マス
+pick-start = 対局 #{ $id }：あなたの手番です（{ $side }）。動かす駒か、打つ持ち駒を選んでください。
+pick-squares = 対局 #{ $id }：{ $what }。マスを選んでください（{ $count }通り、盤面に印があります）。
+pick-piece-where = { $square }の{ $piece }の行き先
+pick-drop-where = { $piece }を打つマス
+pick-second-step = 獅子の二歩目（取ったマスで止まることもできます）
+pick-stop = そこで止まる
+pick-finish = 対局 #{ $id }：指し手の仕上げを選んでください。
+pick-promote = 成る：{ $mv }
+pick-no-promote = 成らない：{ $mv }
+pick-confirm = 対局 #{ $id }：{ $mv }（{ $code }）を指しますか？
+pick-play = { $mv }を指す ({ $code })
+pick-back = 戻る
+pick-cancel = やめる
+pick-previous = 前へ
+pick-next = 次へ
+pick-fresh = 新しいピッカーを開く
+pick-stale = このピッカーを開いてから対局 #{ $id } の局面が変わりました（{ $seen }手目から{ $now }手目へ）。何も指していません。
+pick-stale-over = 対局 #{ $id } は終局しています。何も指していません。
+pick-closed = ピッカーを閉じました。何も指していません。
+pick-expired = このピッカーは期限切れです（15分間有効）。何も指していません。盤面の「指す」をもう一度押してください。
