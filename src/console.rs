@@ -382,6 +382,51 @@ impl Console {
                 )),
             }
         }
+        // The move picker: each menu with the commands its options stand for, then its buttons
+        // (`pick GAME CHOICE...` steps on; the last one is a `move`).
+        if let Some(p) = &reply.picker {
+            use crate::service::picker::PickAction;
+            let step = |path: &[String]| {
+                let mut c = format!("pick {}", p.game);
+                for t in path {
+                    c.push(' ');
+                    c.push_str(t);
+                }
+                c
+            };
+            for m in &p.menus {
+                let o: Vec<String> = m
+                    .options
+                    .iter()
+                    .map(|o| {
+                        let mut path = m.path.clone();
+                        path.push(o.token.clone());
+                        format!("[{}: {}]", o.label, step(&path))
+                    })
+                    .collect();
+                out.push_str(&format!("\n  {}: {}", m.placeholder, o.join(" ")));
+            }
+            let b: Vec<String> = p
+                .choices
+                .iter()
+                .chain(&p.nav)
+                .filter_map(|b| {
+                    let command = match &b.action {
+                        PickAction::Go { path, .. } => step(path),
+                        PickAction::Fresh => step(&[]),
+                        PickAction::Play { code } => format!("move {} {code}", p.game),
+                        PickAction::Cancel => return None,
+                    };
+                    Some(format!("[{}: {command}]", b.label))
+                })
+                .collect();
+            if !b.is_empty() {
+                out.push_str(&format!(
+                    "\n  {}",
+                    t!(lang, "console-buttons", buttons = b.join(" "))
+                ));
+            }
+        }
         if !reply.buttons.is_empty() {
             let b: Vec<String> = reply
                 .buttons

@@ -66,6 +66,10 @@ enum Command {
         /// The name shown for the player who moves second.
         #[arg(long)]
         second: Option<String>,
+        /// Marks a piece and where it can go, as the move picker does: its square (`4i`), or
+        /// a kind in hand with `*` (`P*`) for the squares it can be dropped on.
+        #[arg(long)]
+        marks: Option<String>,
         /// The PNG file to write.
         #[arg(long)]
         out: std::path::PathBuf,
@@ -528,6 +532,7 @@ fn run(cli: Cli) -> Result<ExitCode, UserError> {
             viewer,
             first,
             second,
+            marks,
             out,
         } => {
             let g = build_game(&game)?;
@@ -545,11 +550,22 @@ fn run(cli: Cli) -> Result<ExitCode, UserError> {
                     ))
                 })?,
             };
+            let (selected, targets) = match marks.as_deref() {
+                None => (None, Vec::new()),
+                Some(m) => tegami::render::picked_marks(g.position(), &g.legal_moves(), m)
+                    .ok_or_else(|| {
+                        UserError(format!(
+                            "--marks '{m}': not a square of this game nor a piece in hand with * (4i, P*)"
+                        ))
+                    })?,
+            };
             let opts = tegami::render::RenderOptions {
                 last_move: g.moves().last().copied(),
                 viewer,
                 style,
                 names: [first, second].map(|n| n.filter(|n| !n.trim().is_empty())),
+                selected,
+                targets,
                 show_turn: !g.is_over(),
                 caption: g.outcome().map(|o| tegami::render::describe_outcome(v, o)),
                 ..Default::default()

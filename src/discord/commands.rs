@@ -417,18 +417,25 @@ pub async fn move_(
     #[description = "Your move, e.g. P-7f or 7g7f (Shanghai: e4, Nf3)"]
     #[autocomplete = "suggest_moves"]
     #[rename = "move"]
-    mv: String,
+    mv: Option<String>,
     #[description = "The game's number (needed only when you play several)"] game: Option<i64>,
 ) -> Result<(), Error> {
-    let text: String = mv.split_whitespace().collect();
-    let command = if text.is_empty() {
-        Err(msg!("discord-write-a-move"))
-    } else {
-        Ok(Command::Move {
+    let text: String = mv.as_deref().unwrap_or("").split_whitespace().collect();
+    let slash = matches!(ctx, poise::Context::Application(_));
+    let command = match (text.is_empty(), slash) {
+        // Without a move, the slash command opens the move picker (only its sender sees it).
+        (true, true) => Ok(Command::Pick {
+            game,
+            path: Vec::new(),
+            page: 0,
+            seen_ply: None,
+        }),
+        (true, false) => Err(msg!("discord-write-a-move")),
+        (false, _) => Ok(Command::Move {
             game,
             text,
             seen_ply: None,
-        })
+        }),
     };
     run(ctx, command).await
 }

@@ -22,6 +22,7 @@ struct File {
     dev_guild: Option<u64>,
     message_content: Option<bool>,
     sweep_interval_secs: Option<u64>,
+    commands_per_10s: Option<usize>,
     log: Option<String>,
     log_format: Option<String>,
     api_base: Option<String>,
@@ -55,6 +56,9 @@ pub struct BotConfig {
     pub message_content: bool,
     /// Seconds between correspondence sweeps.
     pub sweep_interval_secs: u64,
+    /// Commands one user may send in 10 seconds (more are refused, "slow down"); a move
+    /// picker's clicks may be five times as many.
+    pub commands_per_10s: usize,
     /// The `tracing` filter when `RUST_LOG` is not set.
     pub log: String,
     /// How log lines are written (`log_format`: `text`, the default, or `json`).
@@ -123,6 +127,7 @@ impl std::fmt::Debug for BotConfig {
             .field("dev_guild", &self.dev_guild)
             .field("message_content", &self.message_content)
             .field("sweep_interval_secs", &self.sweep_interval_secs)
+            .field("commands_per_10s", &self.commands_per_10s)
             .field("log", &self.log)
             .field("log_format", &self.log_format)
             .field("api_base", &self.api_base)
@@ -228,6 +233,12 @@ impl BotConfig {
                 "prefix must be a non-empty word without spaces, such as !".into(),
             ));
         }
+        let commands_per_10s = file.commands_per_10s.unwrap_or(8);
+        if commands_per_10s == 0 {
+            return Err(ConfigError::Invalid(
+                "commands_per_10s must be at least 1".into(),
+            ));
+        }
         let sweep_interval_secs = file.sweep_interval_secs.unwrap_or(60);
         if sweep_interval_secs == 0 {
             return Err(ConfigError::Invalid(
@@ -264,6 +275,7 @@ impl BotConfig {
             dev_guild: file.dev_guild,
             message_content: file.message_content.unwrap_or(false),
             sweep_interval_secs,
+            commands_per_10s,
             log: file.log.unwrap_or_else(|| "info".to_string()),
             log_format,
             api_base,

@@ -14,6 +14,7 @@ use tracing::{debug, warn};
 use super::respond::{self, display_name, nickname, Origin};
 use super::{Data, Error};
 use crate::i18n::Lang;
+use crate::service::picker::PickId;
 use crate::service::{parse_command, Command};
 use crate::t;
 
@@ -76,25 +77,20 @@ async fn button(ctx: poise::FrameworkContext<'_, Data, Error>, click: &Component
     let (id, token) = (click.id, click.token.as_str());
     // Answers at once: in the language of the presser's client.
     let lang = Lang::from_locale(&click.locale);
+    if let Some(pick) = PickId::decode(&click.data.custom_id) {
+        let values = match &click.data.kind {
+            serenity::ComponentInteractionDataKind::StringSelect { values } => values.clone(),
+            _ => Vec::new(),
+        };
+        let origin = origin_of(click);
+        respond::picker_click(&http, data, id, token, origin, pick, values).await;
+        return;
+    }
     let Some(b) = parse_button(&click.data.custom_id) else {
         respond::quick_ephemeral(&http, id, token, &t!(lang, "discord-button-unknown")).await;
         return;
     };
-    let origin = Origin {
-        user: click.user.id,
-        name: display_name(&click.user),
-        nick: nickname(click.member.as_ref().and_then(|m| m.nick.as_deref())),
-        guild: click.guild_id,
-        channel: click.channel_id,
-        parent: respond::thread_parent(click.channel.as_ref()),
-        admin: click
-            .member
-            .as_ref()
-            .and_then(|m| m.permissions)
-            .is_some_and(|p| p.manage_guild() || p.administrator()),
-        locale: Some(click.locale.clone()),
-        guild_locale: click.guild_locale.clone(),
-    };
+    let origin = origin_of(click);
     if b.only.is_some_and(|u| u != origin.user.get()) {
         respond::quick_ephemeral(&http, id, token, &t!(lang, "discord-button-not-yours")).await;
         return;
@@ -107,8 +103,9 @@ async fn button(ctx: poise::FrameworkContext<'_, Data, Error>, click: &Component
             return;
         }
     };
-    // Browsing a game's moves is never stale; everything else is, once the game moved on.
-    let browsing = matches!(command, Command::Game { .. });
+    // Browsing a game's moves is never stale, nor is the Move button (its picker is made on
+    // the position as it is when pressed); everything else is, once the game moved on.
+    let browsing = matches!(command, Command::Game { .. } | Command::Pick { .. });
     if let (Some(game), Some(ply), false) = (b.game, b.ply, browsing) {
         match super::outbox::home_of(&data.service, game).await {
             Some(now) if now.ply != ply => {
@@ -139,6 +136,25 @@ async fn button(ctx: poise::FrameworkContext<'_, Data, Error>, click: &Component
         return;
     }
     respond::interaction(&http, data, id, token, origin, command).await;
+}
+
+/// Who clicked, and where.
+fn origin_of(click: &ComponentInteraction) -> Origin {
+    Origin {
+        user: click.user.id,
+        name: display_name(&click.user),
+        nick: nickname(click.member.as_ref().and_then(|m| m.nick.as_deref())),
+        guild: click.guild_id,
+        channel: click.channel_id,
+        parent: respond::thread_parent(click.channel.as_ref()),
+        admin: click
+            .member
+            .as_ref()
+            .and_then(|m| m.permissions)
+            .is_some_and(|p| p.manage_guild() || p.administrator()),
+        locale: Some(click.locale.clone()),
+        guild_locale: click.guild_locale.clone(),
+    }
 }
 
 /// Whether a message may be a move, by its shape alone: short (a move in any notation a

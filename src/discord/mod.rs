@@ -45,6 +45,10 @@ pub struct Data {
     pub(crate) service: Arc<Service>,
     pub(crate) gate: Arc<guard::Gate>,
     pub(crate) limiter: guard::RateLimiter,
+    /// The move picker's clicks (opening it, its steps, its Play), counted apart from the
+    /// commands: a player pointing at a move clicks five times where a typed move is one
+    /// command, and must never be told to slow down for it.
+    pub(crate) picks: guard::RateLimiter,
     pub(crate) outbox: Arc<outbox::Outbox>,
     pub(crate) prefix: String,
     /// The computer's worker: games where it is to move.
@@ -148,6 +152,7 @@ pub async fn run(config: BotConfig, service: Arc<Service>) -> Result<(), RunErro
     // A failure the bot cannot get past (its commands never registered): it stops.
     let (fatal_tx, mut fatal_rx) = tokio::sync::mpsc::unbounded_channel::<RunError>();
     let patience = patience();
+    let per_10s = config.commands_per_10s;
     let new_data = {
         let (service, gate, outbox, prefix, computer) = (
             service.clone(),
@@ -159,7 +164,8 @@ pub async fn run(config: BotConfig, service: Arc<Service>) -> Result<(), RunErro
         move || Data {
             service: service.clone(),
             gate: gate.clone(),
-            limiter: guard::RateLimiter::new(8, Duration::from_secs(10)),
+            limiter: guard::RateLimiter::new(per_10s, Duration::from_secs(10)),
+            picks: guard::RateLimiter::new(per_10s * 5, Duration::from_secs(10)),
             outbox: outbox.clone(),
             prefix: prefix.clone(),
             computer: computer.clone(),

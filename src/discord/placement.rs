@@ -121,6 +121,9 @@ pub enum Target {
     },
     /// Nobody to answer: the computer's move, announced in the game's home only.
     Nobody,
+    /// A move picker whose Play was acknowledged in place: the answer replaces the picker
+    /// (its menus, buttons and picture gone).
+    Picker { token: String },
 }
 
 /// How a call failed, read from Discord's error code (see the module header).
@@ -317,6 +320,14 @@ pub(crate) async fn send(
             f.execute(http, (None, token.as_str())).await
         }
         Target::Nobody => Err(serenity::Error::Other("nobody to answer")),
+        Target::Picker { token } => {
+            let edit = serenity::EditInteractionResponse::new()
+                .content(out.content)
+                .components(out.rows)
+                .attachments(serenity::EditAttachments::new())
+                .allowed_mentions(mention_only(&out.ping));
+            edit.execute(http, token).await
+        }
         // The adapter's own notes in a reply are the sender's: English when unknown.
         Target::Message { channel, message } => {
             post_in(http, *channel, Some(*message), &out, Lang::En).await

@@ -31,6 +31,7 @@ use super::placement::{
 };
 use super::{Ctx, Data, Error};
 use crate::i18n::Lang;
+use crate::service::picker::{PickAct, PickAction, PickButton, PickId, PickStyle, Picker};
 use crate::service::{
     Attachment, Command, FollowChange, LeagueCommand, Notice, Place, Reply, Request, User, Via,
     MAX_ATTACHMENT,
@@ -360,6 +361,10 @@ pub fn button_id(game: Option<(i64, u32)>, command: &str) -> String {
 }
 
 fn components(reply: &Reply) -> Vec<CreateActionRow> {
+    if let Some(p) = &reply.picker {
+        // A picker opened now: its steps carry this moment, for its expiry.
+        return picker_rows(p, now_ms());
+    }
     let game = reply.game.as_ref().map(|g| (g.id, g.ply));
     let buttons: Vec<CreateButton> = reply
         .buttons
@@ -374,6 +379,222 @@ fn components(reply: &Reply) -> Vec<CreateActionRow> {
         .chunks(5)
         .map(|row| CreateActionRow::Buttons(row.to_vec()))
         .collect()
+}
+
+/// Milliseconds since the epoch: when a picker was opened (kept in its ids).
+pub fn now_ms() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_millis() as i64)
+}
+
+/// How long a picker lasts: as long as the interaction token that opened it (15 minutes;
+/// shorter under the test switch `TEGAMI_FAULT_TOKEN_LIFE_MS`).
+pub fn picker_life_ms() -> i64 {
+    std::env::var(FAULT_TOKEN_LIFE_MS)
+        .ok()
+        .and_then(|v| v.trim().parse::<i64>().ok())
+        .unwrap_or(TOKEN_LIFE.as_millis() as i64)
+}
+
+/// The move picker's step as Discord components: its select menus (one row each), its
+/// finishing buttons, then Play / Back / Cancel (see `service::picker`). Every id carries the
+/// game, the ply the picker was made for and when it was opened.
+pub fn picker_rows(p: &Picker, opened: i64) -> Vec<CreateActionRow> {
+    let id = |act: PickAct| {
+        PickId {
+            game: p.game,
+            ply: p.ply,
+            opened,
+            act,
+        }
+        .encode()
+    };
+    let mut rows: Vec<CreateActionRow> = p
+        .menus
+        .iter()
+        .enumerate()
+        .map(|(n, m)| {
+            let options = m
+                .options
+                .iter()
+                .map(|o| {
+                    let opt =
+                        serenity::CreateSelectMenuOption::new(o.label.clone(), o.token.clone());
+                    match &o.description {
+                        Some(d) => opt.description(d.clone()),
+                        None => opt,
+                    }
+                })
+                .collect();
+            let menu = serenity::CreateSelectMenu::new(
+                id(PickAct::Menu {
+                    n: n as u8,
+                    path: m.path.clone(),
+                }),
+                serenity::CreateSelectMenuKind::String { options },
+            )
+            .placeholder(m.placeholder.clone());
+            CreateActionRow::SelectMenu(menu)
+        })
+        .collect();
+    let button = |b: &PickButton| {
+        let act = match &b.action {
+            PickAction::Go { path, page } => PickAct::Go {
+                path: path.clone(),
+                page: *page,
+            },
+            PickAction::Fresh => PickAct::Fresh,
+            PickAction::Play { code } => PickAct::Play { code: code.clone() },
+            PickAction::Cancel => PickAct::Cancel,
+        };
+        CreateButton::new(id(act))
+            .label(b.label.clone())
+            .style(match b.style {
+                PickStyle::Primary => serenity::ButtonStyle::Primary,
+                PickStyle::Secondary => serenity::ButtonStyle::Secondary,
+                PickStyle::Success => serenity::ButtonStyle::Success,
+                PickStyle::Danger => serenity::ButtonStyle::Danger,
+            })
+    };
+    for row in [&p.choices, &p.nav] {
+        if !row.is_empty() {
+            rows.push(CreateActionRow::Buttons(row.iter().map(button).collect()));
+        }
+    }
+    rows
+}
+
+/// A click in a move picker (a `tgk:` id): the next step shown in place of this one, at once
+/// (Discord's update of the clicked message, with the new picture); Play goes through
+/// `/move`'s command with the picker's ply, so a picker older than the position plays
+/// nothing; Cancel and an expired picker close it.
+pub async fn picker_click(
+    http: &Arc<Http>,
+    data: &Data,
+    id: InteractionId,
+    token: &str,
+    origin: Origin,
+    pick: PickId,
+    values: Vec<String>,
+) {
+    let lang = origin.client_lang();
+    let update = |text: String, files: Vec<CreateAttachment>, rows: Vec<CreateActionRow>| {
+        CreateInteractionResponse::UpdateMessage(
+            CreateInteractionResponseMessage::new()
+                .content(clip(&text))
+                .files(files)
+                .components(rows)
+                .allowed_mentions(mention_only(&[])),
+        )
+    };
+    let close = |text: String| update(text, Vec::new(), Vec::new());
+    let expired = !matches!(pick.act, PickAct::Fresh) && now_ms() - pick.opened > picker_life_ms();
+    let answer = if expired {
+        close(t!(lang, "pick-expired"))
+    } else {
+        match pick.act {
+            PickAct::Cancel => close(t!(lang, "pick-closed")),
+            PickAct::Play { code } => {
+                let command = Command::Move {
+                    game: Some(pick.game),
+                    text: code,
+                    seen_ply: Some(pick.ply),
+                };
+                play_picked(http, data, id, token, origin, command).await;
+                return;
+            }
+            act => {
+                let Some(_pass) = data.gate.enter() else {
+                    quick_ephemeral(http, id, token, &t!(lang, "discord-restarting")).await;
+                    return;
+                };
+                if data.picks.check(origin.user.get()) != Verdict::Allow {
+                    quick_ephemeral(http, id, token, &t!(lang, "discord-slow-down")).await;
+                    return;
+                }
+                let (path, page, seen, opened) = match act {
+                    PickAct::Menu { path, .. } => {
+                        // The value chosen in the menu is the next choice.
+                        let mut path = path;
+                        path.extend(values);
+                        (path, 0, Some(pick.ply), pick.opened)
+                    }
+                    PickAct::Go { path, page } => (path, page, Some(pick.ply), pick.opened),
+                    _ => (Vec::new(), 0, None, now_ms()),
+                };
+                let command = Command::Pick {
+                    game: Some(pick.game),
+                    path,
+                    page,
+                    seen_ply: seen,
+                };
+                let reply = run_core_until(data, origin.request(command), None, None).await;
+                let text = if reply.error {
+                    format!("✗ {}", reply.text)
+                } else {
+                    reply.text.clone()
+                };
+                let files: Vec<CreateAttachment> = reply
+                    .attachments
+                    .iter()
+                    .filter(|a| a.data.len() <= MAX_ATTACHMENT)
+                    .cloned()
+                    .map(attachment)
+                    .collect();
+                let rows = reply
+                    .picker
+                    .as_ref()
+                    .map(|p| picker_rows(p, opened))
+                    .unwrap_or_default();
+                update(text, files, rows)
+            }
+        }
+    };
+    if let Err(e) = answer.execute(&**http, (id, token)).await {
+        warn!("cannot answer a picker's click: {e}");
+    }
+}
+
+/// The picker's Play: the clicked message (the picker) is acknowledged in place, the move is
+/// played as `/move` plays it (its announcement public, in the game's home), and the picker
+/// then says what became of it.
+async fn play_picked(
+    http: &Arc<Http>,
+    data: &Data,
+    id: InteractionId,
+    token: &str,
+    origin: Origin,
+    command: Command,
+) {
+    let lang = origin.client_lang();
+    let Some(_pass) = data.gate.enter() else {
+        quick_ephemeral(http, id, token, &t!(lang, "discord-restarting")).await;
+        return;
+    };
+    if data.picks.check(origin.user.get()) != Verdict::Allow {
+        quick_ephemeral(http, id, token, &t!(lang, "discord-slow-down")).await;
+        return;
+    }
+    if let Err(e) = CreateInteractionResponse::Acknowledge
+        .execute(&**http, (id, token))
+        .await
+    {
+        warn!("cannot acknowledge a picker's Play; move not played: {e}");
+        return;
+    }
+    let reply = run_core_until(data, origin.request(command), None, Some(token_expiry())).await;
+    answer(
+        http,
+        data,
+        Target::Picker {
+            token: token.to_string(),
+        },
+        &origin,
+        true,
+        reply,
+    )
+    .await;
 }
 
 /// A button's colour, from what it does (its label is in the reader's language): red for
@@ -453,7 +674,8 @@ pub async fn interaction(
     command: Command,
 ) {
     let expires = token_expiry();
-    let Some(_pass) = admit(http, data, id, token, &origin).await else {
+    let picker = matches!(command, Command::Pick { .. });
+    let Some(_pass) = admit(http, data, id, token, &origin, picker).await else {
         return;
     };
     let public = announces(&command);
@@ -501,13 +723,16 @@ async fn admit<'a>(
     id: InteractionId,
     token: &str,
     origin: &Origin,
+    picker: bool,
 ) -> Option<super::guard::Pass<'a>> {
     let lang = origin.client_lang();
     let Some(pass) = data.gate.enter() else {
         quick_ephemeral(http, id, token, &t!(lang, "discord-restarting")).await;
         return None;
     };
-    if data.limiter.check(origin.user.get()) != Verdict::Allow {
+    // Opening the move picker is counted with its clicks (see `Data::picks`).
+    let limiter = if picker { &data.picks } else { &data.limiter };
+    if limiter.check(origin.user.get()) != Verdict::Allow {
         quick_ephemeral(http, id, token, &t!(lang, "discord-slow-down")).await;
         return None;
     }
@@ -838,7 +1063,7 @@ pub async fn answer(
         Target::Message { channel: c, .. } => {
             announced.as_ref().map_or(true, |m| m.channel_id != *c)
         }
-        Target::Direct { .. } => true,
+        Target::Direct { .. } | Target::Picker { .. } => true,
         Target::Nobody => false,
     };
     if pointer_needed {
@@ -1014,7 +1239,7 @@ pub async fn confirm_resign_interaction(
     origin: Origin,
     game: Option<i64>,
 ) {
-    let Some(_pass) = admit(http, data, id, token, &origin).await else {
+    let Some(_pass) = admit(http, data, id, token, &origin, false).await else {
         return;
     };
     let lang = sender_lang(data, &origin).await;

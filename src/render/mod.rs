@@ -160,6 +160,42 @@ pub fn move_squares(m: Move) -> Vec<Square> {
     out
 }
 
+/// The marks of a picked piece (`4i`) or kind in hand (`P*`) among `legal`: its square, and
+/// where it can go (a lion's first steps, a drop's squares). `None` when `what` is neither a
+/// square of the game nor a kind in hand with `*`. A piece with no legal move is marked alone.
+pub fn picked_marks(
+    pos: &Position,
+    legal: &[Move],
+    what: &str,
+) -> Option<(Option<Square>, Vec<Square>)> {
+    let v = pos.variant();
+    let what = what.trim();
+    let (from, drop) = match what.strip_suffix('*') {
+        Some(letter) => {
+            let kind = v.spec.pieces.letters.iter().find(|l| {
+                l.code.eq_ignore_ascii_case(letter) || l.human.eq_ignore_ascii_case(letter)
+            })?;
+            (None, Some(kind.kind))
+        }
+        None => (Some(v.parse_square(what)?), None),
+    };
+    let mut targets: Vec<Square> = legal
+        .iter()
+        .filter(|m| match (m, from, drop) {
+            (Move::Drop { kind, .. }, None, Some(k)) => *kind == k,
+            (_, Some(f), _) => m.from() == Some(f),
+            _ => false,
+        })
+        .map(|m| match m {
+            Move::Lion { via, .. } => *via,
+            m => m.to(),
+        })
+        .collect();
+    targets.sort();
+    targets.dedup();
+    Some((from, targets))
+}
+
 /// The square of `c`'s king (a shogi or a Xiangqi king).
 pub fn king_square(pos: &Position, c: Color) -> Option<Square> {
     pos.king(c).or_else(|| {

@@ -285,11 +285,44 @@ impl Service {
             ),
         };
         let last = last_to(&g.game, g.game.moves().len());
-        let mut moves: Vec<String> = written_moves_in(&g.game, user.voice.notation, last)
+        let listed: Vec<(Move, String)> = written_moves_in(&g.game, user.voice.notation, last)
             .into_iter()
             .filter(|(m, _)| from.is_none() || m.from() == from)
-            .map(|(_, h)| h)
             .collect();
+        // The picture beside the list: the piece asked about and where it can go (a dot, a
+        // ring on a capture; a lion's first steps), or every piece that can move.
+        let marks = match from {
+            Some(sq) => {
+                let ms: Vec<Move> = listed.iter().map(|(m, _)| *m).collect();
+                let (selected, targets) =
+                    crate::render::picked_marks(pos, &ms, &v.square_name(sq)).unwrap_or_default();
+                super::picker::Marks {
+                    selected,
+                    targets,
+                    marked: Vec::new(),
+                }
+            }
+            None => super::picker::Marks {
+                marked: {
+                    let mut f: Vec<_> = listed.iter().filter_map(|(m, _)| m.from()).collect();
+                    f.sort();
+                    f.dedup();
+                    f
+                },
+                ..Default::default()
+            },
+        };
+        let viewer = if g.side_of(&user.id).is_some() {
+            user.id.to_string()
+        } else {
+            g.to_move().to_string()
+        };
+        let picture = if listed.is_empty() {
+            None
+        } else {
+            self.board_picture(&g, &viewer, user.voice, &marks)?
+        };
+        let mut moves: Vec<String> = listed.into_iter().map(|(_, h)| h).collect();
         moves.sort();
         moves.dedup();
         let whose = t!(
@@ -323,7 +356,10 @@ impl Service {
                 moves = moves.join(" ")
             ),
         };
-        Ok(Reply::text(text))
+        Ok(Reply {
+            attachments: picture.into_iter().collect(),
+            ..Reply::text(text)
+        })
     }
 
     /// `games`: the server's featured game first (when one is set and going on), then the

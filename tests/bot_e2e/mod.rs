@@ -29,6 +29,7 @@ mod league;
 mod lifecycle;
 mod long_work;
 mod metrics;
+mod picker;
 mod placement;
 mod reminders;
 mod sharded;
