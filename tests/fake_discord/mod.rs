@@ -114,7 +114,8 @@ use tokio::task::JoinHandle;
 
 #[allow(unused_imports)]
 pub use fixtures::{
-    opt_bool, opt_focused, opt_group, opt_int, opt_num, opt_str, opt_sub, opt_user, FakeUser,
+    opt_bool, opt_channel, opt_focused, opt_group, opt_int, opt_num, opt_str, opt_sub, opt_user,
+    FakeUser,
 };
 
 use gateway::{GatewayView, GwCmd};
@@ -1203,14 +1204,14 @@ impl FakeDiscord {
         self.shared.lock().forbidden_channels.remove(&id);
     }
 
-    /// The bot lacks Attach Files in a text channel and its threads: a message with files
-    /// answers 403 (50013, Missing Permissions); plain text still goes through.
     /// A moderator archives and locks `thread`: every message the bot sends there answers 400
     /// with code 50083 (an operation on an archived thread), as Discord does.
     pub fn archive_thread(&self, thread: u64) {
         self.shared.lock().archived.insert(thread);
     }
 
+    /// The bot lacks Attach Files in a text channel and its threads: a message with files
+    /// answers 403 (50013, Missing Permissions); plain text still goes through.
     pub fn refuse_files(&self, channel: u64) {
         self.shared
             .lock()
