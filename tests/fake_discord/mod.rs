@@ -49,6 +49,9 @@
 //!   archived thread either); `GET` lists them ([`FakeDiscord::thread_members`]). Adding a
 //!   member sends no message and pings nobody;
 //! - a DM to a user with closed DMs ([`FakeDiscord::set_dms_closed`]): 403, 50007;
+//! - `GET /guilds/{id}` answers a server the fake knows as GUILD_CREATE gives it (its owner is
+//!   [`OWNER_USER_ID`]), an unknown one 404, 10004; a channel option of a command fixture
+//!   ([`opt_channel`]) is resolved in `data.resolved.channels`;
 //! - without the MESSAGE_CONTENT intent, guild messages arrive with empty content unless they
 //!   mention the bot;
 //! - limits: 2000 characters of content, 10 embeds, 5 rows of 5 buttons with unique custom ids,
