@@ -1323,6 +1323,9 @@ impl ClockStore for CrashingStore {
     fn set_aside(&self, id: i64, reason: &str, now: i64) -> Result<(), StoreError> {
         self.inner.set_aside(id, reason, now)
     }
+    fn rewrite_post(&self, id: i64, user: &str, text: &str, ply: u32) -> Result<bool, StoreError> {
+        self.inner.rewrite_post(id, user, text, ply)
+    }
     fn undelivered(
         &self,
         user: &str,

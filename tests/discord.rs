@@ -835,15 +835,24 @@ async fn fake_gateway_acknowledges_heartbeats() {
 async fn fake_reports_unknown_routes() {
     bounded(async {
         let (fake, client) = connected().await;
-        let err = client
+        // The server itself is served (its owner is told of channels the bot lost) ...
+        let guild = client
             .http
             .get_guild(GuildId::new(GUILD_ID))
             .await
-            .expect_err("the fake does not serve guilds");
+            .expect("the fake serves the server");
+        assert_eq!(guild.owner_id.get(), OWNER_USER_ID);
+        assert!(fake.unknown_routes().is_empty());
+        // ... its roles alone are not.
+        let err = client
+            .http
+            .get_guild_roles(GuildId::new(GUILD_ID))
+            .await
+            .expect_err("the fake does not serve a server's roles");
         assert_eq!(http_error(&err).0, 404);
         assert_eq!(
             fake.unknown_routes(),
-            vec![format!("GET /api/v10/guilds/{GUILD_ID}")]
+            vec![format!("GET /api/v10/guilds/{GUILD_ID}/roles")]
         );
         let check = std::panic::catch_unwind(AssertUnwindSafe(|| fake.assert_no_unknown_routes()));
         assert!(check.is_err(), "assert_no_unknown_routes fails loudly");

@@ -554,6 +554,70 @@ fn the_gauges_count_unsent_notices_and_games_in_play_alike() {
     }
 }
 
+/// A move's stored announcement (a `post` not yet sent) is said anew, with another board and
+/// viewer (issue 49, point 19: a conditional answer changed what is true after the move); a
+/// mention, or a post already sent, is left as it is.
+#[test]
+fn an_unsent_post_is_rewritten_and_nothing_else_is() {
+    for b in backends() {
+        let (name, store) = (b.name, b.store());
+        let g = new_game(store, "alice", "bob");
+        let notice = |id: i64, via: &str| NewNotice {
+            id,
+            game: Some(g.id),
+            user: "bob".into(),
+            via: via.into(),
+            channel: Some("chan".into()),
+            text: "alice plays; bob to move".into(),
+            ply: (via == "post").then_some(1),
+            league: None,
+        };
+        let ending = resignation();
+        let notices = [
+            notice(31, "post"),
+            notice(32, "mention"),
+            notice(33, "post"),
+        ];
+        let f = Finish {
+            ending: &ending,
+            notices: &notices,
+            ratings: vec![],
+        };
+        store
+            .finish_game(g.id, g.version, &f, T0 + 5)
+            .expect("ends");
+        store.mark_sent(&[33], T0 + 6).expect("sent");
+        let said = "alice plays; bob answers at once; alice to move";
+        assert!(
+            store.rewrite_post(31, "alice", said, 2).expect("rewrite"),
+            "{name}"
+        );
+        assert!(
+            !store.rewrite_post(32, "alice", said, 2).expect("rewrite"),
+            "{name}: a mention is not a post"
+        );
+        assert!(
+            !store.rewrite_post(33, "alice", said, 2).expect("rewrite"),
+            "{name}: a post already sent"
+        );
+        let rows = store.unsent(10).expect("unsent");
+        let row = |id: i64| {
+            rows.iter()
+                .find(|r| r.id == id)
+                .map(|r| r.notice.clone())
+                .unwrap_or_else(|| panic!("{name}: notice {id} unsent"))
+        };
+        let post = row(31);
+        assert_eq!(
+            (post.user.as_str(), post.text.as_str(), post.ply),
+            ("alice", said, Some(2)),
+            "{name}"
+        );
+        assert_eq!(row(32), notice(32, "mention"), "{name}");
+        assert!(rows.iter().all(|r| r.id != 33), "{name}");
+    }
+}
+
 /// The number after `prefix` in `text` (`Game #12 begins` → 12).
 fn number_after(text: &str, prefix: &str) -> Option<i64> {
     let at = text.find(prefix)? + prefix.len();

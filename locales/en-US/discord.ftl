@@ -47,3 +47,4 @@ discord-bad-vacation = { $days } days: a vacation is 1 to 14 days
 discord-not-text-channel = <#{ $channel }> is not a text channel: games are played in a text channel (their threads are made there)
 discord-server-bad-days = days per move: choose 1, 2, 3, 5, 7, 10 or 14
 discord-server-use-slash = I cannot tell from a message whether you manage this server: change its settings with the slash command /server
+discord-game-channel-unusable = Tegami cannot post in <#{ $channel }>, where game #{ $game } is played in your server ({ $why }). Its games go on elsewhere meanwhile (the games channel set with `/server channel`, else direct messages). Give the bot View Channel, Send Messages, Send Messages in Threads, Create Public Threads and Attach Files there again.

@@ -394,11 +394,9 @@ async fn suggest_moves(ctx: Ctx<'_>, partial: &str) -> CreateAutocompleteRespons
             .and_then(|o| o.value.as_i64()),
         poise::Context::Prefix(_) => None,
     };
-    let mut req = origin.request(Command::Games { user: None });
+    let req = origin.request(Command::Games { user: None });
+    // The labels in the notation the player chose (`/settings notation`): the core's choice.
     let list = tokio::task::spawn_blocking(move || {
-        // The labels in the notation the player chose (`/settings notation`), else their
-        // language's: the request carries only who they are.
-        req.user.voice = service.voice_of_sender(&req.user.id, req.user.locale.as_deref());
         service.suggest_moves(&req.user, &req.place, game, &typed, 25)
     })
     .await

@@ -184,14 +184,15 @@ async fn deliver(
                     why.push(format!("{way:?}: {e}"));
                     match (way, &home) {
                         (Way::Home(c), Some(h)) => {
-                            placement::lost_home(service, &outbox.places, h, c, f).await
+                            placement::lost_home(http, service, &outbox.places, h, c, f, &e).await
                         }
-                        (Way::Server(_), _) => {
+                        (Way::Server(c), _) => {
                             report_server_channel(
                                 http,
                                 service,
                                 &outbox.places,
                                 guild.as_deref(),
+                                c,
                                 &e,
                             )
                             .await
@@ -373,8 +374,15 @@ async fn deliver_league_post(
                                 .await;
                     }
                     if Some(place) == fallback {
-                        report_server_channel(http, service, &outbox.places, Some(&guild), &e)
-                            .await;
+                        report_server_channel(
+                            http,
+                            service,
+                            &outbox.places,
+                            Some(&guild),
+                            place,
+                            &e,
+                        )
+                        .await;
                     }
                 }
             },

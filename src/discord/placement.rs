@@ -16,8 +16,10 @@
 //! - 50013 Missing Permissions: the bot sees the place but lacks a right. A message with
 //!   files is sent again as text alone (Attach Files); a thread whose posts are refused (Send
 //!   Messages in Threads) sends the game to its parent channel, where no thread is tried for
-//!   an hour (not a new thread per move); otherwise the place is closed as above. A missing
-//!   permission in the server's games channel is told to the server's owner, once a day.
+//!   an hour (not a new thread per move); otherwise the place is closed as above.
+//! - A channel closed to the bot by a right it lacks (50001, 50013), a game's channel or the
+//!   server's games channel, is told to the server's owner by direct message, once a day
+//!   for each channel (not once per move); the games go on by their fallbacks meanwhile.
 //! - 160002 (a reply without Read Message History): sent again without the reply reference.
 //! - 429, 5xx and network errors may pass: nothing else is tried, the caller retries later.
 
@@ -196,8 +198,8 @@ pub struct Memory {
     /// Channels where making a thread, or posting in one, failed lately: not tried again for
     /// an hour.
     no_threads: Mutex<HashMap<ChannelId, Instant>>,
-    /// Servers whose games channel was reported unusable to their owner lately.
-    reported: Mutex<HashMap<String, Instant>>,
+    /// Channels (of a server) reported unusable to the server's owner lately.
+    reported: Mutex<HashMap<(String, ChannelId), Instant>>,
 }
 
 pub(crate) fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
@@ -232,14 +234,15 @@ impl Memory {
         lock(&self.no_threads).insert(channel, Instant::now());
     }
 
-    /// Whether the unusable games channel of `guild` should be reported now (once a day).
-    fn report_due(&self, guild: &str) -> bool {
+    /// Whether the unusable `channel` of `guild` should be reported now (once a day).
+    fn report_due(&self, guild: &str, channel: ChannelId) -> bool {
         let mut r = lock(&self.reported);
+        let key = (guild.to_string(), channel);
         let due = r
-            .get(guild)
+            .get(&key)
             .is_none_or(|at| at.elapsed() > Duration::from_secs(86_400));
         if due {
-            r.insert(guild.to_string(), Instant::now());
+            r.insert(key, Instant::now());
         }
         due
     }
@@ -421,13 +424,16 @@ pub(crate) async fn set_home(
 /// A place of a game's home refused a message (`failure`, a closing one): the game forgets
 /// it, so the next announcement finds it a new one. A thread that refuses posts while its
 /// channel is seen (50013: Send Messages in Threads) also keeps the game out of threads in
-/// that channel for an hour.
+/// that channel for an hour. A channel closed by a right the bot lacks (50001, 50013) is told
+/// to the server's owner (once a day); a deleted one is the server's choice, and is not.
 pub(crate) async fn lost_home(
+    http: &Http,
     service: &Arc<Service>,
     memory: &Memory,
     home: &GameHome,
     lost: ChannelId,
     failure: Failure,
+    error: &serenity::Error,
 ) {
     if !failure.closed() {
         return;
@@ -443,6 +449,17 @@ pub(crate) async fn lost_home(
     } else if channel == Some(lost) {
         warn!(game = home.id, channel = %lost, ?failure, "the game's channel is gone or closed to the bot");
         set_home(service, home.id, None, None).await;
+        if matches!(failure, Failure::NoAccess | Failure::MissingPermission) {
+            if let Some(g) = home.guild.as_deref() {
+                // The server's games channel is told as such (where every new game goes).
+                let what = if server_channel(service, Some(g)).await == Some(lost) {
+                    Unusable::GamesChannel
+                } else {
+                    Unusable::GameChannel(home.id)
+                };
+                report_channel(http, service, memory, g, lost, what, error).await;
+            }
+        }
     }
 }
 
@@ -538,9 +555,10 @@ pub(crate) async fn announce_game(
             Err(e) => {
                 let f = failure(&e);
                 warn!(game = home.id, channel = %place, ?f, "cannot post the announcement: {e}");
-                lost_home(service, memory, home, place, f).await;
+                lost_home(http, service, memory, home, place, f, &e).await;
                 if Some(place) == fallback && f.closed() {
-                    report_server_channel(http, service, memory, home.guild.as_deref(), &e).await;
+                    report_server_channel(http, service, memory, home.guild.as_deref(), place, &e)
+                        .await;
                 }
                 placed.refused.push(Refused {
                     place,
@@ -738,38 +756,50 @@ pub async fn archive_thread(http: &Http, service: &Arc<Service>, game: i64) {
 
 // ----- Telling the server's owner ------------------------------------------------------------
 
-/// Tells a server's owner (once a day) that its games channel cannot be used.
+/// Which channel of a server the bot cannot use.
+#[derive(Clone, Copy, Debug)]
+enum Unusable {
+    /// The server's games channel (`server channel`).
+    GamesChannel,
+    /// The channel of this game.
+    GameChannel(i64),
+}
+
+/// Tells a server's owner (once a day) that its games channel `channel` cannot be used.
 pub(crate) async fn report_server_channel(
     http: &Http,
     service: &Arc<Service>,
     memory: &Memory,
     guild: Option<&str>,
+    channel: ChannelId,
     e: &serenity::Error,
 ) {
     let Some(g) = guild else { return };
-    if !memory.report_due(g) {
-        return;
-    }
-    report_games_channel(http, service, g, &e.to_string()).await;
+    report_channel(http, service, memory, g, channel, Unusable::GamesChannel, e).await;
 }
 
-/// Tells a server's owner that its games channel (`server channel`) cannot be used by the bot
-/// any more, and why; the games go on where their commands are sent meanwhile.
-async fn report_games_channel(http: &Http, service: &Arc<Service>, guild: &str, why: &str) {
+/// Tells a server's owner, by direct message and at most once a day for each channel, that the
+/// bot cannot use `channel` any more, and why; the games go on by their fallbacks meanwhile.
+async fn report_channel(
+    http: &Http,
+    service: &Arc<Service>,
+    memory: &Memory,
+    guild: &str,
+    channel: ChannelId,
+    what: Unusable,
+    e: &serenity::Error,
+) {
     let Some(g) = guild.parse::<u64>().ok().filter(|&g| g != 0) else {
         return;
     };
-    let s = service.clone();
-    let gs = guild.to_string();
-    let channel = tokio::task::spawn_blocking(move || s.server_channel(&gs))
-        .await
-        .ok()
-        .and_then(|r| r.ok())
-        .flatten();
+    if !memory.report_due(guild, channel) {
+        return;
+    }
+    let why = e.to_string();
     let owner = match serenity::GuildId::new(g).to_partial_guild(http).await {
         Ok(pg) => pg.owner_id,
         Err(e) => {
-            warn!(guild, "the games channel is unusable ({why}); cannot find the server's owner to tell: {e}");
+            warn!(guild, %channel, "a channel is unusable ({why}); cannot find the server's owner to tell: {e}");
             return;
         }
     };
@@ -780,15 +810,26 @@ async fn report_games_channel(http: &Http, service: &Arc<Service>, guild: &str, 
             .await
             .unwrap_or_default()
     };
-    let text = t!(
-        lang,
-        "discord-games-channel-unusable",
-        channel = channel.unwrap_or_default(),
-        why = why
-    );
+    let text = match what {
+        Unusable::GamesChannel => t!(
+            lang,
+            "discord-games-channel-unusable",
+            channel = channel.to_string(),
+            why = why.as_str()
+        ),
+        Unusable::GameChannel(game) => t!(
+            lang,
+            "discord-game-channel-unusable",
+            channel = channel.to_string(),
+            game = game,
+            why = why.as_str()
+        ),
+    };
     warn!(
         guild,
-        "the games channel is unusable: {why}; telling the server's owner"
+        %channel,
+        ?what,
+        "a channel is unusable: {why}; telling the server's owner"
     );
     let dm = match owner.create_dm_channel(http).await {
         Ok(dm) => dm,

@@ -236,6 +236,7 @@ impl Service {
         if search_fault_due() {
             panic!("{FAULT_SEARCH_PANICS}: a deliberate panic in the search of game {game}");
         }
+        computer_fault_wait(game);
         // One thread, on a place of the long work ahead of the players' analyses: a core is
         // always left to the commands (see `super::long`).
         let place = match self.analyses.pool.enter(None) {
@@ -597,6 +598,26 @@ fn search_fault_due() -> bool {
     })
     .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| n.checked_sub(1))
     .is_ok()
+}
+
+/// The test switch `TEGAMI_FAULT_COMPUTER_WAITS_FOR=PATH`: each search of the computer in this
+/// process waits, before it begins, until a file exists at `PATH` (saying `computer move
+/// paused (game N)` on stderr; at most five minutes), so that a test can stop the bot while
+/// the computer thinks. For tests only.
+pub const FAULT_COMPUTER_WAITS_FOR: &str = "TEGAMI_FAULT_COMPUTER_WAITS_FOR";
+
+/// Waits as [`FAULT_COMPUTER_WAITS_FOR`] says, when it is set.
+fn computer_fault_wait(game: i64) {
+    let Some(path) = std::env::var_os(FAULT_COMPUTER_WAITS_FOR) else {
+        return;
+    };
+    let path = std::path::PathBuf::from(path);
+    eprintln!("computer move paused (game {game})");
+    let until = std::time::Instant::now() + Duration::from_secs(300);
+    while !path.exists() && std::time::Instant::now() < until {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    eprintln!("computer move resumed (game {game})");
 }
 
 /// Games the computer's queue holds at most; beyond that [`Worker::queue`] refuses.

@@ -420,18 +420,51 @@ impl Service {
                 return;
             }
         };
-        let voice = sender.voice;
-        let mut text = self.move_head(&g, ply as usize, &sender.id, false, voice);
-        for p in plies {
-            text.push_str(&self.answer_words(&g, p, voice));
-        }
         let now = g.game.moves().len();
-        text.push_str(&self.turn_tail(&g, now, g.row.deadline, voice));
+        let said = |voice: Voice| {
+            let mut text = self.move_head(&g, ply as usize, &sender.id, false, voice);
+            for &p in &plies {
+                text.push_str(&self.answer_words(&g, p, voice));
+            }
+            text.push_str(&self.turn_tail(&g, now, g.row.deadline, voice));
+            text
+        };
+        let voice = sender.voice;
+        let mut text = said(voice);
         let viewer = if g.row.status == GameStatus::Active {
             g.to_move().to_string()
         } else {
             sender.id.to_string()
         };
+        // The move's stored announcement says the same (in the server's voice, with the board
+        // after the answers): posted late by the delivery loop, it must not say the turn the
+        // answers ended.
+        if let Some(post) = r.post.as_mut() {
+            let public = self.public_voice(g.row.guild.as_deref());
+            let post_text = if public == voice {
+                text.clone()
+            } else {
+                said(public)
+            };
+            let rewritten = match post.id {
+                Some(id) => self
+                    .store
+                    .rewrite_post(id, &viewer, &post_text, now as u32)
+                    .map_err(|e| e.to_string()),
+                None => Ok(true),
+            };
+            match rewritten {
+                Ok(_) => {
+                    post.text = post_text;
+                    post.ply = Some(now as u32);
+                    post.user = viewer.clone();
+                }
+                Err(e) => warn!(
+                    game,
+                    "the stored announcement keeps its words before the answer: {e}"
+                ),
+            }
+        }
         r.attachments = self.picture_after_commit(&g, now, &viewer, &mut text, voice);
         r.text = text;
         r.game = Some(g.game_ref(false));

@@ -34,7 +34,8 @@ pub use command::{
 };
 pub use computer::{
     default_analysis_budget, default_analysis_limit, swing_lines, Worker, ANALYSIS_NODES,
-    DEFAULT_LEVEL, FAULT_SEARCH_PANICS, PANICS_IN_A_ROW, RETRY_DELAY, WORKER_QUEUE,
+    DEFAULT_LEVEL, FAULT_COMPUTER_WAITS_FOR, FAULT_SEARCH_PANICS, PANICS_IN_A_ROW, RETRY_DELAY,
+    WORKER_QUEUE,
 };
 pub use delivery::GameHome;
 pub use follow::{FollowHow, FOLLOW_NOTIFY};

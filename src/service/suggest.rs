@@ -58,7 +58,8 @@ fn key(s: &str) -> String {
 
 impl Service {
     /// Up to `limit` legal moves of the caller's game (`game`, else the one a move without a
-    /// game number would be played in: see `pick_row`) matching `typed` (moves that start with it first, then moves that contain it),
+    /// game number would be played in: see `pick_row`) matching `typed` (moves that start with
+    /// it first, then moves that contain it), written in the notation the player chose and
     /// labelled with the move code. Empty when the caller has no such game here or it is not
     /// their turn. Never fails: autocomplete has no way to show an error, so a failure is
     /// logged and answered with no suggestion.
@@ -105,8 +106,12 @@ impl Service {
         if row.to_move.as_deref() != Some(user.id.as_str()) {
             return Ok(Vec::new());
         }
-        // The labels in the player's notation.
-        let notation = user.voice.notation;
+        // The labels in the notation the player chose (`settings notation`), else their
+        // language's: whatever the transport, the caller says only who they are (and their
+        // client's locale, if it knows it).
+        let notation = self
+            .voice_of_sender(&user.id, user.locale.as_deref())
+            .notation;
         let written = match self.suggestions.get(row.id, notation, row.version) {
             Some(w) => w,
             None => {

@@ -879,6 +879,11 @@ pub trait ClockStore: Send + Sync {
     /// Sets a notice aside that no way could deliver, with the reason: it is not tried again,
     /// and its player is shown it (`undelivered`).
     fn set_aside(&self, id: i64, reason: &str, now: i64) -> Result<()>;
+    /// Says anew what a move's stored announcement (a `post` not yet sent) says, whose board
+    /// it shows (`ply`) and from whose side (`user`): what the move set off at once (a
+    /// conditional answer) changed what is true after it, and a late delivery must say that.
+    /// `false` when the notice was sent or set aside already (nothing changed).
+    fn rewrite_post(&self, id: i64, user: &str, text: &str, ply: u32) -> Result<bool>;
     /// The user's notices set aside since `since`, newest first.
     fn undelivered(&self, user: &str, since: i64, limit: usize) -> Result<Vec<OutboxRow>>;
 

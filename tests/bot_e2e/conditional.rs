@@ -175,3 +175,99 @@ async fn a_conditional_answer_is_played_with_the_opponents_move() {
         content(&r)
     );
 }
+
+/// Issue 49, point 19, when the mover's announcement is posted late: Discord answers it with a
+/// 500, so the delivery loop posts the stored announcement later. That stored text says what
+/// the conditional answer made of the move (Bob to move again, with the board after the
+/// answer), as the reply would have: not the turn the answer already ended, and Alice is
+/// pinged by nothing.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_late_announcement_of_an_answered_move_says_what_the_answer_made_of_it() {
+    use super::hardening::{
+        bounded, game_with_thread, has_png, outbox_drained, play, posted_in, started, RETRIED,
+    };
+    bounded(async {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let fake = FakeDiscord::start().await;
+        let alice = FakeUser::new(2_000_000_000_000_000_511, "alice");
+        let bob = FakeUser::new(2_000_000_000_000_000_512, "bob");
+        for u in [&alice, &bob] {
+            fake.add_user(u);
+        }
+        let mut bot = started(&fake, dir.path(), "late-answered", &[]).await;
+        let thread = game_with_thread(&fake, CHANNEL_ID, &alice, &bob).await;
+        play(&fake, CHANNEL_ID, &alice, "P-7f").await;
+        let r = slash(
+            &fake,
+            CHANNEL_ID,
+            &alice,
+            "conditional",
+            json!([opt_sub("add", vec![opt_str("line", "3c3d 2g2f")])]),
+            &[],
+        )
+        .await;
+        assert!(!content(&r).starts_with('✗'), "{}", content(&r));
+
+        // Bob's move: its announcement (the first post in the thread) is refused with a 500.
+        fake.fail_next("POST", &format!("/channels/{thread}/messages"), 500);
+        let before = fake.call_count();
+        let r = play(&fake, CHANNEL_ID, &bob, "P-3d").await;
+        assert!(
+            content(&r).contains("Discord did not take"),
+            "Bob is told his move is announced later: {}",
+            content(&r)
+        );
+        let late = fake
+            .wait_for_since(before, "Bob's move announced late", RETRIED, |c| {
+                posted_in(c, thread) && content(c).contains("bob plays")
+            })
+            .await;
+        assert!(
+            fake.calls_since(before)
+                .iter()
+                .any(|c| c.injected && c.status == 500 && content(c).contains("bob plays")),
+            "the 500 was served to Bob's announcement first: {}",
+            fake.dump_calls(before)
+        );
+        let said = content(&late);
+        assert!(
+            said.contains("alice answers at once with a conditional move: 2. P-2f."),
+            "the late announcement says the answer: {said}"
+        );
+        assert!(said.contains("bob (white) to move"), "{said}");
+        assert!(!said.contains("alice (black) to move"), "{said}");
+        assert!(
+            !pinged(&late).contains(&alice.id) && !said.contains(&alice.mention()),
+            "Alice is not pinged for a turn already over: {}",
+            late.summary()
+        );
+        assert!(has_png(&late), "with its board: {}", late.summary());
+        assert!(
+            late.files.iter().any(|f| f.filename.contains("move-3")),
+            "the board after the answer (move 3): {}",
+            late.summary()
+        );
+        // The answer itself is announced once, and nothing is left in the outbox.
+        outbox_drained(dir.path(), RETRIED).await;
+        let calls = fake.calls_since(before);
+        for what in ["bob plays", "(a conditional move)"] {
+            let n = calls
+                .iter()
+                .filter(|c| posted_in(c, thread) && content(c).contains(what))
+                .count();
+            assert_eq!(n, 1, "{what:?} posted once: {}", fake.dump_calls(before));
+        }
+        for c in calls.iter().filter(|c| c.ok() && c.method == "POST") {
+            assert!(
+                !c.path.ends_with("/messages")
+                    || c.json.is_none()
+                    || !pinged(c).contains(&alice.id),
+                "Alice pinged: {}",
+                c.summary()
+            );
+        }
+        assert_eq!(bot.terminate().code(), Some(0));
+        fake.assert_no_unknown_routes();
+    })
+    .await;
+}

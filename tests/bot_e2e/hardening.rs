@@ -161,7 +161,7 @@ pub(super) fn pending_notices(dir: &Path) -> i64 {
 }
 
 /// The number of moves a stored game has.
-fn stored_ply(dir: &Path, game: i64) -> i64 {
+pub(super) fn stored_ply(dir: &Path, game: i64) -> i64 {
     let conn = rusqlite::Connection::open_with_flags(
         dir.join("tegami.db"),
         rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY,

@@ -246,3 +246,171 @@ async fn during_a_clean_stop_healthz_says_stopping_and_messages_are_answered() {
     })
     .await;
 }
+
+/// The game's stored number of moves.
+fn stored_ply(dir: &std::path::Path, game: i64) -> i64 {
+    let conn = rusqlite::Connection::open_with_flags(
+        dir.join("tegami.db"),
+        rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY,
+    )
+    .expect("open the bot's database");
+    conn.query_row("SELECT ply FROM games WHERE id = ?1", [game], |r| r.get(0))
+        .expect("the game is stored")
+}
+
+/// Waits until the bot's log says `what`.
+async fn logged(bot: &Bot, what: &str) {
+    let deadline = Instant::now() + STEP;
+    while !bot.log_text().contains(what) {
+        assert!(
+            Instant::now() < deadline,
+            "the log does not say {what:?}:\n{}",
+            bot.log_text()
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// Point 18, the computer's move during a clean stop: SIGTERM arrives while the computer is
+/// still thinking (held by the test switch `TEGAMI_FAULT_COMPUTER_WAITS_FOR`); the stop waits
+/// for its move, whose announcement the fake then holds in flight: the bot exits only once
+/// Discord took it. After a restart the move is neither played nor announced again, nothing
+/// is left in the outbox, and the game goes on.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_clean_stop_while_the_computer_thinks_announces_its_move_once() {
+    use super::hardening::{outbox_drained, posted_in, started, RETRIED};
+    use crate::fake_discord::{opt_int, BOT_USERNAME, BOT_USER_ID};
+    use tegami::service::FAULT_COMPUTER_WAITS_FOR;
+    bounded(async {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let fake = FakeDiscord::start().await;
+        let alice = user(61, "alice");
+        let tegami = FakeUser::new(BOT_USER_ID, BOT_USERNAME);
+        fake.add_user(&alice);
+        let go = dir.path().join("computer-go");
+        let go_env = go.to_str().expect("a UTF-8 path").to_string();
+        let bot = started(
+            &fake,
+            dir.path(),
+            "computer-stop-1",
+            &[(FAULT_COMPUTER_WAITS_FOR, go_env.as_str())],
+        )
+        .await;
+
+        // Alice plays White against the computer: it is to move at once, and thinks.
+        let before = fake.call_count();
+        let (id, token, ev) = fake.slash_command_in(
+            CHANNEL_ID,
+            &alice,
+            "challenge",
+            json!([
+                opt_user("opponent", &tegami),
+                opt_str("game", "shogi"),
+                opt_str("color", "white"),
+                opt_int("level", 1)
+            ]),
+            &[&tegami],
+        );
+        fake.dispatch("INTERACTION_CREATE", ev).await;
+        let ack = answer(&fake, id, &token).await;
+        assert!(
+            content(&ack).contains("Game #1 begins"),
+            "{}",
+            content(&ack)
+        );
+        let t = fake
+            .wait_for_since(before, "the game's thread", STEP, |c| {
+                c.ok() && c.method == "POST" && c.path.ends_with("/threads")
+            })
+            .await;
+        let thread: u64 = t.response.as_ref().expect("thread")["id"]
+            .as_str()
+            .and_then(|s| s.parse().ok())
+            .expect("thread id");
+        logged(&bot, "computer move paused (game 1)").await;
+
+        // The stop begins while the computer thinks.
+        let announced = fake.hold_next("POST", &format!("/channels/{thread}/messages"));
+        let log = bot.log.clone();
+        let mut stopped = tokio::task::spawn_blocking(move || {
+            let mut bot = bot;
+            let s = bot.terminate();
+            (s, bot)
+        });
+        let deadline = Instant::now() + STEP;
+        while !std::fs::read_to_string(&log)
+            .unwrap_or_default()
+            .contains("stopping: no new commands")
+        {
+            assert!(Instant::now() < deadline, "the stop did not begin");
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        assert_eq!(stored_ply(dir.path(), 1), 0, "nothing played yet");
+
+        // Its move is made, and its announcement is in flight: the bot waits for it.
+        std::fs::write(&go, b"go").expect("let the computer move");
+        announced.arrived(STEP).await;
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        assert!(
+            !stopped.is_finished(),
+            "the bot did not stop before its announcement was taken"
+        );
+        assert_eq!(stored_ply(dir.path(), 1), 1, "the move is stored");
+        announced.release();
+        let (status, bot) = (&mut stopped).await.expect("terminate");
+        assert_eq!(status.code(), Some(0), "{}", bot.log_text());
+        let first = |c: &Recorded| posted_in(c, thread) && content(c).contains("Tegami plays 1.");
+        let calls = fake.calls();
+        let posts: Vec<&Recorded> = calls.iter().filter(|c| first(c)).collect();
+        assert_eq!(
+            posts.len(),
+            1,
+            "announced once: {}",
+            fake.dump_calls(before)
+        );
+        assert!(
+            super::pinged(posts[0]).contains(&alice.id),
+            "Alice is pinged: {}",
+            posts[0].summary()
+        );
+        drop(bot);
+
+        // After a restart: nothing repeated, nothing left, and the game goes on.
+        let restarted = fake.call_count();
+        let mut bot = started(&fake, dir.path(), "computer-stop-2", &[]).await;
+        outbox_drained(dir.path(), RETRIED).await;
+        let r = super::slash(
+            &fake,
+            thread,
+            &alice,
+            "move",
+            json!([opt_str("move", "3c3d")]),
+            &[],
+        )
+        .await;
+        assert!(!content(&r).starts_with('✗'), "{}", content(&r));
+        fake.wait_for_since(restarted, "the computer's next move", STEP, |c| {
+            posted_in(c, thread) && content(c).contains("Tegami plays 2.")
+        })
+        .await;
+        assert_eq!(stored_ply(dir.path(), 1), 3);
+        outbox_drained(dir.path(), RETRIED).await;
+        let calls = fake.calls();
+        assert_eq!(
+            calls.iter().filter(|c| first(c)).count(),
+            1,
+            "the first move is not announced again: {}",
+            fake.dump_calls(restarted)
+        );
+        for c in calls.iter().skip(restarted) {
+            assert!(
+                !(c.ok() && c.method == "POST" && content(c).contains("Tegami plays 1.")),
+                "repeated after the restart: {}",
+                c.summary()
+            );
+        }
+        assert_eq!(bot.terminate().code(), Some(0));
+        fake.assert_no_unknown_routes();
+    })
+    .await;
+}

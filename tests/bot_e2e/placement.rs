@@ -325,3 +325,141 @@ async fn a_personal_answer_asked_by_prefix_goes_by_dm_never_to_the_channel() {
     })
     .await;
 }
+
+/// The server's games channel, as stored.
+fn stored_games_channel(dir: &Path) -> Option<String> {
+    let conn = rusqlite::Connection::open_with_flags(
+        dir.join("tegami.db"),
+        rusqlite::OpenFlags::SQLITE_OPEN_READ_ONLY,
+    )
+    .expect("open the bot's database");
+    conn.query_row(
+        "SELECT games_channel FROM servers WHERE guild = ?1",
+        [crate::fake_discord::GUILD_ID.to_string()],
+        |r| r.get(0),
+    )
+    .ok()
+    .flatten()
+}
+
+/// `who` plays `mv` in the channel; `other` is told of it by a direct message.
+async fn play_told(fake: &FakeDiscord, who: &FakeUser, other: &FakeUser, mv: &str) {
+    let start = fake.call_count();
+    play(fake, CHANNEL_ID, who, mv).await;
+    let told = fake
+        .wait_for_since(
+            start,
+            "the opponent told by a direct message",
+            RETRIED,
+            |c| {
+                fake.dm_channel_of(other.id)
+                    .is_some_and(|d| posted_in(c, d))
+                    && content(c).contains(mv)
+            },
+        )
+        .await;
+    assert!(tells(fake, &told, other), "{}", told.summary());
+}
+
+/// Point 11, the owner's report: the bot loses Send Messages (50013) in a game's channel (and
+/// so its thread); two moves later the owner sets a games channel (`/server channel`), which
+/// the bot then loses too. The game goes on: every move is played, and each opponent is told by
+/// a direct message. The server's owner is told by a direct message of each channel once, not
+/// once per move (a channel is reported at most once a day).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_channel_the_bot_lacks_a_right_in_is_reported_to_the_owner_once_and_the_game_goes_on() {
+    use crate::fake_discord::{opt_channel, OWNER_USER_ID};
+    bounded(async {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let fake = FakeDiscord::start().await;
+        let (alice, bob) = (user(51, "alice"), user(52, "bob"));
+        let owner = FakeUser::new(OWNER_USER_ID, "owner");
+        for u in [&alice, &bob, &owner] {
+            fake.add_user(u);
+        }
+        fake.set_member_permissions(owner.id, serenity::all::Permissions::all().bits());
+        let games = fake.snowflake();
+        fake.add_text_channel(games, "games");
+        let mut bot = started(&fake, dir.path(), "owner-report", &[]).await;
+        let thread = game_with_thread(&fake, CHANNEL_ID, &alice, &bob).await;
+        let before = fake.call_count();
+        let moves = [
+            (&alice, &bob, "P-7f"),
+            (&bob, &alice, "P-3d"),
+            (&alice, &bob, "P-2f"),
+            (&bob, &alice, "P-8d"),
+        ];
+        // The bot loses Send Messages in the game's channel (and its thread): two moves.
+        fake.forbid_channel(CHANNEL_ID, 50013);
+        for (who, other, mv) in &moves[..2] {
+            play_told(&fake, who, other, mv).await;
+        }
+        // The owner sets a games channel, which the bot loses too: two more moves.
+        let r = slash(
+            &fake,
+            CHANNEL_ID,
+            &owner,
+            "server",
+            json!([opt_channel("channel", games)]),
+            &[],
+        )
+        .await;
+        assert!(!content(&r).starts_with('✗'), "{}", content(&r));
+        assert_eq!(
+            stored_games_channel(dir.path()),
+            Some(games.to_string()),
+            "{}",
+            content(&r)
+        );
+        fake.forbid_channel(games, 50013);
+        for (who, other, mv) in &moves[2..] {
+            play_told(&fake, who, other, mv).await;
+        }
+        assert_eq!(
+            super::hardening::stored_ply(dir.path(), 1),
+            4,
+            "every move was played"
+        );
+
+        // The owner was told of each channel once, in four moves.
+        let owner_dm = fake
+            .dm_channel_of(owner.id)
+            .unwrap_or_else(|| panic!("the owner got no DM: {}", fake.dump_calls(before)));
+        let reports: Vec<String> = fake
+            .calls_since(before)
+            .iter()
+            .filter(|c| posted_in(c, owner_dm))
+            .map(content)
+            .collect();
+        let of = |channel: u64| {
+            reports
+                .iter()
+                .filter(|t| t.contains(&format!("<#{channel}>")))
+                .collect::<Vec<_>>()
+        };
+        let (game_channel, games_channel) = (of(CHANNEL_ID), of(games));
+        assert_eq!(
+            game_channel.len(),
+            1,
+            "the game's channel once: {reports:#?}"
+        );
+        assert!(game_channel[0].contains("game #1"), "{reports:#?}");
+        assert_eq!(
+            games_channel.len(),
+            1,
+            "the games channel once: {reports:#?}"
+        );
+        assert!(games_channel[0].contains("/server channel"), "{reports:#?}");
+        assert_eq!(reports.len(), 2, "nothing else: {reports:#?}");
+        assert!(
+            !fake
+                .calls_since(before)
+                .iter()
+                .any(|c| posted_in(c, thread) || posted_in(c, CHANNEL_ID) || posted_in(c, games)),
+            "nothing landed where the bot may not post"
+        );
+        assert_eq!(bot.terminate().code(), Some(0));
+        fake.assert_no_unknown_routes();
+    })
+    .await;
+}

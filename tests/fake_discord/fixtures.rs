@@ -104,6 +104,13 @@ pub fn opt_user(name: &str, user: &FakeUser) -> Value {
     json!({"name": name, "type": 6, "value": user.id.to_string()})
 }
 
+/// A channel option (type 7) naming a channel the fake knows ([`super::CHANNEL_ID`], one added
+/// with [`FakeDiscord::add_text_channel`], a thread): the fixture puts it in `data.resolved.channels`
+/// as Discord does.
+pub fn opt_channel(name: &str, channel_id: u64) -> Value {
+    json!({"name": name, "type": 7, "value": channel_id.to_string()})
+}
+
 /// A sub-command (type 1) with its options.
 pub fn opt_sub(name: &str, options: Vec<Value>) -> Value {
     json!({"name": name, "type": 1, "options": options})
@@ -436,6 +443,19 @@ fn user_option_ids(options: &[Value], out: &mut Vec<u64>) {
         }
         if let Some(nested) = o["options"].as_array() {
             user_option_ids(nested, out);
+        }
+    }
+}
+
+fn channel_option_ids(options: &[Value], out: &mut Vec<u64>) {
+    for o in options {
+        if o["type"].as_u64() == Some(7) && o["focused"].as_bool() != Some(true) {
+            if let Some(id) = id_of(&o["value"]) {
+                out.push(id);
+            }
+        }
+        if let Some(nested) = o["options"].as_array() {
+            channel_option_ids(nested, out);
         }
     }
 }
@@ -839,6 +859,28 @@ impl FakeDiscord {
         }
         if !users.is_empty() {
             data["resolved"] = json!({"users": users, "members": members});
+        }
+        // Channel options: the partial channel Discord resolves (id, name, type, an ordinary
+        // member's permissions there; a thread's parent and metadata).
+        let mut wanted = Vec::new();
+        channel_option_ids(&options, &mut wanted);
+        let mut channels = Map::new();
+        for id in wanted {
+            let Some(ch) = self.channel(id) else {
+                panic!(
+                    "fake discord: /{name}: channel option {id} is not a channel the fake knows"
+                );
+            };
+            channels.insert(
+                id.to_string(),
+                partial_channel_json(&ch, default_member_permissions()),
+            );
+        }
+        if !channels.is_empty() {
+            if data.get("resolved").is_none() {
+                data["resolved"] = json!({});
+            }
+            data["resolved"]["channels"] = Value::Object(channels);
         }
         data
     }

@@ -49,6 +49,9 @@
 //!   archived thread either); `GET` lists them ([`FakeDiscord::thread_members`]). Adding a
 //!   member sends no message and pings nobody;
 //! - a DM to a user with closed DMs ([`FakeDiscord::set_dms_closed`]): 403, 50007;
+//! - `GET /guilds/{id}` answers a server the fake knows as GUILD_CREATE gives it (its owner is
+//!   [`OWNER_USER_ID`]), an unknown one 404, 10004; a channel option of a command fixture
+//!   ([`opt_channel`]) is resolved in `data.resolved.channels`;
 //! - without the MESSAGE_CONTENT intent, guild messages arrive with empty content unless they
 //!   mention the bot;
 //! - limits: 2000 characters of content, 10 embeds, 5 rows of 5 buttons with unique custom ids,
@@ -114,7 +117,8 @@ use tokio::task::JoinHandle;
 
 #[allow(unused_imports)]
 pub use fixtures::{
-    opt_bool, opt_focused, opt_group, opt_int, opt_num, opt_str, opt_sub, opt_user, FakeUser,
+    opt_bool, opt_channel, opt_focused, opt_group, opt_int, opt_num, opt_str, opt_sub, opt_user,
+    FakeUser,
 };
 
 use gateway::{GatewayView, GwCmd};
@@ -1203,14 +1207,14 @@ impl FakeDiscord {
         self.shared.lock().forbidden_channels.remove(&id);
     }
 
-    /// The bot lacks Attach Files in a text channel and its threads: a message with files
-    /// answers 403 (50013, Missing Permissions); plain text still goes through.
     /// A moderator archives and locks `thread`: every message the bot sends there answers 400
     /// with code 50083 (an operation on an archived thread), as Discord does.
     pub fn archive_thread(&self, thread: u64) {
         self.shared.lock().archived.insert(thread);
     }
 
+    /// The bot lacks Attach Files in a text channel and its threads: a message with files
+    /// answers 403 (50013, Missing Permissions); plain text still goes through.
     pub fn refuse_files(&self, channel: u64) {
         self.shared
             .lock()

@@ -450,6 +450,23 @@ fn route(shared: &Shared, st: &mut State, r: &Req) -> Routed {
             Some(thread_member(st, sf(c)?, u, r))
         }
         ("GET", ["channels", c, "thread-members"]) => Some(thread_members(st, sf(c)?)),
+        ("GET", ["guilds", g]) => {
+            // The server (a partial guild: its owner, roles ...), as GUILD_CREATE gives it.
+            let g = sf(g)?;
+            if !st.knows_guild(g) {
+                return Some(Err(Reply::error(404, 10004, "Unknown Guild")));
+            }
+            let name = st
+                .guilds
+                .get(&g)
+                .cloned()
+                .unwrap_or_else(|| "tests".to_owned());
+            ok(Reply::json(fixtures::guild_create_json(
+                g,
+                &name,
+                Vec::new(),
+            )))
+        }
         ("GET", ["guilds", g, "members", u]) => Some(member(st, sf(g)?, sf(u)?)),
         ("GET", ["guilds", g, "channels"]) => {
             let g = sf(g)?;

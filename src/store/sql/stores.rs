@@ -1305,6 +1305,17 @@ impl<B: Backend> ClockStore for B {
         })
     }
 
+    fn rewrite_post(&self, id: i64, user: &str, text: &str, ply: u32) -> Result<bool> {
+        self.single(|c| {
+            let n = c.execute(
+                "UPDATE outbox SET user_id = $2, text = $3, ply = $4
+                 WHERE id = $1 AND via = 'post' AND sent_at IS NULL",
+                args![id, user, text, i64::from(ply)],
+            )?;
+            Ok(n > 0)
+        })
+    }
+
     fn undelivered(&self, user: &str, since: i64, limit: usize) -> Result<Vec<OutboxRow>> {
         self.read(|c| {
             c.all(
