@@ -19,7 +19,13 @@
 //!    answered (charts, refused as busy), the bot's peak memory and threads. Target: p95 < 150
 //!    ms, memory and threads bounded (`--flood-only`, `--flood-secs N`, `--flood-plies N`).
 //!
-//! `cargo bench --bench discord` runs all four; `-- --rounds N` changes the number of moves per
+//! 5. **The picker**: one player points at moves through the move picker (`/move` without a
+//!    move, then its menus and buttons, each step an in-place update with its marked board)
+//!    while sixteen others play and look at boards. For each step, the time from the
+//!    INTERACTION_CREATE sent to the answer received. Prints p50, p95 and max. Target: p95 <
+//!    150 ms a step on 2 cores (`--picker-only`, `--picker-steps N`).
+//!
+//! `cargo bench --bench discord` runs all five; `-- --rounds N` changes the number of moves per
 //! game (default 16), `-- --games N` the stored games of part 2 (default 10,000), `-- --plies N`
 //! the length of the analysed game of part 3 (default 200).
 
@@ -55,8 +61,14 @@ fn arg(name: &str, default: usize) -> usize {
 
 fn start_bot(fake: &FakeDiscord, db: &Path, log: &Path) -> Child {
     let config = concat!(env!("CARGO_MANIFEST_DIR"), "/config.example.toml");
+    start_bot_with(fake, db, log, Path::new(config))
+}
+
+fn start_bot_with(fake: &FakeDiscord, db: &Path, log: &Path, config: &Path) -> Child {
     Command::new(env!("CARGO_BIN_EXE_tegami"))
-        .args(["run", "--config", config, "--db"])
+        .args(["run", "--config"])
+        .arg(config)
+        .arg("--db")
         .arg(db)
         .env("DISCORD_TOKEN", "bench.token")
         .env("TEGAMI_DISCORD_API", fake.api_base())
@@ -835,6 +847,125 @@ async fn flood(plies: usize, secs: usize) {
     stop(bot);
 }
 
+/// Part 5: the picker's steps while others play (see the header).
+async fn picker(steps: usize) {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let db = dir.path().join("picker.db");
+    let fake = Arc::new(FakeDiscord::start().await);
+    let pointer = FakeUser::new(7_000_000_000_000_000_001, "pointer");
+    let partner = FakeUser::new(7_000_000_000_000_000_002, "partner");
+    let players: Vec<FakeUser> = (0..16)
+        .map(|i| FakeUser::new(7_000_000_000_000_000_100 + i, &format!("q{i}")))
+        .collect();
+    for u in [&pointer, &partner].into_iter().chain(&players) {
+        fake.add_user(u);
+    }
+    // The pointer clicks far faster than a person (a step as soon as the last is answered):
+    // the per-user limit is raised, as it is not what is measured.
+    let example = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/config.example.toml"
+    ))
+    .expect("config.example.toml");
+    let config = dir.path().join("config.toml");
+    std::fs::write(
+        &config,
+        example.replace("commands_per_10s = 8", "commands_per_10s = 100000"),
+    )
+    .expect("config");
+    let bot = start_bot_with(&fake, &db, &dir.path().join("bot.log"), &config);
+    fake.wait_ready(STEP).await;
+    fake.wait_for("registration", STEP, |c| c.method == "PUT")
+        .await;
+    let games = pair_up(&fake, &players).await;
+    let mine = pair_up(&fake, &[pointer.clone(), partner.clone()]).await[0];
+    // A middle game: both sides' opening played, so that many pieces can move.
+    for (i, mv) in OPENING.iter().enumerate() {
+        let who = if i % 2 == 0 { &pointer } else { &partner };
+        command(
+            &fake,
+            who,
+            "move",
+            json!([opt_str("move", mv), opt_int("game", mine)]),
+            &[],
+        )
+        .await;
+    }
+    let done = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let others = {
+        let (fake, done, players, games) = (fake.clone(), done.clone(), players.clone(), games);
+        tokio::spawn(async move {
+            let mut r = 0;
+            while !done.load(std::sync::atomic::Ordering::Relaxed) {
+                round_of_others(&fake, &players, &games, r).await;
+                r += 1;
+                tokio::time::sleep(Duration::from_millis(100)).await;
+            }
+        })
+    };
+    // The picker, opened again and again; each time the first piece, its first square, back
+    // twice, the next piece: every click an update with a picture.
+    let mut ms: Vec<f64> = Vec::new();
+    let components = |m: &serde_json::Value, kind: u64| -> Vec<serde_json::Value> {
+        m["components"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .flat_map(|row| row["components"].as_array().cloned().unwrap_or_default())
+            .filter(|c| c["type"] == kind)
+            .collect()
+    };
+    let mut k = 0usize;
+    while ms.len() < steps {
+        let (_, token, ev) =
+            fake.slash_command(&pointer, "move", json!([opt_int("game", mine)]), &[]);
+        let sent = Instant::now();
+        fake.dispatch("INTERACTION_CREATE", ev).await;
+        let hook = format!("/api/v10/webhooks/{APP_ID}/{token}");
+        let opened = fake
+            .wait_for("the picker", STEP, |c| c.method == "POST" && c.path == hook)
+            .await;
+        ms.push(opened.at.duration_since(sent).as_secs_f64() * 1000.0);
+        let mut message = opened.message().cloned().expect("the picker");
+        for depth in 0..2 {
+            let Some(menu) = components(&message, 3).into_iter().next() else {
+                break;
+            };
+            let options = menu["options"].as_array().cloned().unwrap_or_default();
+            let value = options[(k + depth) % options.len()]["value"]
+                .as_str()
+                .expect("value")
+                .to_string();
+            let (iid, token, ev) = fake.select_menu(
+                &pointer,
+                menu["custom_id"].as_str().expect("id"),
+                &[value.as_str()],
+                &message,
+            );
+            let sent = Instant::now();
+            fake.dispatch("INTERACTION_CREATE", ev).await;
+            let callback = format!("/api/v10/interactions/{iid}/{token}/callback");
+            let r = fake
+                .wait_for("a picker step", STEP, |c| c.method == "POST" && c.path == callback)
+                .await;
+            ms.push(r.at.duration_since(sent).as_secs_f64() * 1000.0);
+            message = r.message().cloned().expect("the step");
+        }
+        k += 1;
+    }
+    done.store(true, std::sync::atomic::Ordering::Relaxed);
+    let _ = others.await;
+    ms.sort_by(|a, b| a.total_cmp(b));
+    println!(
+        "picker: {} steps while 16 others play: p50 {:.1} ms, p95 {:.1} ms, max {:.1} ms (target p95 < 150 ms)",
+        ms.len(),
+        percentile(&ms, 0.5),
+        percentile(&ms, 0.95),
+        ms.last().copied().unwrap_or(f64::NAN)
+    );
+    stop(bot);
+}
+
 fn main() {
     // `cargo bench --no-run` builds this; `cargo test --benches` runs it with `--bench` absent.
     if !std::env::args().any(|a| a == "--bench") {
@@ -850,6 +981,10 @@ fn main() {
             stall(arg("--plies", 200)).await;
             return;
         }
+        if std::env::args().any(|a| a == "--picker-only") {
+            picker(arg("--picker-steps", 300)).await;
+            return;
+        }
         if std::env::args().any(|a| a == "--flood-only") {
             flood(arg("--flood-plies", 120), arg("--flood-secs", 60)).await;
             return;
@@ -858,5 +993,6 @@ fn main() {
         memory(arg("--games", 10_000)).await;
         stall(arg("--plies", 200)).await;
         flood(arg("--flood-plies", 120), arg("--flood-secs", 60)).await;
+        picker(arg("--picker-steps", 300)).await;
     });
 }
