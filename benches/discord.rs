@@ -862,11 +862,9 @@ async fn picker(steps: usize) {
     }
     // The pointer clicks far faster than a person (a step as soon as the last is answered):
     // the per-user limit is raised, as it is not what is measured.
-    let example = std::fs::read_to_string(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/config.example.toml"
-    ))
-    .expect("config.example.toml");
+    let example =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/config.example.toml"))
+            .expect("config.example.toml");
     let config = dir.path().join("config.toml");
     std::fs::write(
         &config,
@@ -946,7 +944,9 @@ async fn picker(steps: usize) {
             fake.dispatch("INTERACTION_CREATE", ev).await;
             let callback = format!("/api/v10/interactions/{iid}/{token}/callback");
             let r = fake
-                .wait_for("a picker step", STEP, |c| c.method == "POST" && c.path == callback)
+                .wait_for("a picker step", STEP, |c| {
+                    c.method == "POST" && c.path == callback
+                })
                 .await;
             ms.push(r.at.duration_since(sent).as_secs_f64() * 1000.0);
             message = r.message().cloned().expect("the step");

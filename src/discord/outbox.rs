@@ -251,13 +251,20 @@ async fn deliver_post(
     } else {
         format!("{text}\n{}", ping_line.join(" "))
     };
+    let lang = public_lang(service, home.guild.as_deref()).await;
+    // The board of a game still at this move carries its buttons (Move first), as the
+    // announcement posted at once does.
+    let live = home.active && n.ply.is_none_or(|p| p == home.ply);
     let out = Outgoing {
         content: clip(&content),
         files: board.into_iter().map(attachment).collect(),
-        rows: Vec::new(),
+        rows: if live {
+            super::respond::game_rows(game, home.ply, lang)
+        } else {
+            Vec::new()
+        },
         ping: ping.to_vec(),
     };
-    let lang = public_lang(service, home.guild.as_deref()).await;
     let placed = placement::announce_game(
         http,
         service,

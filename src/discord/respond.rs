@@ -360,6 +360,21 @@ pub fn button_id(game: Option<(i64, u32)>, command: &str) -> String {
     format!("tg:{g}:{p}:{command}")
 }
 
+/// The buttons of a live game's board (Move, Legal moves, Offer draw, Resign) in `lang`, for a
+/// board posted without a command's reply (a late announcement).
+pub fn game_rows(game: i64, ply: u32, lang: Lang) -> Vec<CreateActionRow> {
+    components(&Reply {
+        game: Some(crate::service::GameRef {
+            id: game,
+            ply,
+            started: false,
+            over: false,
+        }),
+        buttons: crate::service::game_buttons(game, lang),
+        ..Reply::default()
+    })
+}
+
 fn components(reply: &Reply) -> Vec<CreateActionRow> {
     if let Some(p) = &reply.picker {
         // A picker opened now: its steps carry this moment, for its expiry.

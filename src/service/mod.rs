@@ -44,7 +44,9 @@ pub use long::{
     MAX_LONG_PER_USER, MAX_LONG_WAITING,
 };
 pub use names::escape_markdown;
-pub use play::{MAX_COMPUTER_GAMES, MAX_DAILY_TO_ONE, MAX_OPEN_CHALLENGES, MAX_OPEN_TO_ONE};
+pub use play::{
+    game_buttons, MAX_COMPUTER_GAMES, MAX_DAILY_TO_ONE, MAX_OPEN_CHALLENGES, MAX_OPEN_TO_ONE,
+};
 pub use speech::{default_notation, Voice};
 pub use suggest::Suggestion;
 pub use timing::ClockArgs;

@@ -1542,7 +1542,7 @@ fn said(text: String) -> CoreError {
 }
 
 /// The buttons under a board: what a player most often does next, labelled in `lang`.
-pub(crate) fn game_buttons(id: i64, lang: Lang) -> Vec<Button> {
+pub fn game_buttons(id: i64, lang: Lang) -> Vec<Button> {
     vec![
         // The move picker, for the player to move (see `service::picker`).
         Button {

@@ -242,6 +242,12 @@ async fn a_late_announcement_of_an_answered_move_says_what_the_answer_made_of_it
             late.summary()
         );
         assert!(has_png(&late), "with its board: {}", late.summary());
+        // A live board posted late carries the game's buttons too, Move first (issue 50).
+        assert!(
+            button(&late, "Move").contains("pick "),
+            "{}",
+            late.summary()
+        );
         assert!(
             late.files.iter().any(|f| f.filename.contains("move-3")),
             "the board after the answer (move 3): {}",
