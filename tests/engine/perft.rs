@@ -10,7 +10,7 @@
 //! Lines marked `slow` run only with `TEGAMI_SLOW_PERFT=1`:
 //!
 //! ```text
-//! TEGAMI_SLOW_PERFT=1 cargo test --release --test perft -- --nocapture
+//! TEGAMI_SLOW_PERFT=1 cargo test --release --test engine perft:: -- --nocapture
 //! ```
 //!
 //! The figures that do not come from an outside source are checked by a second, deliberately

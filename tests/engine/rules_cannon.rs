@@ -5,7 +5,7 @@
 //! steps forward or sideways. Squares: file 9..1 from Black's left, rank a..i from the top.
 //! Every expected move set here was worked out by hand from the rules, not taken from the engine.
 
-mod common;
+use crate::common;
 
 use common::*;
 use tegami::engine::notation::{code, fen, input};

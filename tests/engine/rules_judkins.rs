@@ -4,7 +4,7 @@
 //! is the two farthest ranks (a-b for Black, e-f for White). There are no lances.
 //! Every expected move set here was worked out by hand from the rules, not taken from the engine.
 
-mod common;
+use crate::common;
 
 use common::*;
 use tegami::engine::notation::fen;

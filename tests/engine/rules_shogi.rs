@@ -3,7 +3,7 @@
 //! Squares: file 9..1 from Black's left, rank a..i from the top; Black moves up the board.
 //! Every expected move set here was worked out by hand from the rules, not taken from the engine.
 
-mod common;
+use crate::common;
 
 use common::*;
 use tegami::engine::notation::{fen, hodges, input};

@@ -4,7 +4,7 @@
 //! the options refused with a reason, a league's games with the league's clock, and a game
 //! stored before clocks existed going on per move.
 
-mod service_common;
+use crate::service_common;
 
 use service_common::{Env, T0};
 use tegami::service::DAY;

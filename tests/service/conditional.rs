@@ -6,7 +6,7 @@
 //! into the store by hand and as a child process killed with SIGKILL at that very point
 //! (`TEGAMI_FAULT_CONDITIONAL_PAUSE`).
 
-mod service_common;
+use crate::service_common;
 
 use service_common::{Env, T0};
 use tegami::engine::notation::{code, human};
@@ -322,7 +322,7 @@ fn a_process_killed_between_a_move_and_its_answer_leaves_the_answer_to_the_sweep
     let mut child = std::process::Command::new(std::env::current_exe().expect("this test"))
         .args([
             "--exact",
-            "conditional_crash_child",
+            "conditional::conditional_crash_child",
             "--nocapture",
             "--test-threads=1",
         ])

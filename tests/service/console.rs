@@ -2,7 +2,7 @@
 //! newcomer would type it), its printed replies and exit status; then a second console on the
 //! same database still finds the finished game.
 
-mod service_common;
+use crate::service_common;
 
 use std::io::Write;
 use std::path::Path;

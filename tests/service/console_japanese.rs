@@ -4,7 +4,7 @@
 //! console prints is checked to hold no English word outside names, move codes, the words a
 //! player types (command names, setting values), file formats and the bot's name.
 
-mod service_common;
+use crate::service_common;
 
 use std::collections::BTreeSet;
 use std::sync::Arc;

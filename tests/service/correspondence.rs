@@ -27,7 +27,7 @@ use tegami::store::{
 
 /// The sweep benchmark (benches/sweep.rs), run from here by ignored tests.
 #[allow(dead_code)] // its `main` is for `cargo bench --bench sweep`
-#[path = "../benches/sweep.rs"]
+#[path = "../../benches/sweep.rs"]
 mod sweep_bench;
 
 /// 2026-01-01T00:00:00Z (a Thursday): the manual clock's start.
@@ -2365,7 +2365,7 @@ fn server_settings_apply_to_new_challenges_and_only_managers_change_them() {
 
 // ---------------------------------------------------------------- the sweep benchmark
 
-/// `cargo test --test correspondence -- --ignored sweep_benchmark --nocapture`: the sweep
+/// `cargo test --test service -- --ignored correspondence::sweep_benchmark --nocapture`: the sweep
 /// benchmark of benches/sweep.rs (also `cargo bench --bench sweep` once Cargo.toml lists it) on
 /// the case: 100,000 active games, 1,000 of them due, in the system's temporary folder.
 /// The sweep ends each game in its own `BEGIN IMMEDIATE` transaction with `synchronous=FULL`, so

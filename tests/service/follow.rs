@@ -7,7 +7,7 @@
 //! at the player's hour in their zone once a local day, a digest follower's news, and times
 //! shown in each reader's zone.
 
-mod service_common;
+use crate::service_common;
 
 use std::sync::Arc;
 

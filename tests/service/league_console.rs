@@ -4,7 +4,7 @@
 //! not depend on the pairings (the player earlier in the alphabet wins, one draw), so that the
 //! standings can be worked out by hand.
 
-mod service_common;
+use crate::service_common;
 
 use std::sync::Arc;
 

@@ -7,7 +7,7 @@
 //! moves and the result. Also: the entering-king declaration as a command, and the
 //! Fairy-Stockfish FEN's hands.
 
-mod service_common;
+use crate::service_common;
 
 use service_common::*;
 use tegami::engine::notation::{code, fen};

@@ -8,7 +8,7 @@
 //! A game is loaded from one read transaction, so a move committed while another command reads
 //! is either wholly seen or not at all: no racing command ever fails with an internal error.
 
-mod service_common;
+use crate::service_common;
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};

@@ -7,7 +7,7 @@
 //! The child is this test binary run again with `TEGAMI_CRASH_CHILD=<db path>`: the test
 //! `crash_child` does nothing without that variable.
 
-mod service_common;
+use crate::service_common;
 
 use std::collections::BTreeMap;
 use std::io::{BufRead, BufReader, Write};
@@ -160,7 +160,12 @@ fn killed_child_leaves_every_reported_move_and_a_sound_database() {
     let rounds = 8;
     for round in 0..rounds {
         let mut child = Process::new(&exe)
-            .args(["--exact", "crash_child", "--nocapture", "--test-threads=1"])
+            .args([
+                "--exact",
+                "service_crash::crash_child",
+                "--nocapture",
+                "--test-threads=1",
+            ])
             .env(CHILD_ENV, &path)
             .env(SEED_ENV, (round + 1).to_string())
             .stdout(Stdio::piped())

@@ -5,7 +5,7 @@
 //! no game. After each refusal the whole database (users, games, moves, challenges, offers) is
 //! compared with a snapshot taken before it.
 
-mod service_common;
+use crate::service_common;
 
 use std::sync::Arc;
 

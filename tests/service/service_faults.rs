@@ -1,8 +1,9 @@
 //! The test switch `TEGAMI_FAULT_SEARCH_PANICS`: the first searches of the computer panic, and
-//! the computer's worker recovers. A binary of its own, as the switch holds for the whole
-//! process (set here before any search).
+//! the computer's worker recovers. The switch holds for the whole process, which it shares with
+//! the other tests of this binary: the test runs this binary again as a child with the switch set,
+//! and the child plays the games.
 
-mod service_common;
+use crate::service_common;
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{mpsc, Arc};
@@ -11,10 +12,46 @@ use std::time::Duration;
 use service_common::*;
 use tegami::service::{User, Worker, FAULT_SEARCH_PANICS};
 
+/// Set for the child only: the child plays the games, the parent only reads its verdict.
+const CHILD_ENV: &str = "TEGAMI_FAULTS_CHILD";
+
 #[test]
 fn a_panicking_search_is_caught_and_the_game_queued_again() {
-    // Before the first search of the process: the switch is read once.
-    std::env::set_var(FAULT_SEARCH_PANICS, "2");
+    // A process of its own, the switch set before its first search: the switch is read once.
+    let out = std::process::Command::new(std::env::current_exe().expect("this test binary"))
+        .args([
+            "--exact",
+            "service_faults::panicking_search_child",
+            "--nocapture",
+            "--test-threads=1",
+        ])
+        .env(CHILD_ENV, "1")
+        .env(FAULT_SEARCH_PANICS, "2")
+        .output()
+        .expect("the child");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        out.status.success(),
+        "the child failed:\n{stdout}\n{stderr}"
+    );
+    assert!(
+        stdout.contains("1 passed"),
+        "the child ran its test:\n{stdout}"
+    );
+}
+
+/// The child of the test above; does nothing without `TEGAMI_FAULTS_CHILD`.
+#[test]
+fn panicking_search_child() {
+    if std::env::var_os(CHILD_ENV).is_none() {
+        return;
+    }
+    assert_eq!(
+        std::env::var(FAULT_SEARCH_PANICS).as_deref(),
+        Ok("2"),
+        "the parent sets the switch"
+    );
     let env = Arc::new(Env::new());
     env.service.set_computer(User::new("tegami", "Tegami"));
     // The computer moves first in both games.

@@ -8,7 +8,7 @@
 //! outbox until marked sent; a move at the deadline ends the game on time; reads write nothing
 //! (and a renamed user is renamed); move suggestions are the legal moves of the right game.
 
-mod service_common;
+use crate::service_common;
 
 use service_common::*;
 use tegami::engine::notation::{code, fen, human, input};

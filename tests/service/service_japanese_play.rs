@@ -4,7 +4,7 @@
 //! notice they get is Japanese. An English player in a game with a Japanese one still reads
 //! English, and a move's public announcement follows the server's language.
 
-mod service_common;
+use crate::service_common;
 
 use service_common::*;
 use tegami::service::{parse_command, Command, Place, Reply, Request, User, Via};

@@ -3,7 +3,7 @@
 //! word but names, codes, the words a player types and file formats), while an English player
 //! in the same game still reads today's English.
 
-mod service_common;
+use crate::service_common;
 
 use service_common::*;
 

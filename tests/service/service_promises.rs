@@ -8,7 +8,7 @@
 //!   outside and just inside each bound, and the slash commands' bounds equal the core's;
 //! - a move answered at once by a conditional line is announced as what happened.
 
-mod service_common;
+use crate::service_common;
 
 use std::sync::Arc;
 

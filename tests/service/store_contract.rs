@@ -1880,27 +1880,27 @@ fn sslmode_require_encrypts_the_connections() {
     }
 }
 
-/// The league tables (issue 22): `tests/store_contract/league.rs`.
+/// The league tables (issue 22): `tests/service/store_contract/league.rs`.
 #[path = "store_contract/league.rs"]
 mod league;
 
-/// The conditional moves (issue 23): `tests/store_contract/conditional.rs`.
+/// The conditional moves (issue 23): `tests/service/store_contract/conditional.rs`.
 #[path = "store_contract/conditional.rs"]
 mod conditional;
 
-/// The game clocks (issue 23): `tests/store_contract/clocks.rs`.
+/// The game clocks (issue 23): `tests/service/store_contract/clocks.rs`.
 #[path = "store_contract/clocks.rs"]
 mod clocks;
 
-/// The followers and daily digests (issue 23): `tests/store_contract/follow.rs`.
+/// The followers and daily digests (issue 23): `tests/service/store_contract/follow.rs`.
 #[path = "store_contract/follow.rs"]
 mod follow;
 
-/// The two backends' schemas compared (issue 49): `tests/store_contract/schema.rs`.
+/// The two backends' schemas compared (issue 49): `tests/service/store_contract/schema.rs`.
 #[path = "store_contract/schema.rs"]
 mod schema;
 
-/// Limits kept by the write, two handles racing (issue 49): `tests/store_contract/limits.rs`.
+/// Limits kept by the write, two handles racing (issue 49): `tests/service/store_contract/limits.rs`.
 #[path = "store_contract/limits.rs"]
 mod limits;
 

@@ -19,7 +19,7 @@ use super::*;
 use tegami::store::{ChallengeStore, UserStore};
 
 /// The session of `tests/data/fill-every-table.txt`.
-const FILL: &str = include_str!("../data/fill-every-table.txt");
+const FILL: &str = include_str!("../../data/fill-every-table.txt");
 
 /// Runs `tegami ARGS`: exit status, stdout, stderr.
 fn tegami(args: &[&str]) -> (Option<i32>, String, String) {
