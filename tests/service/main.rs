@@ -4,6 +4,7 @@
 
 mod service_common;
 
+mod book;
 mod clocks;
 mod conditional;
 mod console;

@@ -1,12 +1,89 @@
-//! Every example of the README, run: the console session (fed to the real `tegami console`, its
-//! replies checked line by line, in order), the command-line examples (each `$ tegami ...` line
-//! run, its output compared), and the start positions of the table (`tegami fen`).
+//! Every example of the README and of the book's pages (`docs/src/**/*.md`), run wherever it
+//! stands: the console sessions (fed to the real `tegami console`, their replies checked line by
+//! line, in order), the command-line examples (each `$ tegami ...` line run, its output
+//! compared), the start positions of the table (`tegami fen`), the move examples of *Writing
+//! moves* and of *Language and notation*, and the prefix commands.
 
 use std::io::Write;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
+/// The README and every page of the book, in a fixed order (the README first).
+pub fn documents() -> Vec<(PathBuf, String)> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = vec![root.join("README.md")];
+    let mut stack = vec![root.join("docs/src")];
+    let mut pages = Vec::new();
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir).expect("docs/src") {
+            let path = entry.expect("an entry").path();
+            if path.is_dir() {
+                stack.push(path);
+            } else if path.extension().is_some_and(|e| e == "md") {
+                pages.push(path);
+            }
+        }
+    }
+    pages.sort();
+    assert!(pages.len() >= 20, "the book's pages ({})", pages.len());
+    files.extend(pages);
+    files
+        .into_iter()
+        .map(|f| {
+            let text =
+                std::fs::read_to_string(&f).unwrap_or_else(|e| panic!("{}: {e}", f.display()));
+            (f, text)
+        })
+        .collect()
+}
+
+/// The README and the book, one text.
 fn readme() -> String {
-    std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).expect("README.md")
+    documents()
+        .into_iter()
+        .map(|(_, t)| t)
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The section under the heading `title` (at any level) of whichever document has it, up to the
+/// next heading of the same or a higher level.
+fn section(title: &str) -> String {
+    for (_, text) in documents() {
+        let lines: Vec<&str> = text.lines().collect();
+        let heading = |l: &str| -> Option<(usize, String)> {
+            let level = l.chars().take_while(|&c| c == '#').count();
+            (level > 0 && l[level..].starts_with(' ')).then(|| (level, l[level + 1..].to_string()))
+        };
+        let mut in_code = false;
+        for (i, l) in lines.iter().enumerate() {
+            if l.trim_start().starts_with("```") {
+                in_code = !in_code;
+            }
+            if in_code {
+                continue;
+            }
+            let Some((level, text)) = heading(l) else {
+                continue;
+            };
+            if !text.starts_with(title) {
+                continue;
+            }
+            let mut out = Vec::new();
+            let mut code = false;
+            for l in &lines[i + 1..] {
+                if l.trim_start().starts_with("```") {
+                    code = !code;
+                }
+                if !code && heading(l).is_some_and(|(k, _)| k <= level) {
+                    break;
+                }
+                out.push(*l);
+            }
+            return out.join("\n");
+        }
+    }
+    panic!("no section {title:?} in the README or the book");
 }
 
 /// The fenced code blocks of the README, each as its lines.
@@ -96,10 +173,7 @@ fn every_command_line_example_prints_what_the_readme_says() {
             ran += 1;
         }
     }
-    assert!(
-        ran >= 3,
-        "the README's command-line examples were not found ({ran})"
-    );
+    assert!(ran >= 3, "the command-line examples were not found ({ran})");
 }
 
 #[test]
@@ -108,8 +182,13 @@ fn the_console_sessions_of_the_readme_replay_as_shown() {
         .into_iter()
         .filter(|b| b.first().is_some_and(|l| l.ends_with("-- console")))
         .collect();
-    // The English session of *Try it*, and the Japanese one of *Language and notation*.
-    assert!(sessions.len() >= 2, "the README's console sessions");
+    // The README's, the console page's, and the Japanese one of *Language and notation*, among
+    // others.
+    assert!(
+        sessions.len() >= 3,
+        "the console sessions ({})",
+        sessions.len()
+    );
     for block in sessions {
         replay(&block);
     }
@@ -249,12 +328,7 @@ const NOT_MOVES: &[&str] = &[
 
 #[test]
 fn every_move_example_of_the_readme_is_read_as_said() {
-    let text = readme();
-    let section = text
-        .split("## Writing moves")
-        .nth(1)
-        .and_then(|s| s.split("\n## ").next())
-        .expect("the README's Writing moves section");
+    let section = section("Writing moves");
     // Every backticked example of the section is checked here.
     for example in section.split('`').skip(1).step_by(2) {
         assert!(
@@ -360,12 +434,7 @@ const JAPANESE_NOT_MOVES: &[&str] = &[
 #[test]
 fn every_japanese_move_example_of_the_readme_is_read_and_written_as_said() {
     use tegami::engine::notation::{code, fen, input, written, Notation};
-    let text = readme();
-    let section = text
-        .split("## Language and notation")
-        .nth(1)
-        .and_then(|s| s.split("\n## ").next())
-        .expect("the README's Language and notation section");
+    let section = section("Language and notation");
     let mut seen = 0;
     for example in section.split('`').skip(1).step_by(2) {
         if example.is_ascii() || example.contains('\n') {
