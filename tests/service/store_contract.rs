@@ -1522,7 +1522,7 @@ fn two_processes_sweeping_at_once_do_everything_once() {
                 let child =
                     std::process::Command::new(std::env::current_exe().expect("test binary"))
                         .args([
-                            "sweep_in_a_child_process",
+                            "store_contract::sweep_in_a_child_process",
                             "--exact",
                             "--ignored",
                             "--nocapture",
@@ -1751,7 +1751,7 @@ fn two_processes_opening_an_empty_database_together_both_come_up() {
                 let child =
                     std::process::Command::new(std::env::current_exe().expect("test binary"))
                         .args([
-                            "open_in_a_child_process",
+                            "store_contract::open_in_a_child_process",
                             "--exact",
                             "--ignored",
                             "--nocapture",
