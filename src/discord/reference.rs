@@ -85,6 +85,20 @@ fn options(v: &Value) -> &[Value] {
         .unwrap_or(&[])
 }
 
+/// A bound of an option (`min_value`, `max_length` …), if it is set and not merely the widest
+/// number Discord takes (poise's default for an integer without bounds).
+fn number(o: &Value, key: &str) -> Option<String> {
+    let n = o.get(key)?.as_f64()?;
+    if n.abs() >= 9.0e15 {
+        return None;
+    }
+    Some(if n.fract() == 0.0 {
+        format!("{}", n as i64)
+    } else {
+        format!("{n}")
+    })
+}
+
 /// Discord's option types 1 (sub-command) and 2 (group).
 fn is_subcommand(o: &Value) -> bool {
     matches!(o.get("type").and_then(Value::as_u64), Some(1 | 2))
@@ -139,8 +153,8 @@ fn command(out: &mut String, c: &Value, parent: &str) {
         for o in &plain {
             let mut kind = kind(o).to_string();
             let bounds = |lo: &str, hi: &str| -> Option<String> {
-                let lo = o.get(lo).map(Value::to_string);
-                let hi = o.get(hi).map(Value::to_string);
+                let lo = number(o, lo);
+                let hi = number(o, hi);
                 match (lo, hi) {
                     (None, None) => None,
                     (lo, hi) => Some(format!(
@@ -187,6 +201,9 @@ fn command(out: &mut String, c: &Value, parent: &str) {
             let Some(choices) = o.get("choices").and_then(Value::as_array) else {
                 continue;
             };
+            if choices.is_empty() {
+                continue;
+            }
             let list: Vec<String> = choices
                 .iter()
                 .map(|ch| match ja(ch, "name_localizations") {
