@@ -64,7 +64,7 @@ fn prose(text: &str) -> String {
         // Drop `code spans` (an odd backtick count leaves the rest of the line as it is).
         let parts: Vec<&str> = line.split('`').collect();
         for (i, p) in parts.iter().enumerate() {
-            if i % 2 == 0 || (i == parts.len() - 1 && parts.len() % 2 == 0) {
+            if i.is_multiple_of(2) || (i == parts.len() - 1 && parts.len().is_multiple_of(2)) {
                 out.push_str(p);
             }
         }
