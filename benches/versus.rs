@@ -23,7 +23,7 @@
 //! engines replay a few lines game after game, so that twenty games count far fewer
 //! independent results than twenty. (Purely random moves can decide a game by themselves on
 //! Judkins Shogi's small board: in a first match with two, the same colour won both games of
-//! 9 pairs in 10; the README has it.) Tegami plays in-process through the library
+//! 9 pairs in 10; the book's docs/src/developing/engine.md has it.) Tegami plays in-process through the library
 //! (`Searcher`, one per game so that its transposition table persists from move to move, as
 //! in the bot) at level 5 with
 //! `--movetime-ms` a move (default 1000 ms: level 5's own second, all of which it uses), or

@@ -163,6 +163,13 @@ enum Command {
         #[arg(long)]
         out: Option<std::path::PathBuf>,
     },
+    /// The slash commands the bot registers with Discord, one line each (with --markdown: the
+    /// full reference, every option and choice in English and Japanese).
+    Commands {
+        /// Write the reference as Markdown (the book's `reference/commands.md`).
+        #[arg(long)]
+        markdown: bool,
+    },
     /// The operator's database tools: copy, backup, check.
     Db {
         #[command(subcommand)]
@@ -463,6 +470,13 @@ fn run(cli: Cli) -> Result<ExitCode, UserError> {
             let shards = tegami::discord::Shards::parse(shards.as_deref(), total_shards)
                 .map_err(UserError)?;
             run_bot(config.as_deref(), db.as_deref(), shards)?
+        }
+        Command::Commands { markdown } => {
+            if markdown {
+                print!("{}", tegami::discord::reference::markdown());
+            } else {
+                print!("{}", tegami::discord::reference::plain());
+            }
         }
         Command::Console { db, out } => {
             sqlite_folder(&db)?;

@@ -24,7 +24,7 @@ Only Fairy-Stockfish's judgements of the positions are used; it is spoken to ove
 interface, as a program.
 
 `judkins.jsonl` was made from the 13 Judkins Shogi `versus` logs of 1 s a move kept from the
-matches in the README and in `SearchParams`' doc (260 games, 177 lost): 29 mistakes from 97
+matches in the book (docs/src/developing/engine.md) and in `SearchParams`' doc (260 games, 177 lost): 29 mistakes from 97
 candidates, and, of the first 138 kept positions (the run was stopped there), every second
 one up to 58.
 """

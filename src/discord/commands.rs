@@ -1,6 +1,7 @@
 //! The commands, one poise definition each serving both the slash command and the prefix
 //! command (`!move 7g7f`). Names and options are a contract (tests outside this repository rely
-//! on them): see the bot's issue and the README's table.
+//! on them): see the bot's issue and the book's reference, `docs/src/reference/commands.md`
+//! (`tegami commands --markdown`, made from these definitions).
 //!
 //! Each command turns its options into the core's `Command` and hands it to `respond`. Choices
 //! are registered as string choices (poise's own choice types register integers).

@@ -23,6 +23,7 @@ mod guard;
 mod ops;
 mod outbox;
 mod placement;
+pub mod reference;
 mod respond;
 
 use std::sync::Arc;

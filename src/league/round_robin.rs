@@ -9,7 +9,7 @@
 //! in every other pair `(f + k, f - k)`, `f + k` plays first. This reproduces the published
 //! tables exactly (for 4 players: 1-4 2-3 / 4-3 1-2 / 2-4 3-1), which the tests check.
 //!
-//! What the colours guarantee, and what `tests/league.rs` checks for every `n` up to 30:
+//! What the colours guarantee, and what `tests/engine/league.rs` checks for every `n` up to 30:
 //! - single round robin, even `n`: every player has `n/2` of one colour and `n/2 - 1` of the
 //!   other (difference exactly 1), and never the same colour three games in a row (two in a row
 //!   happens: at least `n - 2` players must have such a "break" in any round robin);

@@ -14,7 +14,7 @@
 //! of it by their deadline, plus the increment after a move. Their time on vacation is not
 //! spent: the bank left is counted from the end of the vacation when they move during it.
 //!
-//! Decisions where issue 23 is silent (also in the README):
+//! Decisions where issue 23 is silent (also in the book, docs/src/playing/clocks.md):
 //! - `increment` without `clock` means the increment clock, `period` without `clock` byoyomi;
 //!   the increment defaults to 1 day, the cap to the larger of 7 days and the bank, the period
 //!   to 1 day.

@@ -12,7 +12,7 @@
 //! pool, its schema in `migrations/postgres/*.sql`. Their statements and logic are written
 //! once, in `sql` (column lists, row mappers, the trait implementations for any backend); each
 //! backend module keeps only its connections, transactions and migrations, and runs the shared
-//! statements in its dialect. `tests/store_contract.rs` holds both to the same behaviour.
+//! statements in its dialect. `tests/service/store_contract.rs` holds both to the same behaviour.
 //!
 //! The store knows rows, not rules: positions and moves are the engine's text forms (position
 //! strings and move codes); ratings, deadlines and vacation arithmetic are computed by the core
