@@ -12,6 +12,7 @@ mod console_japanese;
 mod correspondence;
 mod follow;
 mod league_console;
+mod picker;
 mod readme;
 mod records;
 mod service_concurrency;
