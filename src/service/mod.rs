@@ -16,6 +16,7 @@ pub mod export;
 mod follow;
 mod ids;
 pub mod league;
+pub mod learn;
 mod long;
 mod names;
 mod play;
@@ -46,6 +47,7 @@ pub use play::{MAX_COMPUTER_GAMES, MAX_DAILY_TO_ONE, MAX_OPEN_CHALLENGES, MAX_OP
 pub use speech::{default_notation, Voice};
 pub use suggest::Suggestion;
 pub use timing::ClockArgs;
+pub use crate::i18n::words::piece_name;
 pub use views::{find_kind, help_in, piece_diagram};
 pub use zone::{suggest_zones, Zone};
 
@@ -765,6 +767,7 @@ impl Service {
                 notation,
                 digest_hour,
                 timezone,
+                board,
             } => self.settings(
                 u,
                 views::SettingsChange {
@@ -775,6 +778,7 @@ impl Service {
                     notation: notation.as_deref(),
                     digest_hour: *digest_hour,
                     timezone: timezone.as_deref(),
+                    board: board.as_deref(),
                 },
             ),
             Command::MoreTime { game } => self.more_time(u, place, *game),
@@ -866,7 +870,16 @@ impl Service {
     fn visible_row(&self, user: &User, place: &Place, id: i64) -> Result<GameRow, CoreError> {
         match self.store.game(id)? {
             Some(row) if self.visible(user, place, &row) => Ok(row),
-            _ => user_err(msg!("core-no-game", id = id)),
+            // A challenge's number typed for a game's: say which game it became.
+            _ => match self.store.challenge(id)? {
+                Some(c) if c.challenger == user.id || c.challenged.as_deref() == Some(&user.id) => {
+                    match c.game_id {
+                        Some(game) => user_err(msg!("learn-challenge-became", id = id, game = game)),
+                        None => user_err(msg!("learn-challenge-waiting", id = id)),
+                    }
+                }
+                _ => user_err(msg!("core-no-game", id = id)),
+            },
         }
     }
 
