@@ -28,7 +28,15 @@ impl Newcomer {
         let dir = tempfile::tempdir().expect("a temporary folder");
         let store = Arc::new(SqliteStore::open(dir.path().join("l.db")).expect("open"));
         let clock = Arc::new(ConsoleClock::new());
-        let service = Service::new(store, clock.clone(), config());
+        // With pictures: the rules page has two.
+        let service = Service::new(
+            store,
+            clock.clone(),
+            tegami::service::Config {
+                images: true,
+                ..config()
+            },
+        );
         let out = dir.path().join("out");
         Newcomer {
             console: Console::new(service, clock, &out),
@@ -107,7 +115,8 @@ fn newcomer(game: &str, wrong: &[&str], hinted: &[&str], expect: &[(&str, &str)]
         let examples = quoted(&out);
         if hinted.contains(w) {
             assert!(!examples.is_empty(), "{game} {w}: no example in {out}");
-            last_hint = Some(examples[0].clone());
+            // The hint's examples come last (`+P` before them names a piece).
+            last_hint = examples.last().cloned();
         }
         for (typed, words) in expect {
             if typed == w {
@@ -261,7 +270,10 @@ fn every_example_a_hint_prints_is_legal_where_it_is_printed() {
                             assert_legal_examples(&pos, last, &h.text, &h.examples);
                             // Every move quoted in a hint is one of its examples.
                             for q in quoted(&h.text) {
-                                if parse_move_after(&pos, &q, last).is_err() {
+                                // A piece letter (`+P`) is no move; a move written with a
+                                // square must be legal.
+                                let has_square = q.chars().any(|c| c.is_ascii_digit());
+                                if has_square && parse_move_after(&pos, &q, last).is_err() {
                                     assert!(
                                         !h.examples.contains(&q),
                                         "{q} offered but illegal"
@@ -287,4 +299,43 @@ fn every_example_a_hint_prints_is_legal_where_it_is_printed() {
         }
     }
     assert!(hints > 100, "only {hints} hints were printed");
+}
+
+/// The start position with its zones, in both languages: each zone's outline colour is in the
+/// picture and its name in the page; the pictures are kept under the temporary folder
+/// (`tegami-learn-pictures/`) to be looked at.
+#[test]
+fn zone_pictures_outline_every_zone_in_its_colour() {
+    use tegami::render::{PieceStyle, ZONE_COLORS};
+    use tegami::service::learn::{pictures, zones};
+    let dir = std::env::temp_dir().join("tegami-learn-pictures");
+    std::fs::create_dir_all(&dir).expect("a folder for the pictures");
+    for &id in VariantId::ALL {
+        let v = Variant::get(id);
+        for lang in Lang::ALL {
+            let notation = match lang {
+                Lang::En => Notation::Western,
+                Lang::Ja => Notation::Japanese,
+            };
+            let (board, sheet) =
+                pictures(lang, v, notation, PieceStyle::Kanji).expect("the pictures");
+            std::fs::write(dir.join(format!("{id}-{}-board.png", lang.code())), &board)
+                .expect("write");
+            std::fs::write(dir.join(format!("{id}-{}-pieces.png", lang.code())), &sheet)
+                .expect("write");
+            let img = image::load_from_memory(&board).expect("a PNG").to_rgb8();
+            let zs = zones(lang, v);
+            assert!(zs.len() >= 2, "{id}");
+            let page = lesson(lang, v, notation);
+            for (i, z) in zs.iter().enumerate() {
+                let c = ZONE_COLORS[i % ZONE_COLORS.len()];
+                let n = img.pixels().filter(|p| p.0 == c).count();
+                // The outline runs round the zone: at least three pixels a square's side.
+                assert!(n > z.squares.len() * 3, "{id} {lang:?} {}: {n}", z.label);
+                assert!(page.contains(&z.label), "{}", z.label);
+            }
+            let sheet = image::load_from_memory(&sheet).expect("a PNG");
+            assert!(sheet.width() > 300 && sheet.height() > 100);
+        }
+    }
 }

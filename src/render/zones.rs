@@ -70,6 +70,9 @@ pub fn render_zones(pos: &Position, opts: &RenderOptions, zones: &[ZoneMark]) ->
         let x = l.board_rect().x;
         raster::fill_rect(&mut img, Rect::new(x, y, sw, sw), color);
         let baseline = y as f32 + sw as f32 * 0.85;
+        // A long name is drawn smaller, to fit the width of the picture.
+        let room = w as f32 - (x + sw as i32 + 8) as f32 - 6.0;
+        let px = text::fit(text::ui(), px, &z.label, room, row as f32);
         text::draw(
             &mut img,
             text::ui(),

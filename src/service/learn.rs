@@ -117,7 +117,13 @@ pub fn zones(lang: Lang, v: &Variant) -> Vec<ZoneMark> {
     };
     let rows = |c: Color| {
         let sq = squares(&|s| v.in_zone(c, s));
-        let names: Vec<String> = sq.iter().map(|&s| rank_of(lang, v, s)).collect();
+        // Ranks from the top (a, 一) in the shogi games, from the bottom (1) in Shanghai.
+        let mut by_row: Vec<Square> = sq.clone();
+        by_row.sort_by_key(|s| s.row());
+        if v.spec.squares == SquareNames::Western {
+            by_row.reverse();
+        }
+        let names: Vec<String> = by_row.iter().map(|&s| rank_of(lang, v, s)).collect();
         let (a, b) = (
             names.first().cloned().unwrap_or_default(),
             names.last().cloned().unwrap_or_default(),
@@ -362,10 +368,13 @@ pub fn hint(
             }
         }
     }
-    // Anything else that could not be read: moves that can be played.
+    // Anything else that could not be read, or a move nothing can make: moves that can be
+    // played.
     if matches!(
         e,
-        MoveInputError::UnknownPiece { .. } | MoveInputError::NoSuchSquare { .. }
+        MoveInputError::UnknownPiece { .. }
+            | MoveInputError::NoSuchSquare { .. }
+            | MoveInputError::Illegal { .. }
     ) {
         let ex = example_texts(pos, notation, last, 3);
         return Some(Hint {
