@@ -1477,6 +1477,7 @@ mod tests {
         assert_eq!(
             option_names(c),
             [
+                "board",
                 "digest_hour",
                 "language",
                 "notation",
