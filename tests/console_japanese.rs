@@ -31,6 +31,8 @@ const ALLOWED: &[&str] = &[
     "per",
     "increment",
     "byoyomi",
+    // settings board=turn|black|white
+    "turn",
     "cap",
     "period",
     "accept",

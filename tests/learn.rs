@@ -99,11 +99,7 @@ fn newcomer(game: &str, wrong: &[&str], hinted: &[&str], expect: &[(&str, &str)]
     let pictures: Vec<_> = std::fs::read_dir(&n.out)
         .map(|d| d.flatten().map(|e| e.path()).collect())
         .unwrap_or_default();
-    let named = |part: &str| {
-        pictures
-            .iter()
-            .any(|p| p.to_string_lossy().contains(part))
-    };
+    let named = |part: &str| pictures.iter().any(|p| p.to_string_lossy().contains(part));
     assert!(
         named("board") && named("pieces"),
         "{game}: pictures {pictures:?}"
@@ -199,8 +195,7 @@ fn a_japanese_newcomer_in_palace_shogi_learns_its_pawns_are_hei() {
     let v = Variant::get(VariantId::Palace);
     let start = Position::start(VariantId::Palace);
     let e = parse_move_after(&start, "76歩", None).expect_err("歩 is no Palace Shogi pawn");
-    let h = hint(Lang::Ja, &start, "76歩", &e, Notation::Japanese, None)
-        .expect("a hint about 兵");
+    let h = hint(Lang::Ja, &start, "76歩", &e, Notation::Japanese, None).expect("a hint about 兵");
     assert!(h.text.contains("兵"), "{}", h.text);
     assert!(!h.examples.is_empty());
     for ex in &h.examples {
@@ -227,8 +222,29 @@ fn assert_legal_examples(pos: &Position, last: Option<Square>, text: &str, examp
 #[test]
 fn every_example_a_hint_prints_is_legal_where_it_is_printed() {
     let typed = [
-        "e4", "O-O", "o-o-o", "P-7f", "+P-7f", "76歩", "７六歩", "Pe4", "Ze4", "Nf3", "7g7f",
-        "zz", "K-7i", "F*e5", "S*5e", "Q-5e", "x", "exd5", "d4", "C-5e", "R-2c", "同歩", "B-3c+",
+        "e4",
+        "O-O",
+        "o-o-o",
+        "P-7f",
+        "+P-7f",
+        "76歩",
+        "７六歩",
+        "Pe4",
+        "Ze4",
+        "Nf3",
+        "7g7f",
+        "zz",
+        "K-7i",
+        "F*e5",
+        "S*5e",
+        "Q-5e",
+        "x",
+        "exd5",
+        "d4",
+        "C-5e",
+        "R-2c",
+        "同歩",
+        "B-3c+",
     ];
     let mut rng = Rng::new(51);
     let mut hints = 0;
@@ -274,10 +290,7 @@ fn every_example_a_hint_prints_is_legal_where_it_is_printed() {
                                 // square must be legal.
                                 let has_square = q.chars().any(|c| c.is_ascii_digit());
                                 if has_square && parse_move_after(&pos, &q, last).is_err() {
-                                    assert!(
-                                        !h.examples.contains(&q),
-                                        "{q} offered but illegal"
-                                    );
+                                    assert!(!h.examples.contains(&q), "{q} offered but illegal");
                                     // Forms (`K-7i` in "castling is written …") only when
                                     // castling is not possible now.
                                     assert!(

@@ -40,14 +40,14 @@ learn-which-piece = 「{ $piece }」はこの対局種の複数の駒を指し�
 learn-hint-no-castling = { $game }に入城（キャスリング）はありません。
 learn-hint-castling-not-now = 入城は、動いていない香車の方へ玉を二マス動かす手として書きます（`K-7i`、`5i7i`）。今は入城できません。
 learn-hint-castling = 入城は玉の手として書きます: { $moves }。
-learn-hint-shogi-squares = { $game }のマスは筋の数字（右から1-{ $files }）と段（上から）で書きます: { $typed } はここでは { $square } です。例: { $moves }。
+learn-hint-shogi-squares = { $game }のマスは筋の数字（右から1-{ $files }）と段の文字（上から a-{ $last }）で書きます: { $typed } はここでは { $square } です。例: { $moves }。
 learn-hint-palace-pawns = 宮殿将棋の歩は成った状態の「兵」（`+P`）で始まります。「卒」（`P`）は打つことでしか現れません。例: { $moves }。
 learn-hint-moves-to = { $square } へ動ける駒は{ $pieces }です: { $moves }。
 learn-hint-some-moves = 今指せる手の例: { $moves }。
 learn-challenge-became = 対局 #{ $id } はありません。挑戦 #{ $id } は対局 #{ $game } になりました: `move { $game } …` と書いてください
 learn-challenge-waiting = #{ $id } はまだ受けられていない挑戦で、対局ではありません
 learn-game-made = （挑戦 #{ $challenge } は対局 #{ $id } になりました。指し手は `move { $id } …`。）
-learn-board-turns = 画像は手番の側から描かれるので、自分の手番では自分の駒が下に見えます（`settings board=black` で片方を下に固定できます）。
+learn-board-turns = 画像は手番の側から描かれるので、自分の手番では自分の駒が下に見えます（盤の向きは設定で固定できます）。
 learn-bad-board = 「{ $value }」は盤の向きではありません: black、white（上海宮殿チェスでは red、blue）、turn から選んでください
 learn-settings-board-turn = 盤: 手番の側から描きます（自分の手番では自分の駒が下）。
 learn-settings-board-black = 盤: 先手（紅）をいつも下に描きます。

@@ -155,8 +155,14 @@ mod tests {
             }
         }
         let s = Variant::get(VariantId::Shanghai);
-        assert_eq!(piece_name(Lang::En, s, PieceKind::WesternPawn), "Western pawn");
-        assert_eq!(piece_name(Lang::En, s, PieceKind::XiangqiPawn), "Chinese soldier");
+        assert_eq!(
+            piece_name(Lang::En, s, PieceKind::WesternPawn),
+            "Western pawn"
+        );
+        assert_eq!(
+            piece_name(Lang::En, s, PieceKind::XiangqiPawn),
+            "Chinese soldier"
+        );
         assert_eq!(piece_name(Lang::En, s, PieceKind::Pawn), "shogi pawn");
         let p = Variant::get(VariantId::Palace);
         assert_ne!(

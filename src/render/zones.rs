@@ -129,7 +129,10 @@ pub fn render_sheet(cells: &[SheetCell], columns: usize) -> RgbImage {
             &mut img,
             text::ui(),
             px,
-            (x as f32 + cw as f32 / 2.0, (y + ch) as f32 + caption as f32 / 2.0),
+            (
+                x as f32 + cw as f32 / 2.0,
+                (y + ch) as f32 + caption as f32 / 2.0,
+            ),
             &label,
             theme::TEXT,
         );

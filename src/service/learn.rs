@@ -74,9 +74,21 @@ pub fn lesson(lang: Lang, v: &Variant, notation: Notation) -> String {
             id = id.as_str()
         ),
     );
-    section(&mut out, "learn-captures-head", tr(lang, &key("captures", id)));
-    section(&mut out, "learn-special-head", tr(lang, &key("special", id)));
-    section(&mut out, "learn-writing-head", tr(lang, &key("writing", id)));
+    section(
+        &mut out,
+        "learn-captures-head",
+        tr(lang, &key("captures", id)),
+    );
+    section(
+        &mut out,
+        "learn-special-head",
+        tr(lang, &key("special", id)),
+    );
+    section(
+        &mut out,
+        "learn-writing-head",
+        tr(lang, &key("writing", id)),
+    );
     let first = first_moves(&start, notation);
     section(
         &mut out,
@@ -251,7 +263,11 @@ pub fn hint(
     if castling == "O-O" || castling == "O-O-O" {
         if v.id() != VariantId::Palace {
             return Some(Hint {
-                text: t!(lang, "learn-hint-no-castling", game = words::variant(lang, v.id())),
+                text: t!(
+                    lang,
+                    "learn-hint-no-castling",
+                    game = words::variant(lang, v.id())
+                ),
                 examples: Vec::new(),
             });
         }

@@ -27,6 +27,7 @@ pub mod timing;
 mod views;
 mod zone;
 
+pub use crate::i18n::words::piece_name;
 pub use clock::{Sweep, MAX_REMIND_HOURS};
 pub use command::{
     parse as parse_command, parse_mention, Bound, ColorChoice, Command, CommandError,
@@ -47,7 +48,6 @@ pub use play::{MAX_COMPUTER_GAMES, MAX_DAILY_TO_ONE, MAX_OPEN_CHALLENGES, MAX_OP
 pub use speech::{default_notation, Voice};
 pub use suggest::Suggestion;
 pub use timing::ClockArgs;
-pub use crate::i18n::words::piece_name;
 pub use views::{find_kind, help_in, piece_diagram};
 pub use zone::{suggest_zones, Zone};
 
@@ -874,7 +874,9 @@ impl Service {
             _ => match self.store.challenge(id)? {
                 Some(c) if c.challenger == user.id || c.challenged.as_deref() == Some(&user.id) => {
                     match c.game_id {
-                        Some(game) => user_err(msg!("learn-challenge-became", id = id, game = game)),
+                        Some(game) => {
+                            user_err(msg!("learn-challenge-became", id = id, game = game))
+                        }
                         None => user_err(msg!("learn-challenge-waiting", id = id)),
                     }
                 }

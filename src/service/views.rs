@@ -861,16 +861,16 @@ impl Service {
             return Ok(Reply::text(format!(
                 "{} {}",
                 t!(
-                v.lang,
-                "settings-show",
-                style = s.style,
-                notify = s.notify,
-                remind = s.remind,
-                language = s.language,
-                notation = s.notation,
-                digest = s.digest,
-                timezone = s.timezone
-            ),
+                    v.lang,
+                    "settings-show",
+                    style = s.style,
+                    notify = s.notify,
+                    remind = s.remind,
+                    language = s.language,
+                    notation = s.notation,
+                    digest = s.digest,
+                    timezone = s.timezone
+                ),
                 board_words(v.lang, &current)
             )));
         }
@@ -1156,6 +1156,8 @@ const HELP: &[(&str, &str)] = &[
     ("history", "help-history"),
     ("game", "help-game"),
     ("record", "help-record"),
+    ("analysis", "help-analysis"),
+    ("replay", "help-replay"),
     ("export", "help-export"),
     ("rules", "help-rules"),
     ("settings", "help-settings"),
@@ -1425,6 +1427,30 @@ mod tests {
                 assert!(!p.contains("rules-"), "{p}");
             }
         }
+    }
+
+    /// Every option a command's help names (`notation=`, `[rated|casual]` …) in one language
+    /// is named in the other: help can no longer leave one out in one language.
+    #[test]
+    fn help_names_the_same_options_in_both_languages() {
+        let options = |line: &str| -> Vec<String> {
+            let mut o: Vec<String> = line
+                .split(|c: char| c.is_whitespace() || c == '[' || c == ']' || c == '（')
+                .filter_map(|w| w.split_once('=').map(|(k, _)| k.to_string()))
+                .filter(|k| !k.is_empty() && k.chars().all(|c| c.is_ascii_lowercase() || c == '_'))
+                .collect();
+            o.sort();
+            o.dedup();
+            o
+        };
+        for (name, id) in HELP {
+            let en = options(&t!(Lang::En, id));
+            let ja = options(&t!(Lang::Ja, id));
+            assert_eq!(en, ja, "{name}");
+        }
+        assert!(options(&t!(Lang::En, "help-settings")).contains(&"board".to_string()));
+        assert!(!help_in(Lang::En, Some("analysis")).error);
+        assert!(!help_in(Lang::En, Some("replay")).error);
     }
 
     #[test]

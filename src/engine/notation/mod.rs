@@ -267,6 +267,11 @@ pub fn example_texts(
     let written = written_all(pos, &legal, notation, last);
     moves
         .iter()
-        .filter_map(|m| legal.iter().position(|l| l == m).map(|i| written[i].clone()))
+        .filter_map(|m| {
+            legal
+                .iter()
+                .position(|l| l == m)
+                .map(|i| written[i].clone())
+        })
         .collect()
 }
