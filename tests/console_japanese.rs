@@ -31,8 +31,6 @@ const ALLOWED: &[&str] = &[
     "per",
     "increment",
     "byoyomi",
-    // settings board=turn|black|white
-    "turn",
     "cap",
     "period",
     "accept",

@@ -28,8 +28,6 @@ const ALLOWED: &[&str] = &[
     "per",
     "increment",
     "byoyomi",
-    // settings board=turn|black|white
-    "turn",
     "cap",
     "period",
     "accept",

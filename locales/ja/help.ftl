@@ -20,7 +20,7 @@ help-game = game 対局番号 [手数] — 対局の任意の手数の盤面
 help-record = record 対局番号 — 棋譜
 help-export = export 対局番号 [sfen|kif|csa|fen] — 他のソフト向けの棋譜（kif、csa: 将棋。fen: 将棋、ジャドキンス将棋）
 help-rules = rules 種類 [駒] — 遊び方（勝ち負け、盤と区域、駒、取った駒、特別な手、最初の手）、または駒ひとつの動き
-help-settings = settings [style=kanji|international] [notify=mention|dm|digest] [remind=時間数] [language=en|ja] [notation=western|japanese|usi] [digest_hour=0-23] [timezone=タイムゾーン] [board=turn|black|white] — 個人設定（board: 画像の下側。digest: 一手ごとの通知の代わりに一日一通のまとめ。remind: 期限の何時間前に知らせるか。既定は24、0 で知らせない。リマインドは持ち時間の半分が過ぎるまで待ちます。language: 言語。notation: 棋譜の表記。digest_hour: 毎日のまとめの時刻、未設定なら前回から一日後。timezone: その時刻と表示する時刻のタイムゾーン、`Asia/Tokyo` のようなタイムゾーン名、既定は UTC）
+help-settings = settings [style=kanji|international] [notify=mention|dm|digest] [remind=時間数] [language=en|ja] [notation=western|japanese|usi] [digest_hour=0-23] [timezone=タイムゾーン] [board=default|black|white] — 個人設定（board: 画像の下側、default は手番の側。digest: 一手ごとの通知の代わりに一日一通のまとめ。remind: 期限の何時間前に知らせるか。既定は24、0 で知らせない。リマインドは持ち時間の半分が過ぎるまで待ちます。language: 言語。notation: 棋譜の表記。digest_hour: 毎日のまとめの時刻、未設定なら前回から一日後。timezone: その時刻と表示する時刻のタイムゾーン、`Asia/Tokyo` のようなタイムゾーン名、既定は UTC）
 help-moretime = moretime [対局番号] — 相手の持ち時間を一日延ばす
 help-vacation = vacation [日数|end] — 期限を止める（月に14日まで）、または早めに戻る
 help-stats = stats [@ユーザー] — このサーバーでのレーティングと成績

@@ -29,7 +29,7 @@ learn-special-cannon = 砲は跳びます: 金砲と銅砲は一枚以上の駒�
 learn-special-palace = 入城（キャスリング）: 動いていない香車と。玉の動きとして書きます（`K-7i`、`5i7i`）。兵は成った状態で始まり（`+P`）、一マス前（初期位置からは二マス）、斜め前で取り、アンパッサンがあり、最奥で后になります。后は獅子（`Ln`）に成れ、獅子は二回動けます: `Ln5ex5d-5c`。香車・桂馬・角行・飛車は敵陣で必ず成ります。
 learn-special-shanghai = 西洋のポーンは最奥でクイーン・ルーク・ビショップ・ナイトのどれかになります（`c9=Q`）。将棋駒は自分の区域で成れます（`+`、成らないなら `=`）。それぞれの軍は自分の動きのままです。
 learn-writing-head = **手の書き方**
-learn-writing-shogi = 日本式: `７六歩`、`76歩`、`同歩`、`55角打`。ほかに Hodges 式（`P-7f`、`S*5e`）や符号（`7g7f`）も使えます。
+learn-writing-shogi = 日本式: `７六歩`、`76歩`、`同歩`、`55角打`。ほかに英語式（`P-7f`、`S*5e`）や符号（`7g7f`）も使えます。
 learn-writing-judkins = { learn-writing-shogi }
 learn-writing-cannon = 将棋と同じ（`７六歩`、`P-7f`、`7g7f`）。砲は `GC`、`SC`、`CC`、`IC`: `SC-5e`。
 learn-writing-palace = 将棋と同じ（`７六兵`、`+P-7f`、`7g7f`）。獅子は `Ln`、入城は玉の手（`K-7i`）。
@@ -48,7 +48,7 @@ learn-challenge-became = 対局 #{ $id } はありません。挑戦 #{ $id } �
 learn-challenge-waiting = #{ $id } はまだ受けられていない挑戦で、対局ではありません
 learn-game-made = （挑戦 #{ $challenge } は対局 #{ $id } になりました。指し手は `move { $id } …`。）
 learn-board-turns = 画像は手番の側から描かれるので、自分の手番では自分の駒が下に見えます（盤の向きは設定で固定できます）。
-learn-bad-board = 「{ $value }」は盤の向きではありません: black、white（上海宮殿チェスでは red、blue）、turn から選んでください
+learn-bad-board = 「{ $value }」は盤の向きではありません: black、white（上海宮殿チェスでは red、blue）、default から選んでください
 learn-settings-board-turn = 盤: 手番の側から描きます（自分の手番では自分の駒が下）。
 learn-settings-board-black = 盤: 先手（紅）をいつも下に描きます。
 learn-settings-board-white = 盤: 後手（藍）をいつも下に描きます。
