@@ -173,38 +173,6 @@ impl Legal {
     }
 }
 
-#[cfg(test)]
-mod formatter_tests {
-    use super::*;
-    use crate::engine::Reason;
-
-    #[test]
-    fn moves_are_numbered_in_pairs_from_the_first_player() {
-        assert_eq!(move_number(0, Color::Black), "1.");
-        assert_eq!(move_number(1, Color::Black), "1…");
-        assert_eq!(move_number(2, Color::Black), "2.");
-        // White first (a handicap game): the first move is the second half of move 1.
-        assert_eq!(move_number(0, Color::White), "1…");
-        assert_eq!(move_number(1, Color::White), "2.");
-    }
-
-    #[test]
-    fn results_are_written_in_words() {
-        let win = Outcome::Win {
-            winner: Color::White,
-            reason: Reason::PerpetualCheck,
-        };
-        assert_eq!(
-            result_words(win, |c| format!("{c:?}")),
-            "White wins by perpetual check"
-        );
-        let draw = Outcome::Draw {
-            reason: Reason::Repetition,
-        };
-        assert_eq!(result_words(draw, |_| unreachable!()), "draw by repetition");
-    }
-}
-
 /// Up to `n` moves that are legal in `pos`, as examples for a player (the rules pages' first
 /// moves, the hints of refusals): one per kind of piece where it can, the kinds in the order
 /// the game lists them from its smallest up (pawns first), each kind's move toward the middle
@@ -274,4 +242,36 @@ pub fn example_texts(
                 .map(|i| written[i].clone())
         })
         .collect()
+}
+
+#[cfg(test)]
+mod formatter_tests {
+    use super::*;
+    use crate::engine::Reason;
+
+    #[test]
+    fn moves_are_numbered_in_pairs_from_the_first_player() {
+        assert_eq!(move_number(0, Color::Black), "1.");
+        assert_eq!(move_number(1, Color::Black), "1…");
+        assert_eq!(move_number(2, Color::Black), "2.");
+        // White first (a handicap game): the first move is the second half of move 1.
+        assert_eq!(move_number(0, Color::White), "1…");
+        assert_eq!(move_number(1, Color::White), "2.");
+    }
+
+    #[test]
+    fn results_are_written_in_words() {
+        let win = Outcome::Win {
+            winner: Color::White,
+            reason: Reason::PerpetualCheck,
+        };
+        assert_eq!(
+            result_words(win, |c| format!("{c:?}")),
+            "White wins by perpetual check"
+        );
+        let draw = Outcome::Draw {
+            reason: Reason::Repetition,
+        };
+        assert_eq!(result_words(draw, |_| unreachable!()), "draw by repetition");
+    }
 }
