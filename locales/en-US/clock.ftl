@@ -36,12 +36,18 @@ clock-moretime = Game #{ $id }: { $name } gives { $opponent } one more day: move
 clock-not-on-vacation = you are not on vacation
 clock-welcome-back = Welcome back, { $name }: your vacation (planned until { $time }) is over and your deadlines run again.
 clock-on-vacation = You are on vacation until { $time }. `vacation end` to come back early.
-clock-vacation-left = You are not on vacation. This month you have { $left } vacation days left: `vacation 3` takes three.
+clock-vacation-left = You are not on vacation. This month you have { $left ->
+        [one] 1 vacation day
+       *[other] { $left } vacation days
+    } left: `vacation 3` takes three.
 clock-already-on-vacation = you are already on vacation until { $time }
 clock-vacation-limit = a vacation is 1 to 14 days a month; you have { $left } left this month
 clock-vacation-started = { $name } is on vacation until { $time }. { $rest }
 clock-vacation-no-waiting = Moves your opponents make meanwhile give you the time after it.
-clock-vacation-moved = Deadlines moved by { $days } days in { $ids }.
+clock-vacation-moved = Deadlines moved by { $days ->
+        [one] 1 day
+       *[other] { $days } days
+    } in { $ids }.
 
 ## Stats and leaderboards
 
@@ -50,8 +56,14 @@ clock-stats-active = { $name }: { $count ->
        *[other] { $count } games
     } in progress.
 clock-stats-none = {" "}No rated game finished yet here.
-clock-stats-line = { $game }: rating { $rating } ± { $deviation }, { $games } games ({ $wins } won, { $losses } lost, { $draws } drawn)
+clock-stats-line = { $game }: rating { $rating } ± { $deviation }, { $games ->
+        [one] 1 game
+       *[other] { $games } games
+    } ({ $wins } won, { $losses } lost, { $draws } drawn)
 clock-unknown-game = unknown game '{ $game }'
 clock-leaderboard-empty = No rated { $game } game has finished here yet.
 clock-leaderboard = { $game } leaderboard:
-clock-leaderboard-line = { $rank }. { $name } — { $rating } ± { $deviation } ({ $games } games)
+clock-leaderboard-line = { $rank }. { $name } — { $rating } ± { $deviation } ({ $games ->
+        [one] 1 game
+       *[other] { $games } games
+    })

@@ -155,7 +155,7 @@ cmd-leaderboard-game = game
     .description = Which game
 
 cmd-settings = settings
-    .description = Your settings: piece style, how you are told of moves, when you are reminded, language and notation.
+    .description = Your settings: piece style, how you hear of moves, reminders, language, notation, board side.
 cmd-settings-style = style
     .description = Pieces as kanji or international letters
 cmd-settings-notify = notify
@@ -333,3 +333,5 @@ cmd-unfollow = unfollow
     .description = Stop following a game.
 cmd-unfollow-game = game
     .description = The game's number
+cmd-settings-board = board
+    .description = The side at the bottom of pictures: black, white, or turn (the player to move)

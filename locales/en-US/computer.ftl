@@ -18,5 +18,11 @@ computer-analysis-head = Game #{ $id }: the evaluation after every move, from { 
 computer-analysis-cut = { " " }This game is long: the analysis stopped at its time limit, after the first { $analysed } of its { $total } moves; the chart and the swings cover those.
 computer-analysis-calm = { " " }No move lost much.
 computer-analysis-swings = { " " }The biggest swings:
-computer-swing = { $number } { $played } lost { $loss } points
-computer-swing-better = { $number } { $played } lost { $loss } points; better was { $number } { $better }
+computer-swing = { $number } { $played } lost { $loss ->
+        [one] 1 point
+       *[other] { $loss } points
+    }
+computer-swing-better = { $number } { $played } lost { $loss ->
+        [one] 1 point
+       *[other] { $loss } points
+    }; better was { $number } { $better }

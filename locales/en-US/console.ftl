@@ -18,7 +18,13 @@ console-computer-panicked = the computer's search failed in game #{ $id } ({ $er
 console-computer-given-up = the computer's search failed in game #{ $id } { $count } times in a row ({ $error }): the game is kept, and its move is tried again at the next `tick`
 console-bad-time = '{ $time }' is not an RFC 3339 time such as 2026-12-01T12:00:00Z
 console-clock = The console's clock reads { $time }.
-console-sweep = { " " }Sweep: { $timeouts } lost on time, { $reminders } reminded, { $expired } challenges expired, { $digests } digests.
+console-sweep = { " " }Sweep: { $timeouts } lost on time, { $reminders } reminded, { $expired ->
+        [one] 1 challenge expired
+       *[other] { $expired } challenges expired
+    }, { $digests ->
+        [one] 1 digest
+       *[other] { $digests } digests
+    }.
 console-mark-failed = could not mark the notifications sent: { $error }
 console-sweep-failed = the sweep failed: { $error }
 console-via-mention = mention

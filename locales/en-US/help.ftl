@@ -9,7 +9,7 @@ help-accept = accept [CHALLENGE_ID] — accept a challenge
 help-decline = decline [CHALLENGE_ID] — decline a challenge
 help-cancel = cancel [CHALLENGE_ID] — withdraw your challenge
 help-move = move [GAME_ID] MOVE — play a move: 7g7f, P-7f, S*5e, Nf4 …
-help-board = board [GAME_ID] — show the board
+help-board = board [GAME_ID] — show the board (drawn for the player to move: your pieces at the bottom on your turn; settings board= keeps one side there)
 help-moves = moves [GAME_ID] [SQUARE] — list the legal moves (of the piece on SQUARE)
 help-resign = resign [GAME_ID] — resign the game
 help-declare = declare [GAME_ID] — Shogi: declare the entering king on your turn (27-point rule: king and 10 other pieces in the zone, not in check, 28 points for black, 27 for white; rook and bishop 5, others 1, in the zone and in hand)
@@ -21,13 +21,13 @@ help-history = history [@USER] — finished games
 help-game = game GAME_ID [PLY] — the board of a game at any move
 help-record = record GAME_ID — the move list
 help-export = export GAME_ID [sfen|kif|csa|fen] — the game for other software (kif, csa: shogi; fen: shogi, judkins)
-help-rules = rules VARIANT [PIECE] — a game's pieces and notation, or how one piece moves
-help-settings = settings [style=kanji|international] [notify=mention|dm|digest] [remind=HOURS] [digest_hour=0-23] [timezone=ZONE] — your preferences (digest: one daily message instead of a ping per move; remind: hours before a deadline to be reminded, 24 unless you choose, 0 for never; a reminder waits at least half the time of the turn; digest_hour: the hour of your daily digest, a day after the last one unless you choose; timezone: an IANA name such as Asia/Tokyo for that hour and the times you are shown, UTC unless you choose)
+help-rules = rules VARIANT [PIECE] — how to play a game (goal, board and zones, pieces, captures, special moves, first moves), or how one piece moves
+help-settings = settings [style=kanji|international] [notify=mention|dm|digest] [remind=HOURS] [language=en|ja] [notation=western|japanese|usi] [digest_hour=0-23] [timezone=ZONE] [board=turn|black|white] — your preferences (language: the bot's language for you; notation: how moves are written for you; board: the side at the bottom of pictures; digest: one daily message instead of a ping per move; remind: hours before a deadline to be reminded, 24 unless you choose, 0 for never; a reminder waits at least half the time of the turn; digest_hour: the hour of your daily digest, a day after the last one unless you choose; timezone: an IANA name such as Asia/Tokyo for that hour and the times you are shown, UTC unless you choose)
 help-moretime = moretime [GAME_ID] — give your opponent one more day on their move
 help-vacation = vacation [DAYS|end] — pause your deadlines (up to 14 days a month), or come back early
 help-stats = stats [@USER] — ratings and results on this server
 help-leaderboard = leaderboard VARIANT — the best rated players of a game on this server
-help-server = server [days=N] [rated|casual] [channel=CHANNEL] — server defaults (managers only)
+help-server = server [days=N] [rated|casual] [channel=CHANNEL] [language=en|ja] — server defaults (managers only)
 help-league = league create name=NAME game=VARIANT format=round-robin|double-round-robin|swiss [rounds=N] [days=N] [clock=…] [start=all|rounds] · league join|leave|start|cancel|show|pairings|kick league=N · league list — server leagues (round robin and Swiss)
 help-conditional = conditional add [GAME] "MOVES" (on your opponent's turn: "if you play X, I play Y …"), conditional list [GAME], conditional clear [GAME] — conditional moves, seen by you only
 help-follow = follow GAME_ID [thread|digest|ping] — follow a game of this server: in its thread (the default), in your daily digest, or a mention at each move; follow alone lists what you follow
@@ -93,3 +93,5 @@ rules-move-xiangqi-pawn = one step forward; from its own rank 5 on also one step
 rules-move-western-rook = any number of empty squares orthogonally (the Western rook).
 rules-move-western-bishop = any number of empty squares diagonally (the Western bishop).
 rules-move-western-pawn = one step forward, captures one step diagonally forward; no double step; on the last rank it must become a Western queen, rook, bishop or knight.
+help-analysis = analysis GAME_ID — the computer's evaluation of a finished game, as a chart
+help-replay = replay GAME_ID — the game as an animated picture

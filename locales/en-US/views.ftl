@@ -32,8 +32,14 @@ views-bad-square = '{ $square }' is not a square of { $variant }
 views-whose = { $name } ({ $side })
 views-moves-none-from = Game #{ $id }: no legal move from { $square }.
 views-moves-none = Game #{ $id }: no legal move (the game is over).
-views-moves-from = Game #{ $id }: { $count } legal moves from { $square } for { $whose }: { $moves }
-views-moves-all = Game #{ $id }: { $count } legal moves for { $whose }: { $moves }
+views-moves-from = Game #{ $id }: { $count ->
+        [one] 1 legal move
+       *[other] { $count } legal moves
+    } from { $square } for { $whose }: { $moves }
+views-moves-all = Game #{ $id }: { $count ->
+        [one] 1 legal move
+       *[other] { $count } legal moves
+    } for { $whose }: { $moves }
 views-you-challenged = you challenged { $name }
 views-your-open-challenge = your open challenge
 views-challenge-from = from { $name }
@@ -54,15 +60,30 @@ views-history-head = Finished games of { $name } (newest first):
 views-result-won = won
 views-result-lost = lost
 views-result-draw = draw
-views-history-line = #{ $id } { $variant } vs { $opponent } — { $outcome } by { $reason }, { $moves } moves, { $time }
-views-ply-range = game #{ $id } has { $moves } moves: choose a ply from 0 to { $moves }
-views-after = After { $ply } of { $moves } moves.
-views-after-last = After { $ply } of { $moves } moves. Last move: { $last }.
+views-history-line = #{ $id } { $variant } vs { $opponent } — { $outcome } by { $reason }, { $moves ->
+        [one] 1 move
+       *[other] { $moves } moves
+    }, { $time }
+views-ply-range = game #{ $id } has { $moves ->
+        [one] 1 move
+       *[other] { $moves } moves
+    }: choose a ply from 0 to { $moves }
+views-after = After { $ply } of { $moves ->
+        [one] 1 move
+       *[other] { $moves } moves
+    }.
+views-after-last = After { $ply } of { $moves ->
+        [one] 1 move
+       *[other] { $moves } moves
+    }. Last move: { $last }.
 views-button-back = ◀ Back
 views-button-next = Next ▶
 views-no-moves-yet = No moves yet.
 views-replay-too-long = This game is too long for a replay that Discord accepts (8 MiB at most): `record { $id }` gives its moves, and `game { $id } N` shows the position after N moves.
-views-replay = Replay of { $moves } moves.
+views-replay = Replay of { $moves ->
+        [one] 1 move
+       *[other] { $moves } moves
+    }.
 views-replay-sampled = { " " }It is long: the replay shows { $frames } of its { $positions } positions, evenly spread, the last one among them.
 views-unknown-game = unknown game '{ $name }': choose one of { $known }
 views-not-a-piece = '{ $piece }' is not a piece of { $variant }: `rules { $id }` lists them

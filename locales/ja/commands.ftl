@@ -153,7 +153,7 @@ cmd-leaderboard-game = 種類
     .description = ゲームの種類
 
 cmd-settings = 設定
-    .description = あなたの設定: 駒の表記、手番の知らせ方、リマインド、言語、棋譜表記。
+    .description = あなたの設定: 駒の表記、手番の知らせ方、リマインド、言語、棋譜表記、盤の向き。
 cmd-settings-style = 駒の表記
     .description = 駒を漢字で表示するか、国際式の記号で表示するか
 cmd-settings-notify = 通知
@@ -331,3 +331,5 @@ cmd-unfollow = フォロー解除
     .description = 対局のフォローをやめます。
 cmd-unfollow-game = 対局
     .description = 対局の番号
+cmd-settings-board = 盤の向き
+    .description = 画像の下側: black（先手）、white（後手）、turn（手番の側）

@@ -7,7 +7,7 @@ help-accept = accept [挑戦番号] — 挑戦を受ける
 help-decline = decline [挑戦番号] — 挑戦を断る
 help-cancel = cancel [挑戦番号] — 自分の挑戦を取り消す
 help-move = move [対局番号] 指し手 — 指す: ７六歩、76歩、同歩、7g7f、P-7f、S*5e など
-help-board = board [対局番号] — 盤面を表示する
+help-board = board [対局番号] — 盤面を表示する（手番の側から描くので、自分の手番では自分の駒が下。settings board= で片方を下に固定）
 help-moves = moves [対局番号] [マス] — 合法手の一覧（そのマスの駒の手だけも可）
 help-resign = resign [対局番号] — 投了する
 help-declare = declare [対局番号] — 将棋: 自分の手番に入玉宣言をする（27点法: 玉と他の駒10枚以上が敵陣にあり、王手がかかっていないこと。先手28点、後手27点以上。敵陣と持駒の飛車・角は5点、その他は1点）
@@ -19,8 +19,8 @@ help-history = history [@ユーザー] — 終局した対局
 help-game = game 対局番号 [手数] — 対局の任意の手数の盤面
 help-record = record 対局番号 — 棋譜
 help-export = export 対局番号 [sfen|kif|csa|fen] — 他のソフト向けの棋譜（kif、csa: 将棋。fen: 将棋、ジャドキンス将棋）
-help-rules = rules 種類 [駒] — 駒と表記法、または駒ひとつの動き
-help-settings = settings [style=kanji|international] [notify=mention|dm|digest] [remind=時間数] [language=en|ja] [notation=western|japanese|usi] [digest_hour=0-23] [timezone=タイムゾーン] — 個人設定（digest: 一手ごとの通知の代わりに一日一通のまとめ。remind: 期限の何時間前に知らせるか。既定は24、0 で知らせない。リマインドは持ち時間の半分が過ぎるまで待ちます。language: 言語。notation: 棋譜の表記。digest_hour: 毎日のまとめの時刻、未設定なら前回から一日後。timezone: その時刻と表示する時刻のタイムゾーン、`Asia/Tokyo` のようなタイムゾーン名、既定は UTC）
+help-rules = rules 種類 [駒] — 遊び方（勝ち負け、盤と区域、駒、取った駒、特別な手、最初の手）、または駒ひとつの動き
+help-settings = settings [style=kanji|international] [notify=mention|dm|digest] [remind=時間数] [language=en|ja] [notation=western|japanese|usi] [digest_hour=0-23] [timezone=タイムゾーン] [board=default|black|white] — 個人設定（board: 画像の下側、default は手番の側。digest: 一手ごとの通知の代わりに一日一通のまとめ。remind: 期限の何時間前に知らせるか。既定は24、0 で知らせない。リマインドは持ち時間の半分が過ぎるまで待ちます。language: 言語。notation: 棋譜の表記。digest_hour: 毎日のまとめの時刻、未設定なら前回から一日後。timezone: その時刻と表示する時刻のタイムゾーン、`Asia/Tokyo` のようなタイムゾーン名、既定は UTC）
 help-moretime = moretime [対局番号] — 相手の持ち時間を一日延ばす
 help-vacation = vacation [日数|end] — 期限を止める（月に14日まで）、または早めに戻る
 help-stats = stats [@ユーザー] — このサーバーでのレーティングと成績
@@ -91,3 +91,5 @@ rules-move-xiangqi-pawn = 前に一マス。自陣の5段目より先では横�
 rules-move-western-rook = 縦横に空いている限り何マスでも（チェスのルーク）。
 rules-move-western-bishop = 斜めに空いている限り何マスでも（チェスのビショップ）。
 rules-move-western-pawn = 前に一マス、取るときは斜め前に一マス。二マス進みはなし。最後の段ではチェスのクイーン、ルーク、ビショップ、ナイトのどれかにならなければなりません。
+help-analysis = analysis 対局番号 — 終局した対局のコンピューターによる評価のグラフ
+help-replay = replay 対局番号 — 対局の動く画像

@@ -161,6 +161,7 @@ const NOTIFY: &[&str] = &["mention", "dm", "digest"];
 const FOLLOW_NOTIFY: &[&str] = crate::service::FOLLOW_NOTIFY;
 const LANGUAGES: &[&str] = &["en", "ja"];
 const NOTATIONS: &[&str] = &["western", "japanese", "usi"];
+const BOARD_SIDES: &[&str] = &["turn", "black", "white"];
 const LEAGUE_FORMATS: &[&str] = &["round-robin", "double-round-robin", "swiss"];
 const LEAGUE_STARTS: &[&str] = &["rounds", "all"];
 const CLOCKS: &[&str] = &["per-move", "increment", "byoyomi"];
@@ -664,7 +665,7 @@ async fn suggest_zones(_ctx: Ctx<'_>, partial: &str) -> CreateAutocompleteRespon
     )
 }
 
-/// Your settings: piece style, how you are told of moves, when you are reminded, language and notation.
+/// Your settings: piece style, how you hear of moves, reminders, language, notation, board side.
 #[allow(clippy::too_many_arguments)] // one per option of /settings
 #[poise::command(slash_command, prefix_command)]
 pub async fn settings(
@@ -687,6 +688,8 @@ pub async fn settings(
     #[autocomplete = "suggest_zones"]
     #[max_length = 64]
     timezone: Option<String>,
+    #[description = "The side at the bottom of pictures: black, white, or turn (the player to move)"]
+    board: Option<String>,
 ) -> Result<(), Error> {
     let command = (|| {
         // Discord keeps to the bounds; a prefix command does not: the core refuses past them.
@@ -714,6 +717,7 @@ pub async fn settings(
             notation: pick(notation, NOTATIONS, "notation")?,
             digest_hour,
             timezone: timezone.map(|z| z.trim().to_string()),
+            board: pick(board, BOARD_SIDES, "board")?,
         })
     })();
     run(ctx, command).await
@@ -1479,6 +1483,7 @@ mod tests {
         assert_eq!(
             option_names(c),
             [
+                "board",
                 "digest_hour",
                 "language",
                 "notation",

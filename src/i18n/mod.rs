@@ -79,7 +79,7 @@ impl Lang {
 /// `locales/ja/`.
 pub const FILES: &[&str] = &[
     "core", "play", "clock", "views", "help", "export", "computer", "engine", "discord",
-    "commands", "console", "render", "league", "timing", "follow", "picker",
+    "commands", "console", "render", "league", "timing", "follow", "picker", "learn",
 ];
 
 macro_rules! sources {
@@ -101,12 +101,13 @@ macro_rules! sources {
             include_str!(concat!("../../locales/", $lang, "/timing.ftl")),
             include_str!(concat!("../../locales/", $lang, "/follow.ftl")),
             include_str!(concat!("../../locales/", $lang, "/picker.ftl")),
+            include_str!(concat!("../../locales/", $lang, "/learn.ftl")),
         ]
     };
 }
 
 /// The text of each message file, per language (in the order of [`FILES`]).
-pub const SOURCES: [[&str; 16]; 2] = [sources!("en-US"), sources!("ja")];
+pub const SOURCES: [[&str; 17]; 2] = [sources!("en-US"), sources!("ja")];
 
 type Bundle = FluentBundle<FluentResource>;
 

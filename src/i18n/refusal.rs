@@ -62,19 +62,16 @@ fn file(lang: Lang, v: &Variant, sq: Square) -> String {
     }
 }
 
-/// A piece's name in a game: the game's own English name (`footsoldier`), the Japanese name.
+/// A piece's name in a game: [`words::piece_name`], the one name of each piece.
 pub fn piece(lang: Lang, v: &Variant, kind: PieceKind) -> String {
-    match lang {
-        Lang::En => v.piece_name(kind).to_string(),
-        Lang::Ja => words::piece(lang, kind),
-    }
+    words::piece_name(lang, v, kind)
 }
 
 /// A piece's name for several of them: `pawns` (Japanese has no plural).
 fn pieces(lang: Lang, v: &Variant, kind: PieceKind) -> String {
     match lang {
         Lang::En => format!("{}s", v.piece_name(kind)),
-        Lang::Ja => words::piece(lang, kind),
+        Lang::Ja => words::piece_name(lang, v, kind),
     }
 }
 
@@ -367,7 +364,15 @@ pub fn input(
             input = input.as_str(),
             hint = match lang {
                 Lang::En => h.to_string(),
-                Lang::Ja => hint(lang, v),
+                // Moves legal here, in the reader's notation; the forms when there is none.
+                Lang::Ja => {
+                    let ex = crate::engine::notation::example_texts(pos, notation, last, 3);
+                    if ex.is_empty() {
+                        hint(lang, v)
+                    } else {
+                        ex.join(&sep)
+                    }
+                }
             }
         ),
         MoveInputError::UnknownPiece { name } => {

@@ -39,6 +39,25 @@ pub fn piece(lang: Lang, kind: PieceKind) -> String {
     }
 }
 
+/// **The** name of a piece of a game, in `lang`: unique within the game, so that no two kinds a
+/// player can meet in one game share a name. Every text that names a piece to a player (the
+/// rules pages, the refusals and hints, the move picker) uses this one function.
+///
+/// English is the game's own name ([`Variant::piece_name`]): in Shanghai Palace Chess by army
+/// (`Western pawn`, `Chinese soldier`, `shogi pawn`), in Palace Shogi the text's names (the
+/// shogi knight is the `horse`, the chess knight the `knight`, the promoted silver the
+/// `gold`). Japanese is the piece's Japanese name (`歩兵`, `兵`, `ポーン`; Palace Shogi's gold
+/// `金将`).
+pub fn piece_name(lang: Lang, v: &Variant, kind: PieceKind) -> String {
+    match lang {
+        Lang::En => v.piece_name(kind).to_string(),
+        Lang::Ja => match (v.id(), kind) {
+            (VariantId::Palace, PieceKind::PromotedSilver) => t!(lang, "piece-gold"),
+            _ => t!(lang, piece_key(kind)),
+        },
+    }
+}
+
 /// The message id of a piece's Japanese name: `piece-` and the kind in kebab case.
 fn piece_key(kind: PieceKind) -> &'static str {
     use PieceKind::*;
@@ -119,6 +138,38 @@ pub fn result(lang: Lang, o: Outcome, name: impl Fn(Color) -> String) -> String 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn no_two_pieces_of_a_game_share_a_name_in_either_language() {
+        for &id in VariantId::ALL {
+            let v = Variant::get(id);
+            for lang in Lang::ALL {
+                let mut seen = std::collections::HashMap::new();
+                for &k in PieceKind::ALL.iter().filter(|&&k| v.has_kind(k)) {
+                    let name = piece_name(lang, v, k);
+                    assert!(!name.is_empty() && !name.starts_with("piece-"), "{k:?}");
+                    if let Some(other) = seen.insert(name.clone(), k) {
+                        panic!("{id:?} {lang:?}: {other:?} and {k:?} are both called {name}");
+                    }
+                }
+            }
+        }
+        let s = Variant::get(VariantId::Shanghai);
+        assert_eq!(
+            piece_name(Lang::En, s, PieceKind::WesternPawn),
+            "Western pawn"
+        );
+        assert_eq!(
+            piece_name(Lang::En, s, PieceKind::XiangqiPawn),
+            "Chinese soldier"
+        );
+        assert_eq!(piece_name(Lang::En, s, PieceKind::Pawn), "shogi pawn");
+        let p = Variant::get(VariantId::Palace);
+        assert_ne!(
+            piece_name(Lang::En, p, PieceKind::Knight),
+            piece_name(Lang::En, p, PieceKind::ChessKnight)
+        );
+    }
 
     #[test]
     fn english_words_are_the_engine_s_own() {

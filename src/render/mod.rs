@@ -21,6 +21,7 @@ mod raster;
 mod strip;
 mod text;
 pub mod theme;
+mod zones;
 
 use std::io::Cursor;
 
@@ -39,6 +40,7 @@ pub use gif::{
 pub use layout::{default_square, HandSlot, Layout, Rect};
 pub use pieces::{label, look, Look};
 pub use strip::capitalised;
+pub use zones::{render_sheet, render_zones, sheet_cell, SheetCell, ZoneMark, ZONE_COLORS};
 
 /// What is written on shogi pieces (and Xiangqi discs).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -102,6 +104,11 @@ pub struct RenderOptions {
     /// Each player's clock as the strip shows it at its right (`2d 4h`), first player first;
     /// `None`: no clock.
     pub clocks: [Option<String>; 2],
+    /// The ranks of the shogi games in kanji numerals (`一` … `九`, as Japanese notation writes
+    /// them) or in letters (`a` … `i`, as Western notation and the move codes do): the picture
+    /// follows the notation its reader types. `None`: by the piece style (kanji with kanji
+    /// pieces), for callers that know no notation (the command line).
+    pub rank_kanji: Option<bool>,
 }
 
 impl Default for RenderOptions {
@@ -120,6 +127,7 @@ impl Default for RenderOptions {
             board_style: None,
             lang: Lang::En,
             clocks: [None, None],
+            rank_kanji: None,
         }
     }
 }
@@ -214,7 +222,8 @@ pub fn render_image(pos: &Position, opts: &RenderOptions) -> RgbImage {
     let style = opts
         .board_style
         .unwrap_or_else(|| BoardStyle::for_variant(v.id()));
-    let bg = board::background(v, style, &layout, opts.style == PieceStyle::Kanji);
+    let kanji = opts.rank_kanji.unwrap_or(opts.style == PieceStyle::Kanji);
+    let bg = board::background(v, style, &layout, kanji);
     let mut img = bg.base.clone();
     let marks = opts
         .last_move

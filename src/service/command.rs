@@ -144,6 +144,9 @@ pub enum Command {
         digest_hour: Option<Option<u8>>,
         /// An IANA time zone name (`Asia/Tokyo`; `UTC` or `default`: back to UTC).
         timezone: Option<String>,
+        /// The side kept at the bottom of pictures: `black` or `white` (`red`, `blue` in
+        /// Shanghai's words), or `turn` (the side to move, the default).
+        board: Option<String>,
     },
     /// Give the opponent one more day on their move.
     MoreTime {
@@ -484,8 +487,14 @@ impl Command {
                 notation,
                 digest_hour,
                 timezone,
+                board,
             } => {
                 let back = |v: &str| v == "default" || v == "auto";
+                if let Some(b) = board.as_deref() {
+                    if board_side(b).is_none() {
+                        return Err(msg!("learn-bad-board", value = b));
+                    }
+                }
                 if let Some(s) = style.as_deref() {
                     if !["kanji", "international"].contains(&s) {
                         return Err(msg!("settings-bad-style", value = s));
@@ -719,8 +728,15 @@ pub fn parse(line: &str) -> Result<Command, CommandError> {
             }
         }
         "move" | "m" | "play" => {
+            // A game number, then the move, which may be typed in parts (`move 1 4a 3b`);
+            // but `76 歩` is one Japanese move, whose number is its square.
             let (game, rest) = match args {
-                [id, mv] if parse_id(id).is_some() => (parse_id(id), vec![*mv]),
+                [id, mv, ..]
+                    if parse_id(id).is_some()
+                        && mv.chars().next().is_some_and(|c| c.is_ascii()) =>
+                {
+                    (parse_id(id), args[1..].to_vec())
+                }
                 _ => (None, args.to_vec()),
             };
             if rest.is_empty() {
@@ -872,6 +888,7 @@ pub fn parse(line: &str) -> Result<Command, CommandError> {
             let mut notation = None;
             let mut digest_hour = None;
             let mut timezone = None;
+            let mut board = None;
             for a in args {
                 match a.split_once('=') {
                     Some(("digest_hour" | "digest-hour", v)) => {
@@ -887,6 +904,7 @@ pub fn parse(line: &str) -> Result<Command, CommandError> {
                     Some(("notify", v)) => notify = Some(v.to_ascii_lowercase()),
                     Some(("language" | "lang", v)) => language = Some(v.to_ascii_lowercase()),
                     Some(("notation", v)) => notation = Some(v.to_ascii_lowercase()),
+                    Some(("board", v)) => board = Some(v.to_ascii_lowercase()),
                     Some(("remind", v)) => {
                         remind = Some(v.trim_end_matches(['h', 'H']).parse().map_err(|_| {
                             CommandError::Usage(msg!(
@@ -907,6 +925,7 @@ pub fn parse(line: &str) -> Result<Command, CommandError> {
                 notation,
                 digest_hour,
                 timezone,
+                board,
             }
         }
         "follow" => {
@@ -1296,6 +1315,18 @@ fn clock_option(clock: &mut ClockArgs, key: &str, value: &str) -> Result<(), Com
     Ok(())
 }
 
+/// The side a `board` setting keeps at the bottom: `Some(Some("black"))`, `Some(Some("white"))`
+/// (`red`, `first` are black; `blue`, `second` white), `Some(None)` for the side to move
+/// (`turn`, `default`); `None` for a word that is none of these.
+pub fn board_side(value: &str) -> Option<Option<&'static str>> {
+    match value.trim().to_ascii_lowercase().as_str() {
+        "black" | "red" | "first" | "sente" => Some(Some("black")),
+        "white" | "blue" | "second" | "gote" => Some(Some("white")),
+        "turn" | "default" | "auto" | "mover" => Some(None),
+        _ => None,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1493,5 +1524,17 @@ mod tests {
         assert_eq!(parse_mention("<@1234>"), Some("1234".into()));
         assert_eq!(parse_mention("@alice"), Some("alice".into()));
         assert_eq!(parse_mention("alice"), None);
+    }
+
+    #[test]
+    fn a_move_typed_in_parts_after_a_game_number_is_not_read_as_one_code() {
+        let m = |line: &str| match parse(line) {
+            Ok(Command::Move { game, text, .. }) => (game, text),
+            other => panic!("{line}: {other:?}"),
+        };
+        assert_eq!(m("move 1 4a 3b"), (Some(1), "4a3b".to_string()));
+        assert_eq!(m("move 12 P-7f"), (Some(12), "P-7f".to_string()));
+        assert_eq!(m("move 7g 7f"), (None, "7g7f".to_string()));
+        assert_eq!(m("move 76 歩"), (None, "76歩".to_string()));
     }
 }

@@ -16,6 +16,7 @@ pub mod export;
 mod follow;
 mod ids;
 pub mod league;
+pub mod learn;
 mod long;
 mod names;
 pub mod picker;
@@ -27,6 +28,7 @@ pub mod timing;
 mod views;
 mod zone;
 
+pub use crate::i18n::words::piece_name;
 pub use clock::{Sweep, MAX_REMIND_HOURS};
 pub use command::{
     parse as parse_command, parse_mention, Bound, ColorChoice, Command, CommandError,
@@ -778,6 +780,7 @@ impl Service {
                 notation,
                 digest_hour,
                 timezone,
+                board,
             } => self.settings(
                 u,
                 views::SettingsChange {
@@ -788,6 +791,7 @@ impl Service {
                     notation: notation.as_deref(),
                     digest_hour: *digest_hour,
                     timezone: timezone.as_deref(),
+                    board: board.as_deref(),
                 },
             ),
             Command::MoreTime { game } => self.more_time(u, place, *game),
@@ -879,7 +883,18 @@ impl Service {
     fn visible_row(&self, user: &User, place: &Place, id: i64) -> Result<GameRow, CoreError> {
         match self.store.game(id)? {
             Some(row) if self.visible(user, place, &row) => Ok(row),
-            _ => user_err(msg!("core-no-game", id = id)),
+            // A challenge's number typed for a game's: say which game it became.
+            _ => match self.store.challenge(id)? {
+                Some(c) if c.challenger == user.id || c.challenged.as_deref() == Some(&user.id) => {
+                    match c.game_id {
+                        Some(game) => {
+                            user_err(msg!("learn-challenge-became", id = id, game = game))
+                        }
+                        None => user_err(msg!("learn-challenge-waiting", id = id)),
+                    }
+                }
+                _ => user_err(msg!("core-no-game", id = id)),
+            },
         }
     }
 

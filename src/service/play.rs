@@ -584,6 +584,14 @@ impl Service {
             clock = timing::control_text(lang, &c.control),
             mover = self.shown_name(&mover, guild.as_deref())
         );
+        // The challenge's number is not the game's: say which game it made.
+        if c.id != row.id {
+            text.push(' ');
+            text.push_str(&t!(lang, "learn-game-made", challenge = c.id, id = row.id));
+        }
+        // How the picture turns, said once, in the game's first post.
+        text.push(' ');
+        text.push_str(&t!(lang, "learn-board-turns"));
         let attachments = self.picture_after_commit(&loaded, 0, &mover, &mut text, user.voice);
         Ok(Reply {
             game: Some(loaded.game_ref(true)),
@@ -720,7 +728,7 @@ impl Service {
         // Where the previous move went: Japanese notation writes a move there as `同`.
         let last_to = g.game.moves().last().map(|m| m.to());
         let m = input::parse_move_after(&pos, text, last_to).map_err(|e| {
-            said(refusal::input(
+            said(super::learn::refusal_with_hint(
                 voice.lang,
                 &e,
                 &pos,

@@ -180,6 +180,7 @@ mod tests {
             digest_hour: None,
             timezone: None,
             next_digest_at: None,
+            board: None,
         }
     }
 

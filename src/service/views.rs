@@ -67,11 +67,17 @@ impl Service {
             return Ok(None);
         }
         let pos = g.game.position_at(ply);
-        let side = g.side_of(viewer).unwrap_or(Color::Black);
+        let row = self.store.user(viewer)?;
+        // The viewer's side at the bottom, unless they keep one side there (`settings board`).
+        let side = match row.as_ref().and_then(|u| u.board.as_deref()) {
+            Some("white") => Color::White,
+            Some(_) => Color::Black,
+            None => g.side_of(viewer).unwrap_or(Color::Black),
+        };
         let style = match style {
             Some(s) => crate::render::PieceStyle::parse(s)
                 .ok_or_else(|| CoreError::User(msg!("views-bad-style", style = s)))?,
-            None => match self.store.user(viewer)? {
+            None => match row {
                 Some(u) => crate::render::PieceStyle::parse(&u.style).unwrap_or_default(),
                 None => crate::render::PieceStyle::default(),
             },
@@ -103,6 +109,8 @@ impl Service {
             show_turn: active,
             caption,
             lang: voice.lang,
+            // The ranks as the reader's notation writes them (`g` or `七`).
+            rank_kanji: Some(voice.notation == Notation::Japanese),
             clocks: if active {
                 self.clocks(&g.row, voice.lang)
             } else {
@@ -335,6 +343,22 @@ impl Service {
         // The square in the reader's words (`２二` for a Japanese reader).
         let square = from.map(|sq| crate::i18n::refusal::square(lang, v, sq));
         let square = square.as_deref();
+        // A player asking for their own piece's moves on the other's turn: that is why there
+        // are none, said before "no legal move from".
+        let theirs = from.and_then(|sq| pos.piece_at(sq)).map(|p| p.color);
+        let mine = g.side_of(&user.id);
+        if moves.is_empty()
+            && mine.is_some()
+            && theirs == mine
+            && mine != Some(pos.side_to_move())
+            && g.row.status == GameStatus::Active
+        {
+            return user_err(msg!(
+                "play-not-your-turn",
+                id = id,
+                name = self.shown_name(g.to_move(), g.row.guild.as_deref())
+            ));
+        }
         let text = match (moves.is_empty(), square) {
             (true, Some(s)) => t!(lang, "views-moves-none-from", id = id, square = s),
             (true, None) => t!(lang, "views-moves-none", id = id),
@@ -638,7 +662,17 @@ impl Service {
         let mut text = self.status_line(&g, user.voice);
         let first = g.game.start().side_to_move();
         let mut line = String::new();
-        for (i, m) in shown.iter().enumerate() {
+        // Japanese counts moves one by one (`5手目`), as every other Japanese text does: a
+        // move a line.
+        if lang == Lang::Ja {
+            for (i, m) in shown.iter().enumerate() {
+                text.push('\n');
+                text.push_str(&t!(lang, "play-ply", ply = (i + 1) as i64));
+                text.push(' ');
+                text.push_str(m);
+            }
+        }
+        for (i, m) in shown.iter().enumerate().filter(|_| lang != Lang::Ja) {
             let second = (i + usize::from(first == Color::White)) % 2 == 1;
             if !second {
                 if !line.is_empty() {
@@ -711,6 +745,7 @@ impl Service {
                 style,
                 names: self.picture_names(&g.row),
                 lang,
+                rank_kanji: Some(user.voice.notation == Notation::Japanese),
                 ..Default::default()
             },
             notation: user.voice.notation,
@@ -773,24 +808,58 @@ impl Service {
             ))
         })?;
         let v = Variant::get(id);
-        let Some(p) = piece else {
-            return Ok(Reply::text(describe(lang, v)));
+        let style = || -> Result<crate::render::PieceStyle, CoreError> {
+            Ok(match self.store.user(&user.id)? {
+                Some(u) => crate::render::PieceStyle::parse(&u.style).unwrap_or_default(),
+                None => crate::render::PieceStyle::default(),
+            })
         };
-        let kind = find_kind(v, p).ok_or_else(|| {
+        let Some(p) = piece else {
+            // The rules page: how to play, then the table of letters; the start position
+            // with its zones and the sheet of the pieces' moves.
+            let notation = user.voice.notation;
+            let text = format!(
+                "{}\n\n{}",
+                super::learn::lesson(lang, v, notation),
+                describe(lang, v)
+            );
+            let mut reply = Reply::text(text);
+            if self.config.images {
+                let (board, sheet) = super::learn::pictures(lang, v, notation, style()?)
+                    .map_err(|e| CoreError::Internal(format!("rules pictures of {id}: {e}")))?;
+                reply.attachments.push(Attachment::new(
+                    format!("rules-{}-board.png", v.id()),
+                    board,
+                ));
+                reply.attachments.push(Attachment::new(
+                    format!("rules-{}-pieces.png", v.id()),
+                    sheet,
+                ));
+            }
+            return Ok(reply);
+        };
+        let kind = find_kind_or_choices(v, p).map_err(|choices| {
+            if choices.is_empty() {
+                return CoreError::User(msg!(
+                    "views-not-a-piece",
+                    piece = p,
+                    variant = msg!(variant_key(v.id())),
+                    id = v.id().as_str()
+                ));
+            }
+            let names: Vec<String> = choices
+                .iter()
+                .map(|&k| words::piece_name(lang, v, k))
+                .collect();
             CoreError::User(msg!(
-                "views-not-a-piece",
+                "learn-which-piece",
                 piece = p,
-                variant = msg!(variant_key(v.id())),
-                id = v.id().as_str()
+                choices = names.join(&t!(lang, "list-separator"))
             ))
         })?;
         let mut reply = Reply::text(describe_piece(lang, v, kind));
         if self.config.images {
-            let style = match self.store.user(&user.id)? {
-                Some(u) => crate::render::PieceStyle::parse(&u.style).unwrap_or_default(),
-                None => crate::render::PieceStyle::default(),
-            };
-            let png = piece_diagram(v, kind, style)
+            let png = piece_diagram(v, kind, style()?)
                 .map_err(|e| CoreError::Internal(format!("diagram of {kind:?}: {e}")))?;
             reply.attachments.push(Attachment::new(
                 format!(
@@ -821,7 +890,14 @@ impl Service {
             notation,
             digest_hour,
             timezone,
+            board,
         } = change;
+        // The board's side in words, said after the other settings.
+        let board_words = |lang: Lang, row: &crate::store::UserRow| match row.board.as_deref() {
+            Some("white") => t!(lang, "learn-settings-board-white"),
+            Some(_) => t!(lang, "learn-settings-board-black"),
+            None => t!(lang, "learn-settings-board-turn"),
+        };
         let shown = |row: &crate::store::UserRow, voice: Voice| SettingsShown {
             style: row.style.clone(),
             notify: row.notify.clone(),
@@ -852,16 +928,20 @@ impl Service {
         if change.is_empty() {
             let v = user.voice;
             let s = shown(&current, v);
-            return Ok(Reply::text(t!(
-                v.lang,
-                "settings-show",
-                style = s.style,
-                notify = s.notify,
-                remind = s.remind,
-                language = s.language,
-                notation = s.notation,
-                digest = s.digest,
-                timezone = s.timezone
+            return Ok(Reply::text(format!(
+                "{} {}",
+                t!(
+                    v.lang,
+                    "settings-show",
+                    style = s.style,
+                    notify = s.notify,
+                    remind = s.remind,
+                    language = s.language,
+                    notation = s.notation,
+                    digest = s.digest,
+                    timezone = s.timezone
+                ),
+                board_words(v.lang, &current)
             )));
         }
         let style = style.unwrap_or(&current.style);
@@ -918,8 +998,17 @@ impl Service {
                 (!zone.is_utc()).then(|| zone.name().to_string())
             }
         };
+        let new_board = match board {
+            None => current.board.clone(),
+            Some(b) => super::command::board_side(b)
+                .ok_or_else(|| CoreError::User(msg!("learn-bad-board", value = b)))?
+                .map(str::to_string),
+        };
         if style != current.style || notify != current.notify {
             self.store.set_user_settings(&user.id, style, notify)?;
+        }
+        if new_board != current.board {
+            self.store.set_user_board(&user.id, new_board.as_deref())?;
         }
         if remind.is_some() && remind != current.remind_hours {
             self.store.set_remind_hours(&user.id, remind)?;
@@ -939,6 +1028,7 @@ impl Service {
             notation: new_notation,
             digest_hour: new_hour,
             timezone: new_zone,
+            board: new_board,
             ..current.clone()
         };
         // A new hour, zone or way of being told: the next digest planned again.
@@ -957,16 +1047,20 @@ impl Service {
         // Said in the language just chosen.
         let v = speech::voice_for(Some(&saved), user.locale.as_deref());
         let s = shown(&saved, v);
-        Ok(Reply::text(t!(
-            v.lang,
-            "settings-saved",
-            style = s.style,
-            notify = s.notify,
-            remind = s.remind,
-            language = s.language,
-            notation = s.notation,
-            digest = s.digest,
-            timezone = s.timezone
+        Ok(Reply::text(format!(
+            "{} {}",
+            t!(
+                v.lang,
+                "settings-saved",
+                style = s.style,
+                notify = s.notify,
+                remind = s.remind,
+                language = s.language,
+                notation = s.notation,
+                digest = s.digest,
+                timezone = s.timezone
+            ),
+            board_words(v.lang, &saved)
         )))
     }
 }
@@ -981,6 +1075,7 @@ pub(crate) struct SettingsChange<'a> {
     pub notation: Option<&'a str>,
     pub digest_hour: Option<Option<u8>>,
     pub timezone: Option<&'a str>,
+    pub board: Option<&'a str>,
 }
 
 impl SettingsChange<'_> {
@@ -992,6 +1087,7 @@ impl SettingsChange<'_> {
             && self.notation.is_none()
             && self.digest_hour.is_none()
             && self.timezone.is_none()
+            && self.board.is_none()
     }
 }
 
@@ -1078,29 +1174,38 @@ pub fn piece_diagram(
     crate::render::render_diagram(&d)
 }
 
-/// A piece of a game by letter (`S`, `+R`, `Ln`, `GC`) or name (`silver`, `lion`).
+/// A piece of a game by letter (`S`, `+R`, `Ln`, `GC`) or name (`silver`, `lion`, `Western
+/// pawn`, `銀将`); `None` when nothing, or more than one piece, answers to it.
 pub fn find_kind(v: &Variant, s: &str) -> Option<PieceKind> {
-    v.kind_by_human(s)
-        .or_else(|| v.kind_by_code(s))
-        .or_else(|| {
-            let s = s.to_ascii_lowercase().replace(['-', '_'], " ");
-            v.spec
-                .pieces
-                .letters
-                .iter()
-                .map(|l| l.kind)
-                .find(|&k| v.piece_name(k).to_ascii_lowercase() == s || k.name() == s)
-        })
-        .or_else(|| {
-            // Japanese: the name (`銀将`, `獅子`) or the piece's character (`銀`).
-            let s = s.trim();
-            v.spec
-                .pieces
-                .letters
-                .iter()
-                .map(|l| l.kind)
-                .find(|&k| words::piece(Lang::Ja, k) == s || k.kanji() == s)
-        })
+    find_kind_or_choices(v, s).ok()
+}
+
+/// [`find_kind`], or the pieces a name shared by several of them could mean (`pawn` in
+/// Shanghai Palace Chess: the Western pawn, the Chinese soldier, the shogi pawn); empty when
+/// nothing answers to it.
+pub fn find_kind_or_choices(v: &Variant, s: &str) -> Result<PieceKind, Vec<PieceKind>> {
+    if let Some(k) = v.kind_by_human(s).or_else(|| v.kind_by_code(s)) {
+        return Ok(k);
+    }
+    let kinds = || v.spec.pieces.letters.iter().map(|l| l.kind);
+    let wanted = s.trim().to_lowercase().replace(['-', '_'], " ");
+    // The one name of each piece, in either language.
+    if let Some(k) = kinds().find(|&k| {
+        Lang::ALL
+            .iter()
+            .any(|&l| words::piece_name(l, v, k).to_lowercase() == wanted)
+    }) {
+        return Ok(k);
+    }
+    // A generic name (`pawn`, `knight`) or a piece's character (`銀`): only when one piece of
+    // the game answers to it.
+    let generic: Vec<PieceKind> = kinds()
+        .filter(|&k| k.name() == wanted || k.kanji() == s.trim())
+        .collect();
+    match generic.as_slice() {
+        [k] => Ok(*k),
+        _ => Err(generic),
+    }
 }
 
 /// The commands `help` lists, in order, each with the id of its line in `help.ftl`.
@@ -1121,6 +1226,8 @@ const HELP: &[(&str, &str)] = &[
     ("history", "help-history"),
     ("game", "help-game"),
     ("record", "help-record"),
+    ("analysis", "help-analysis"),
+    ("replay", "help-replay"),
     ("export", "help-export"),
     ("rules", "help-rules"),
     ("settings", "help-settings"),
@@ -1249,7 +1356,7 @@ pub fn describe(lang: Lang, v: &Variant) -> String {
             "  {:<4} {:<4} {}\n",
             l.code,
             l.human,
-            words::piece(lang, l.kind)
+            words::piece_name(lang, v, l.kind)
         ));
     }
     out.push('\n');
@@ -1338,7 +1445,7 @@ pub fn describe_piece(lang: Lang, v: &Variant, k: PieceKind) -> String {
     };
     let name = match lang {
         Lang::En => crate::render::capitalised(v.piece_name(k)),
-        _ => words::piece(lang, k),
+        _ => words::piece_name(lang, v, k),
     };
     let letter = v.letter(k).map_or("?", |l| l.human);
     let mut out = t!(
@@ -1390,6 +1497,30 @@ mod tests {
                 assert!(!p.contains("rules-"), "{p}");
             }
         }
+    }
+
+    /// Every option a command's help names (`notation=`, `[rated|casual]` …) in one language
+    /// is named in the other: help can no longer leave one out in one language.
+    #[test]
+    fn help_names_the_same_options_in_both_languages() {
+        let options = |line: &str| -> Vec<String> {
+            let mut o: Vec<String> = line
+                .split(|c: char| c.is_whitespace() || c == '[' || c == ']' || c == '（')
+                .filter_map(|w| w.split_once('=').map(|(k, _)| k.to_string()))
+                .filter(|k| !k.is_empty() && k.chars().all(|c| c.is_ascii_lowercase() || c == '_'))
+                .collect();
+            o.sort();
+            o.dedup();
+            o
+        };
+        for (name, id) in HELP {
+            let en = options(&t!(Lang::En, id));
+            let ja = options(&t!(Lang::Ja, id));
+            assert_eq!(en, ja, "{name}");
+        }
+        assert!(options(&t!(Lang::En, "help-settings")).contains(&"board".to_string()));
+        assert!(!help_in(Lang::En, Some("analysis")).error);
+        assert!(!help_in(Lang::En, Some("replay")).error);
     }
 
     #[test]

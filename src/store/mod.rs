@@ -630,6 +630,9 @@ pub struct UserRow {
     /// When their next daily digest is due (computed by the core from the two above; see
     /// [`FollowStore::digests_at`]); `None`: none planned.
     pub next_digest_at: Option<i64>,
+    /// The side the user keeps at the bottom of pictures: `black` (the first player) or
+    /// `white`; `None`: the side to move (each player sees their own pieces on their turn).
+    pub board: Option<String>,
 }
 
 /// A user's nickname in one server (shown there only).
@@ -832,6 +835,9 @@ pub trait UserStore: Send + Sync {
         language: Option<&str>,
         notation: Option<&str>,
     ) -> Result<()>;
+    /// Sets the side a user keeps at the bottom of pictures (`black`, `white`; `None`: the
+    /// side to move). `NotFound` for an unknown user.
+    fn set_user_board(&self, id: &str, board: Option<&str>) -> Result<()>;
     /// Records the locale of a user's Discord client (their last command's). `NotFound` for an
     /// unknown user.
     fn set_user_locale(&self, id: &str, locale: &str) -> Result<()>;

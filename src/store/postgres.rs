@@ -77,6 +77,10 @@ pub const PG_MIGRATIONS: &[(&str, &str)] = &[
         "0012_followers.sql",
         include_str!("../../migrations/postgres/0012_followers.sql"),
     ),
+    (
+        "0013_board_side.sql",
+        include_str!("../../migrations/postgres/0013_board_side.sql"),
+    ),
 ];
 
 /// At most this many connections per process.

@@ -87,6 +87,10 @@ pub const MIGRATIONS: &[(&str, &str)] = &[
         "0017_outbox_order.sql",
         include_str!("../../migrations/0017_outbox_order.sql"),
     ),
+    (
+        "0018_board_side.sql",
+        include_str!("../../migrations/0018_board_side.sql"),
+    ),
 ];
 
 /// How hard SQLite works to keep a commit across a crash of the machine.

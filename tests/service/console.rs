@@ -133,7 +133,7 @@ fn scripted_session_then_a_second_console_on_the_same_database() {
             "bob to move",
             after_three.as_str(),
             // moves of a square
-            "legal moves from 8c for bob",
+            "1 legal move from 8c for bob",
             // resign
             "Game #1: bob resigns. alice (",
             "wins by resignation.",

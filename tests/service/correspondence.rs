@@ -1270,6 +1270,9 @@ impl UserStore for CrashingStore {
     ) -> Result<(), StoreError> {
         self.inner.set_user_speech(id, language, notation)
     }
+    fn set_user_board(&self, id: &str, board: Option<&str>) -> Result<(), StoreError> {
+        self.inner.set_user_board(id, board)
+    }
     fn set_user_locale(&self, id: &str, locale: &str) -> Result<(), StoreError> {
         self.inner.set_user_locale(id, locale)
     }

@@ -666,7 +666,11 @@ fn reopen_and_check(env: Env, expects: &[Expect]) {
         }
         let shown = env.ok(e.players[1], &format!("game {} 0", e.game)).text;
         assert!(
-            shown.contains(&format!("After 0 of {} moves", e.codes.len())),
+            shown.contains(&if e.codes.len() == 1 {
+                "After 0 of 1 move.".to_string()
+            } else {
+                format!("After 0 of {} moves", e.codes.len())
+            }),
             "{shown}"
         );
     }

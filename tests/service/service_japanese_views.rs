@@ -28,6 +28,8 @@ const ALLOWED: &[&str] = &[
     "per",
     "increment",
     "byoyomi",
+    // settings board=default|black|white (`default`: the side to move)
+    "default",
     "cap",
     "period",
     "accept",

@@ -28,7 +28,7 @@ pub enum MoveInputError {
     #[error("no move given")]
     Empty,
     #[error("'{input}' is not a move I can read: write it like {hint}")]
-    Unreadable { input: String, hint: &'static str },
+    Unreadable { input: String, hint: String },
     #[error("'{name}' is not a piece of this game")]
     UnknownPiece { name: String },
     #[error("{square} is not a square of {game} ({range})")]
@@ -406,18 +406,51 @@ pub(crate) fn no_such_square(pos: &Position, token: &str) -> MoveInputError {
     }
 }
 
-/// Examples of Japanese notation, for error messages.
-pub fn hint_japanese() -> &'static str {
-    "７六歩, 76歩, 同歩, 55角打, 22角成 or 58金右"
+/// Examples of Japanese notation, for error messages: moves legal in `pos` (`last`: where the
+/// previous move went), or the forms when there is none.
+pub fn hint_japanese(pos: &Position, last: Option<Square>) -> String {
+    let ex = super::example_texts(pos, super::Notation::Japanese, last, 3);
+    if ex.is_empty() {
+        return "７六歩, 76歩, 同歩, 55角打, 22角成 or 58金右".to_string();
+    }
+    or_list(&ex)
 }
 
-/// Examples of the notation of a game, for error messages.
-pub fn hint(pos: &Position) -> &'static str {
-    match pos.variant().spec.squares {
-        SquareNames::Shogi => "P-7f, 7g7f, S*5e or G6i-5h",
-        SquareNames::Western => {
-            "Nf4, Ne2-f4, e2e4, dxe5, c9=Q or S*e5 (piece letters in upper case)"
+/// Examples of the notation of a game, for error messages: moves legal in `pos`, the first in
+/// the game's human notation, the second as a move code, the third human again; the forms
+/// when there is no legal move.
+pub fn hint(pos: &Position) -> String {
+    let v = pos.variant();
+    let moves = super::examples(pos, 3);
+    if moves.is_empty() {
+        return match v.spec.squares {
+            SquareNames::Shogi => "P-7f, 7g7f, S*5e or G6i-5h",
+            SquareNames::Western => {
+                "Nf4, Ne2-f4, e2e4, dxe5, c9=Q or S*e5 (piece letters in upper case)"
+            }
         }
+        .to_string();
+    }
+    let ex: Vec<String> = moves
+        .iter()
+        .enumerate()
+        .map(|(i, &m)| {
+            if i == 1 && !m.is_drop() {
+                code::write(v, m)
+            } else {
+                human(pos, m)
+            }
+        })
+        .collect();
+    or_list(&ex)
+}
+
+/// `a, b or c`.
+fn or_list(items: &[String]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => one.clone(),
+        [rest @ .., last] => format!("{} or {last}", rest.join(", ")),
     }
 }
 

@@ -422,7 +422,7 @@ pub(crate) fn read(
     let v = pos.variant();
     let unreadable = || MoveInputError::Unreadable {
         input: text.to_string(),
-        hint: hint_japanese(),
+        hint: hint_japanese(pos, last),
     };
     let chars: Vec<char> = text.chars().collect();
     let mut i = 0;
@@ -580,7 +580,7 @@ fn resolve(
     let (Some(to), Some(kind)) = (r.to, r.kind) else {
         return Err(MoveInputError::Unreadable {
             input: text.to_string(),
-            hint: hint_japanese(),
+            hint: hint_japanese(pos, last),
         });
     };
     let legal = pos.legal_moves();
@@ -624,7 +624,7 @@ fn resolve(
         {
             return Err(MoveInputError::Unreadable {
                 input: text.to_string(),
-                hint: hint_japanese(),
+                hint: hint_japanese(pos, last),
             });
         }
         let lion = r.from.or_else(|| {
@@ -679,7 +679,7 @@ fn resolve(
         if marked {
             return Err(MoveInputError::Unreadable {
                 input: text.to_string(),
-                hint: hint_japanese(),
+                hint: hint_japanese(pos, last),
             });
         }
         drops.clone()

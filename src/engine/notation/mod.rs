@@ -173,6 +173,77 @@ impl Legal {
     }
 }
 
+/// Up to `n` moves that are legal in `pos`, as examples for a player (the rules pages' first
+/// moves, the hints of refusals): one per kind of piece where it can, the kinds in the order
+/// the game lists them from its smallest up (pawns first), each kind's move toward the middle
+/// of the board first, and a drop among them when one is legal. Never a move that is not
+/// legal where it is printed; empty when there is none (the game is over).
+pub fn examples(pos: &Position, n: usize) -> Vec<Move> {
+    let v = pos.variant();
+    let mut legal = pos.legal_moves();
+    legal.sort();
+    let mid = i32::from(v.files()) / 2;
+    let centre = |m: &Move| (i32::from(m.to().col()) - mid).abs();
+    let kind_of = |m: &Move| match m {
+        Move::Drop { kind, .. } => Some(*kind),
+        _ => m.from().and_then(|f| pos.piece_at(f)).map(|p| p.kind),
+    };
+    let order: Vec<PieceKind> = v.spec.pieces.letters.iter().rev().map(|l| l.kind).collect();
+    let rank = |m: &Move| {
+        kind_of(m)
+            .and_then(|k| order.iter().position(|&o| o == k))
+            .unwrap_or(usize::MAX)
+    };
+    let drop = legal
+        .iter()
+        .copied()
+        .filter(|m| m.is_drop())
+        .min_by_key(|m| (rank(m), centre(m)));
+    let mut board: Vec<Move> = legal.iter().copied().filter(|m| !m.is_drop()).collect();
+    board.sort_by_key(|m| (rank(m), centre(m), !m.promotes()));
+    // A slot is kept for the drop: how pieces come back is worth showing.
+    let room = n.saturating_sub(usize::from(drop.is_some() && n > 1));
+    let mut picked: Vec<Move> = Vec::new();
+    for m in &board {
+        if picked.len() < room && !picked.iter().any(|p| kind_of(p) == kind_of(m)) {
+            picked.push(*m);
+        }
+    }
+    picked.extend(drop.filter(|_| picked.len() < n));
+    // Fewer kinds than `n` can move: more moves of the same kinds.
+    for m in &board {
+        if picked.len() < n && !picked.contains(m) {
+            picked.push(*m);
+        }
+    }
+    picked
+}
+
+/// [`examples`], written in `notation` as a player types them (`last`: where the previous
+/// move went, for Japanese `同`).
+pub fn example_texts(
+    pos: &Position,
+    notation: Notation,
+    last: Option<Square>,
+    n: usize,
+) -> Vec<String> {
+    let moves = examples(pos, n);
+    if moves.is_empty() {
+        return Vec::new();
+    }
+    let legal = pos.legal_moves();
+    let written = written_all(pos, &legal, notation, last);
+    moves
+        .iter()
+        .filter_map(|m| {
+            legal
+                .iter()
+                .position(|l| l == m)
+                .map(|i| written[i].clone())
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod formatter_tests {
     use super::*;

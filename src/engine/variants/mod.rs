@@ -58,7 +58,7 @@ pub fn describe(v: &Variant) -> String {
             "  {:<4} {:<4} {}\n",
             l.code,
             l.human,
-            l.kind.name()
+            v.piece_name(l.kind)
         ));
     }
     out.push_str(&format!(

@@ -133,6 +133,9 @@ pub fn spec() -> VariantSpec {
         start: "lns+sk+ssnl/1r2q2b1/+p+p+p+p+p+p+p+p+p/9/9/9/+P+P+P+P+P+P+P+P+P/1B2Q2R1/LNS+SK+SSNL b - 1 9i1i9a1a -",
         handicaps: &[],
         rights_fields: true,
+        // The text's names: the shogi knight is the horse, the chess knight its promotion;
+        // the promoted silver is the gold.
+        names: &[(Knight, "horse"), (PromotedSilver, "gold")],
         ..base
     }
 }

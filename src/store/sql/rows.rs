@@ -20,7 +20,7 @@ pub(super) const MOVE_COLUMNS: &str = "ply, code, notation, position, user_id, p
 
 pub(super) const USER_COLUMNS: &str =
     "id, name, style, notify, vacation_until, last_digest_at, remind_hours, \
-    language, notation, locale, digest_hour, timezone, next_digest_at";
+    language, notation, locale, digest_hour, timezone, next_digest_at, board";
 
 pub(super) const RATING_COLUMNS: &str =
     "user_id, variant, guild, rating, deviation, volatility, games, wins, losses, draws";
@@ -137,6 +137,12 @@ pub(super) fn user_row(r: &Row) -> Result<UserRow> {
         },
         timezone: r.get(11)?,
         next_digest_at: r.get(12)?,
+        board: match r.get::<Option<String>>(13)? {
+            Some(b) if b != "black" && b != "white" => {
+                return Err(StoreError::Invalid(format!("board side {b:?}")))
+            }
+            b => b,
+        },
     })
 }
 

@@ -1108,6 +1108,15 @@ impl<B: Backend> UserStore for B {
         })
     }
 
+    fn set_user_board(&self, id: &str, board: Option<&str>) -> Result<()> {
+        self.single(|c| {
+            found(c.execute(
+                "UPDATE users SET board = $2 WHERE id = $1",
+                args![id, board],
+            )?)
+        })
+    }
+
     fn set_user_locale(&self, id: &str, locale: &str) -> Result<()> {
         self.single(|c| {
             found(c.execute(

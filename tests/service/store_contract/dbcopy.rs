@@ -567,14 +567,14 @@ fn a_backup_taken_while_another_process_writes_is_sound_and_check_finds_damage()
     let c = rusqlite::Connection::open(&bk).expect("open the backup");
     c.execute("UPDATE games SET ply = ply + 5 WHERE id = 1", [])
         .expect("damage");
-    c.pragma_update(None, "user_version", 16)
+    c.pragma_update(None, "user_version", 17)
         .expect("an older schema");
     drop(c);
     let (status, out, _) = tegami(&["db", "check", "--db", bk_text]);
     assert_eq!(status, Some(1), "{out}");
     assert!(out.contains("PLY DOES NOT MATCH THE MOVES in #1"), "{out}");
     assert!(
-        out.contains("migrations: 16 of 17 applied; PENDING: 0017_outbox_order.sql"),
+        out.contains("migrations: 17 of 18 applied; PENDING: 0018_board_side.sql"),
         "{out}"
     );
     assert!(out.trim_end().ends_with("problems found"), "{out}");
