@@ -3,7 +3,7 @@
 //! hint and type its example as it is printed); and, over random positions of the five games,
 //! every example a hint prints is a legal move where it is printed.
 
-mod service_common;
+use crate::service_common;
 
 use std::sync::Arc;
 

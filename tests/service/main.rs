@@ -11,6 +11,7 @@ mod console;
 mod console_japanese;
 mod correspondence;
 mod follow;
+mod learn;
 mod league_console;
 mod picker;
 mod readme;
