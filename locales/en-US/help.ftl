@@ -11,6 +11,7 @@ help-cancel = cancel [CHALLENGE_ID] — withdraw your challenge
 help-move = move [GAME_ID] MOVE — play a move: 7g7f, P-7f, S*5e, Nf4 …
 help-board = board [GAME_ID] — show the board (drawn for the player to move: your pieces at the bottom on your turn; settings board= keeps one side there)
 help-moves = moves [GAME_ID] [SQUARE] — list the legal moves (of the piece on SQUARE)
+help-pick = pick [GAME_ID] [CHOICE …] — the move picker (the Move button on Discord): the pieces that can move, then where one goes (marked on the board), then Play; each option shows the command that takes it
 help-resign = resign [GAME_ID] — resign the game
 help-declare = declare [GAME_ID] — Shogi: declare the entering king on your turn (27-point rule: king and 10 other pieces in the zone, not in check, 28 points for black, 27 for white; rook and bishop 5, others 1, in the zone and in hand)
 help-draw = draw [GAME_ID] [offer|accept|decline] — offer or answer a draw

@@ -9,6 +9,7 @@ help-cancel = cancel [挑戦番号] — 自分の挑戦を取り消す
 help-move = move [対局番号] 指し手 — 指す: ７六歩、76歩、同歩、7g7f、P-7f、S*5e など
 help-board = board [対局番号] — 盤面を表示する（手番の側から描くので、自分の手番では自分の駒が下。settings board= で片方を下に固定）
 help-moves = moves [対局番号] [マス] — 合法手の一覧（そのマスの駒の手だけも可）
+help-pick = pick [対局番号] [選択 …] — 指し手ピッカー（Discordでは「指す」ボタン）：動かせる駒、その行き先（盤面に印）、最後に指す。各選択肢に次のコマンドを表示
 help-resign = resign [対局番号] — 投了する
 help-declare = declare [対局番号] — 将棋: 自分の手番に入玉宣言をする（27点法: 玉と他の駒10枚以上が敵陣にあり、王手がかかっていないこと。先手28点、後手27点以上。敵陣と持駒の飛車・角は5点、その他は1点）
 help-draw = draw [対局番号] [offer|accept|decline] — 引き分けを申し出る、または返答する

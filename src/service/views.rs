@@ -1217,6 +1217,7 @@ const HELP: &[(&str, &str)] = &[
     ("move", "help-move"),
     ("board", "help-board"),
     ("moves", "help-moves"),
+    ("pick", "help-pick"),
     ("resign", "help-resign"),
     ("declare", "help-declare"),
     ("draw", "help-draw"),

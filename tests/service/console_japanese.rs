@@ -38,6 +38,7 @@ const ALLOWED: &[&str] = &[
     "cancel",
     "move",
     "moves",
+    "pick",
     "board",
     "resign",
     "declare",
