@@ -38,6 +38,7 @@ const ALLOWED: &[&str] = &[
     "move",
     "board",
     "moves",
+    "pick",
     "resign",
     "declare",
     "draw",
