@@ -330,14 +330,16 @@ fn seen_order(v: &Variant, viewer: Color, s: Square) -> (u8, u8) {
     }
 }
 
-/// A step's menus: `items` cut into menus of at most [`MENU_MAX`], each named by the first and
-/// last of what it holds (`Squares 9a–1c`); `page` of them when more than [`MENUS_MAX`] menus
+/// A step's menus: `items` cut into menus of at most [`MENU_MAX`], each named by the squares of
+/// the first and last of what it holds (`Squares 9a–1c`, `Pieces that can move 9g–3i`: `at`
+/// gives an option's square as the player writes it); `page` of them when more than [`MENUS_MAX`] menus
 /// would be needed (pages are never needed on the five games' boards, but a long list is
 /// never cut short).
 fn menus_of(
     sections: Vec<(String, Vec<PickOption>)>,
     path: &[String],
     lang: Lang,
+    at: &dyn Fn(&PickOption) -> String,
 ) -> Vec<PickMenu> {
     let mut out = Vec::new();
     for (name, options) in sections {
@@ -349,8 +351,8 @@ fn menus_of(
                     lang,
                     "pick-menu-range",
                     what = name.clone(),
-                    first = chunk[0].label.clone(),
-                    last = chunk[chunk.len() - 1].label.clone()
+                    first = at(&chunk[0]),
+                    last = at(&chunk[chunk.len() - 1])
                 )
             } else {
                 name.clone()
@@ -411,6 +413,12 @@ pub fn step(input: &StepInput) -> Option<Step> {
         lang,
         notation,
         written,
+    };
+    // An option's square as the player writes it (a kind in hand: its label), for the names
+    // of the menus a long list is cut into.
+    let at = |o: &PickOption| {
+        say.token_square(&o.token)
+            .map_or_else(|| o.label.clone(), |s| say.square(s))
     };
     let below: Vec<&Leaf> = all
         .iter()
@@ -539,7 +547,7 @@ pub fn step(input: &StepInput) -> Option<Step> {
             if !hand_opts.is_empty() {
                 sections.push((t!(lang, "pick-menu-hand"), hand_opts));
             }
-            picker.menus = menus_of(sections, path, lang);
+            picker.menus = menus_of(sections, path, lang, &at);
             text = t!(
                 lang,
                 "pick-start",
@@ -626,7 +634,7 @@ pub fn step(input: &StepInput) -> Option<Step> {
                 what = what,
                 count = opts.len() as i64
             );
-            picker.menus = menus_of(vec![(t!(lang, "pick-menu-squares"), opts)], path, lang);
+            picker.menus = menus_of(vec![(t!(lang, "pick-menu-squares"), opts)], path, lang, &at);
         }
         // A step too long for one message is shown in pages.
         let pages = picker.menus.len().div_ceil(MENUS_MAX).max(1) as u32;

@@ -1427,3 +1427,67 @@ fn both_clocks_are_drawn_at_the_right_of_the_name_rows() {
         );
     }
 }
+
+/// The move picker's marks (issue 50): the picked piece's square in the selection colour, a
+/// dot in the middle of each empty square it can reach, a ring inside the edge of each square
+/// it would take on, nothing elsewhere; on the Palace board's coloured squares (its palace and
+/// corridors) as on plain wood, in both piece styles.
+#[test]
+fn the_pickers_marks_show_a_dot_on_each_empty_target_and_a_ring_on_each_capture() {
+    let v = Variant::get(VariantId::Palace);
+    let pos =
+        tegami::engine::notation::fen::parse(v, "3+sk4/9/4s4/4r4/4+Q4/9/9/9/L3K3L b - 1 9i1i -")
+            .expect("position");
+    let legal = pos.legal_moves();
+    for (what, style) in [("5e", PieceStyle::Kanji), ("5i", PieceStyle::International)] {
+        let (selected, targets) =
+            tegami::render::picked_marks(&pos, &legal, what).expect("a square");
+        assert!(!targets.is_empty());
+        let opts = RenderOptions {
+            selected,
+            targets: targets.clone(),
+            style,
+            ..Default::default()
+        };
+        let png = render_png(&pos, &opts).expect("png");
+        save(&format!("picker-marks-{what}.png"), &png);
+        let img = decode(&png);
+        let l = tegami::render::layout(v, &opts);
+        let sel = l.square_rect(selected.expect("the piece's square"));
+        assert_eq!(
+            pixel(&img, ((sel.x + 3) as u32, (sel.y + 3) as u32)),
+            theme::SELECTED
+        );
+        for &t in &targets {
+            let r = l.square_rect(t);
+            let (cx, cy) = r.center();
+            if pos.piece_at(t).is_some() {
+                // A ring: the mark colour near the edge, the piece left visible in the middle.
+                let ring = count(&img, r, |p| near(p, theme::DOT, 8));
+                assert!(ring > (r.w as usize) * 2, "a ring on {t:?}: {ring} pixels");
+                assert_ne!(pixel(&img, (cx as u32, cy as u32)), theme::DOT);
+            } else {
+                assert_eq!(pixel(&img, (cx as u32, cy as u32)), theme::DOT, "{t:?}");
+            }
+        }
+        // A square it cannot reach has no dot.
+        for s in v.squares().iter().copied().filter(|s| !targets.contains(s)) {
+            let r = l.square_rect(s);
+            let (cx, cy) = r.center();
+            assert_ne!(pixel(&img, (cx as u32, cy as u32)), theme::DOT, "{s:?}");
+        }
+    }
+    // A kind in hand marks its drop squares; an unknown square is refused.
+    let shogi = Variant::get(VariantId::Shogi);
+    let pos = tegami::engine::notation::fen::parse(shogi, "4k4/9/9/9/9/9/9/9/4K4 b P 1")
+        .expect("position");
+    let (sel, drops) =
+        tegami::render::picked_marks(&pos, &pos.legal_moves(), "P*").expect("a drop");
+    assert_eq!(sel, None);
+    assert_eq!(
+        drops.len(),
+        9 * 8 - 1,
+        "every empty square off the last rank"
+    );
+    assert!(tegami::render::picked_marks(&pos, &pos.legal_moves(), "zz").is_none());
+}

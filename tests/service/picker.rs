@@ -88,6 +88,13 @@ fn walk(pos: &Position, lang: Lang, notation: Notation) -> Walk {
         assert!(picker.nav.len() <= BUTTONS_MAX);
         let mut tokens = HashSet::new();
         let mut options = picker.choices.len();
+        // Menus of one step are told apart by their names (a long list: by its squares).
+        let names: HashSet<&str> = picker
+            .menus
+            .iter()
+            .map(|m| m.placeholder.as_str())
+            .collect();
+        assert_eq!(names.len(), picker.menus.len(), "{:?}", names);
         for (n, menu) in picker.menus.iter().enumerate() {
             assert!(!menu.options.is_empty() && menu.options.len() <= MENU_MAX);
             assert!(menu.placeholder.chars().count() <= 150);
@@ -376,4 +383,37 @@ fn forged_or_odd_ids_read_as_nothing() {
             code: "7g7f".into()
         }
     );
+}
+
+/// Through the core: `pick` answers the player to move with the step, refuses the others as a
+/// move would, and leads from a piece to its squares; `moves SQUARE` still lists them. (The
+/// test service draws no pictures: the marked boards are checked in `tests/engine/render.rs`
+/// and end to end in `tests/bot_e2e/picker.rs`.)
+#[test]
+fn the_core_answers_pick_for_the_player_to_move_only() {
+    let env = crate::service_common::Env::new();
+    let game = env.start_game("alice", "bob", "shogi");
+    let r = env.ok("alice", &format!("pick {game}"));
+    let p = r.picker.as_ref().expect("a picker");
+    assert_eq!(p.ply, 0);
+    assert!(r.text.contains("Pick a piece"), "{}", r.text);
+    let r = env.ok("alice", &format!("pick {game} 7g"));
+    let p = r.picker.as_ref().expect("a picker");
+    let squares: Vec<&str> = p.menus[0]
+        .options
+        .iter()
+        .map(|o| o.token.as_str())
+        .collect();
+    assert_eq!(squares, ["7f"]);
+    // Not Bob's turn; Carol does not play.
+    let r = env.send("bob", &format!("pick {game}"));
+    assert!(r.error && r.text.contains("not your turn"), "{}", r.text);
+    let r = env.send("carol", &format!("pick {game}"));
+    assert!(r.error && r.text.contains("you do not play"), "{}", r.text);
+    // A path no move has (a forged id) leads back to the first step.
+    let r = env.ok("alice", &format!("pick {game} 5e"));
+    assert!(r.text.contains("Pick a piece"), "{}", r.text);
+    // `moves 7g`: the list.
+    let r = env.ok("alice", &format!("moves {game} 7g"));
+    assert!(r.text.contains("P-7f"), "{}", r.text);
 }
