@@ -585,12 +585,14 @@ impl Service {
             mover = self.shown_name(&mover, guild.as_deref())
         );
         // The challenge's number is not the game's: say which game it made.
+        // Sentences follow one another after a space in English, with none in Japanese.
+        let gap = if lang == Lang::Ja { "" } else { " " };
         if c.id != row.id {
-            text.push(' ');
+            text.push_str(gap);
             text.push_str(&t!(lang, "learn-game-made", challenge = c.id, id = row.id));
         }
         // How the picture turns, said once, in the game's first post.
-        text.push(' ');
+        text.push_str(gap);
         text.push_str(&t!(lang, "learn-board-turns"));
         let attachments = self.picture_after_commit(&loaded, 0, &mover, &mut text, user.voice);
         Ok(Reply {
