@@ -31,7 +31,7 @@ use super::placement::{
 };
 use super::{Ctx, Data, Error};
 use crate::i18n::Lang;
-use crate::service::picker::{PickAct, PickAction, PickButton, PickId, PickStyle, Picker};
+use crate::service::picker::{PickAct, PickButton, PickId, PickStyle, Picker};
 use crate::service::{
     Attachment, Command, FollowChange, LeagueCommand, Notice, Place, Reply, Request, User, Via,
     MAX_ATTACHMENT,
@@ -454,16 +454,7 @@ pub fn picker_rows(p: &Picker, opened: i64) -> Vec<CreateActionRow> {
         })
         .collect();
     let button = |b: &PickButton| {
-        let act = match &b.action {
-            PickAction::Go { path, page } => PickAct::Go {
-                path: path.clone(),
-                page: *page,
-            },
-            PickAction::Fresh => PickAct::Fresh,
-            PickAction::Play { code } => PickAct::Play { code: code.clone() },
-            PickAction::Cancel => PickAct::Cancel,
-        };
-        CreateButton::new(id(act))
+        CreateButton::new(id(PickAct::from(&b.action)))
             .label(b.label.clone())
             .style(match b.style {
                 PickStyle::Primary => serenity::ButtonStyle::Primary,

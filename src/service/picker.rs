@@ -120,6 +120,21 @@ pub enum PickAct {
     Cancel,
 }
 
+/// A button's action as its id carries it.
+impl From<&PickAction> for PickAct {
+    fn from(a: &PickAction) -> PickAct {
+        match a {
+            PickAction::Go { path, page } => PickAct::Go {
+                path: path.clone(),
+                page: *page,
+            },
+            PickAction::Fresh => PickAct::Fresh,
+            PickAction::Play { code } => PickAct::Play { code: code.clone() },
+            PickAction::Cancel => PickAct::Cancel,
+        }
+    }
+}
+
 impl PickId {
     pub const PREFIX: &'static str = "tgk:";
 
@@ -312,15 +327,6 @@ fn fit(s: String, max: usize) -> String {
     out
 }
 
-/// A label begun with a capital (`Silver 4i`; Japanese has none).
-fn capital(s: String) -> String {
-    let mut c = s.chars();
-    match c.next() {
-        Some(f) if f.is_ascii_lowercase() => f.to_ascii_uppercase().to_string() + c.as_str(),
-        _ => s,
-    }
-}
-
 /// The squares in the order a player sees them: from the far left corner, rank by rank.
 fn seen_order(v: &Variant, viewer: Color, s: Square) -> (u8, u8) {
     let (c, r) = (s.col(), s.row());
@@ -499,7 +505,7 @@ pub fn step(input: &StepInput) -> Option<Step> {
                     let p = pos.piece_at(s)?;
                     Some(PickOption {
                         label: fit(
-                            capital(t!(
+                            crate::render::capitalised(&t!(
                                 lang,
                                 "pick-piece",
                                 piece = say.piece(p.kind),

@@ -127,20 +127,11 @@ fn walk(pos: &Position, lang: Lang, notation: Notation) -> Walk {
         out.most_options = out.most_options.max(options);
         for b in picker.choices.iter().chain(&picker.nav) {
             assert!(b.label.chars().count() <= LABEL_MAX && !b.label.is_empty());
-            let act = match &b.action {
-                PickAction::Go { path: p, page } => PickAct::Go {
-                    path: p.clone(),
-                    page: *page,
-                },
-                PickAction::Play { code } => PickAct::Play { code: code.clone() },
-                PickAction::Fresh => PickAct::Fresh,
-                PickAction::Cancel => PickAct::Cancel,
-            };
             let id = PickId {
                 game: 12,
                 ply: pos.ply(),
                 opened: 1_790_000_000_000,
-                act,
+                act: PickAct::from(&b.action),
             };
             let encoded = id.encode();
             assert!(encoded.len() <= 100, "{encoded}");
