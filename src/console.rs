@@ -165,8 +165,14 @@ impl Console {
         if user.is_none() {
             return match word {
                 "help" => {
-                    let topic = rest.split_whitespace().nth(1);
-                    let mut text = service::help_in(self.lang, topic).text;
+                    let words: Vec<&str> = rest.split_whitespace().skip(1).collect();
+                    let topic = (!words.is_empty()).then(|| words.join(" "));
+                    let mut text = service::help_in(
+                        self.lang,
+                        service::catalog::Form::Typed,
+                        topic.as_deref(),
+                    )
+                    .text;
                     if topic.is_none() {
                         text.push('\n');
                         text.push_str(&t!(self.lang, "console-help-extra"));

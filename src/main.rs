@@ -159,9 +159,14 @@ enum Command {
         variant: String,
         /// A piece, by letter (S, +R, Ln, GC) or name (silver, lion).
         piece: Option<String>,
-        /// With a piece: also write a diagram of its moves to this PNG file.
+        /// With a piece: also write a diagram of its moves to this PNG file. With --page: the
+        /// start position with its zones marked.
         #[arg(long)]
         out: Option<std::path::PathBuf>,
+        /// Print the game's rules page instead, as `/rules` shows it (English, Western
+        /// notation): how to play, for a newcomer.
+        #[arg(long, conflicts_with = "piece")]
+        page: bool,
     },
     /// The slash commands the bot registers with Discord, one line each (with --markdown: the
     /// full reference, every option and choice in English and Japanese).
@@ -507,35 +512,55 @@ fn run(cli: Cli) -> Result<ExitCode, UserError> {
             variant,
             piece,
             out,
+            page,
         } => {
             let v = variant_of(&variant)?;
-            match piece {
-                None => {
-                    if out.is_some() {
-                        return Err(UserError(
-                            "--out draws a piece's diagram: name the piece too".into(),
-                        ));
-                    }
-                    out!("{}", tegami::engine::variants::describe(v))
+            if page {
+                let (lang, notation) = (
+                    tegami::i18n::Lang::En,
+                    tegami::engine::notation::Notation::Western,
+                );
+                outln!("{}", tegami::service::learn::lesson(lang, v, notation));
+                if let Some(path) = out {
+                    let (board, _) = tegami::service::learn::pictures(
+                        lang,
+                        v,
+                        notation,
+                        tegami::render::PieceStyle::Kanji,
+                    )
+                    .map_err(|e| UserError(format!("cannot draw the board: {e}")))?;
+                    write_file(&path, &board)?;
+                    outln!("board: {}", path.display());
                 }
-                Some(p) => {
-                    let kind = tegami::service::find_kind(v, &p).ok_or_else(|| {
-                        UserError(format!(
-                            "'{p}' is not a piece of {}: `tegami rules {}` lists them",
-                            v.spec.name,
-                            v.id()
-                        ))
-                    })?;
-                    out!("{}", tegami::engine::variants::describe_piece(v, kind));
-                    if let Some(path) = out {
-                        let png = tegami::service::piece_diagram(
-                            v,
-                            kind,
-                            tegami::render::PieceStyle::Kanji,
-                        )
-                        .map_err(|e| UserError(format!("cannot draw the diagram: {e}")))?;
-                        write_file(&path, &png)?;
-                        outln!("diagram: {}", path.display());
+            } else {
+                match piece {
+                    None => {
+                        if out.is_some() {
+                            return Err(UserError(
+                                "--out draws a piece's diagram: name the piece too".into(),
+                            ));
+                        }
+                        out!("{}", tegami::engine::variants::describe(v))
+                    }
+                    Some(p) => {
+                        let kind = tegami::service::find_kind(v, &p).ok_or_else(|| {
+                            UserError(format!(
+                                "'{p}' is not a piece of {}: `tegami rules {}` lists them",
+                                v.spec.name,
+                                v.id()
+                            ))
+                        })?;
+                        out!("{}", tegami::engine::variants::describe_piece(v, kind));
+                        if let Some(path) = out {
+                            let png = tegami::service::piece_diagram(
+                                v,
+                                kind,
+                                tegami::render::PieceStyle::Kanji,
+                            )
+                            .map_err(|e| UserError(format!("cannot draw the diagram: {e}")))?;
+                            write_file(&path, &png)?;
+                            outln!("diagram: {}", path.display());
+                        }
                     }
                 }
             }

@@ -92,14 +92,14 @@ cmd-draw-game = game
     .description = The game's number
 
 cmd-takeback = takeback
-    .description = Ask to take back your last move, or answer such a request.
+    .description = Ask to take back your last move, or answer.
 cmd-takeback-action = action
     .description = offer, accept or decline
 cmd-takeback-game = game
     .description = The game's number
 
 cmd-impasse = impasse
-    .description = Propose impasse (jishogi) by points, or answer such a proposal.
+    .description = Propose impasse (jishogi) by points, or answer.
 cmd-impasse-action = action
     .description = offer, accept or decline
 cmd-impasse-game = game
@@ -126,7 +126,7 @@ cmd-record-game = game
     .description = The game's number
 
 cmd-analysis = analysis
-    .description = A finished game's evaluation chart and its biggest swings.
+    .description = A finished game's evaluation chart.
 cmd-analysis-game = game
     .description = The finished game's number
 
@@ -136,14 +136,14 @@ cmd-replay-game = game
     .description = The game's number
 
 cmd-export = export
-    .description = A game for other software: SFEN, KIF, CSA or Fairy-Stockfish FEN.
+    .description = A game for other software (SFEN, KIF, CSA, FEN).
 cmd-export-game = game
     .description = The game's number
 cmd-export-format = format
     .description = sfen (default), kif, csa or fen
 
 cmd-rules = rules
-    .description = A game's pieces and notation, or how one piece moves.
+    .description = How to play a game, or how one piece moves.
 cmd-rules-game = game
     .description = Which game
 cmd-rules-piece = piece
@@ -155,7 +155,7 @@ cmd-leaderboard-game = game
     .description = Which game
 
 cmd-settings = settings
-    .description = Your settings: piece style, how you hear of moves, reminders, language, notation, board side.
+    .description = Your settings: pieces, notifications, reminders, language, notation, board side.
 cmd-settings-style = style
     .description = Pieces as kanji or international letters
 cmd-settings-notify = notify
@@ -172,14 +172,14 @@ cmd-settings-timezone = timezone
     .description = Your time zone, e.g. Asia/Tokyo (UTC by default)
 
 cmd-vacation = vacation
-    .description = Pause your deadlines for some days (14 a month), end a vacation, or see it.
+    .description = Pause your deadlines (14 days a month), end a vacation, or see it.
 cmd-vacation-days = days
     .description = Days away
 cmd-vacation-end = end
     .description = End your vacation now
 
 cmd-server = server
-    .description = This server's settings (server managers only to change them).
+    .description = This server's settings (only managers change them).
 cmd-server-days = days
     .description = Default days per move
 cmd-server-rated = rated
@@ -227,6 +227,9 @@ choice-language-ja = ja
 choice-notation-western = western
 choice-notation-japanese = japanese
 choice-notation-usi = usi
+choice-board-turn = turn
+choice-board-black = black
+choice-board-white = white
 
 cmd-league = league
     .description = Server leagues: round robins and Swiss tournaments.
@@ -324,7 +327,7 @@ cmd-conditional-clear-game = game
     .description = The game's number
 
 cmd-follow = follow
-    .description = Follow a game of this server (without a game: the games you follow).
+    .description = Follow a game of this server (alone: the games you follow).
 cmd-follow-game = game
     .description = The game's number
 cmd-follow-notify = notify

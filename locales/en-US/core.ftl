@@ -16,28 +16,6 @@ cmd-not-a-player = '{ $word }' is not a player: mention them (@name), or write '
 cmd-days-number = days={ $value }: the days per move must be a number
 cmd-level-number = level={ $value }: the computer's level is a number from 1 to 5
 cmd-remind-hours = remind={ $value }: give the hours before a deadline to be reminded, 0 to { $max } (0: never), e.g. `settings remind=12`
-usage-challenge = challenge @USER|open VARIANT [black|white|red|blue|random] [days=N] [clock=per-move|increment|byoyomi] [increment=N] [cap=N] [period=N] [handicap=NAME] [setup=NAME] [rated|casual] [level=1-5 (against the computer)]
-usage-challenge-id = { $name } [CHALLENGE_ID]
-usage-move = move [GAME_ID] MOVE   (e.g. move 7g7f, move 12 P-7f)
-usage-board = board [GAME_ID] [PLY] [kanji|international]
-usage-moves = moves [GAME_ID] [SQUARE]
-usage-resign = resign [GAME_ID]
-usage-declare = declare [GAME_ID]
-usage-offer = { $name } [GAME_ID] [offer|accept|decline]
-usage-games = games [@USER]
-usage-history = history [@USER]
-usage-game = game GAME_ID [PLY]
-usage-analysis = analysis GAME_ID
-usage-record = record GAME_ID
-usage-replay = replay GAME_ID
-usage-export = export GAME_ID [sfen|kif|csa|fen]
-usage-rules = rules VARIANT [PIECE]
-usage-settings = settings [style=kanji|international] [notify=mention|dm|digest] [remind=HOURS] [language=en|ja] [notation=western|japanese|usi] [digest_hour=0-23] [timezone=ZONE]
-usage-moretime = moretime [GAME_ID]
-usage-vacation = vacation [DAYS|end]
-usage-stats = stats [@USER]
-usage-leaderboard = leaderboard VARIANT
-usage-server = server [days=N] [rated|casual] [channel=CHANNEL] [language=en|ja] [leagues=on|off] [feature=GAME|none]
 
 ## Choosing the game a command means (src/service/mod.rs)
 
@@ -61,11 +39,6 @@ core-undelivered = ⚠ { $count ->
 core-undelivered-about = {" "}(about game { $games })
 core-thread-title = Game #{ $id }: { $first } vs { $second } ({ $variant })
 core-thread-game = game
-usage-league = league create|join|leave|start|cancel|list|show|pairings|kick [league=N] …
-usage-league-id = league join|leave|start|cancel|show|pairings|kick league=N
-usage-league-create = league create name=NAME game=VARIANT format=round-robin|double-round-robin|swiss [rounds=N] [days=N] [rated|casual] [start=all|rounds] [round_days=N] [max_players=N] [rating_min=N] [rating_max=N]
-usage-league-kick = league kick league=N user=@USER
-usage-conditional = conditional add [GAME] "MOVES" · conditional list [GAME] · conditional clear [GAME]
 cmd-league-number = { $key }={ $value }: a number is needed
 cmd-out-of-range = `{ $option }`: { $value } is out of range (choose { $min } to { $max })
 cmd-too-small = `{ $option }`: { $value } is too small (the least is { $min })

@@ -57,5 +57,3 @@ follow-digest-hour-none = none (a day after the last digest)
 settings-bad-digest-hour = digest_hour={ $value }: the digest's hour is 0 to 23 (`settings digest_hour=8`; `none`: a day after the last digest)
 settings-bad-timezone = timezone '{ $value }' is no time zone: write an IANA name such as Asia/Tokyo, Europe/Paris or America/New_York (UTC is the default)
 cmd-digest-hour = digest_hour={ $value }: give an hour from 0 to 23, e.g. `settings digest_hour=8` (`none`: a day after the last digest)
-usage-follow = follow [GAME] [thread|digest|ping]
-usage-unfollow = unfollow GAME

@@ -1,58 +1,82 @@
-# Help and rules (src/service/views.rs): the command list, a game's description, how each piece
-# moves. The English texts of the rules are the engine's own (`engine::variants::describe`,
-# `describe_piece`, which the command line prints); a test holds them equal.
+# Help and rules: the words help is written with around the command table
+# (src/service/catalog.rs: usage lines, options and descriptions come from it and commands.ftl),
+# and how each piece moves (src/service/views.rs). The English texts of the pieces' moves are the
+# engine's own (`engine::variants::describe_piece`, which the command line prints); a test holds
+# them equal.
 
 help-head = Commands (a game or challenge id can be left out when you have only one):
 help-no-command = no command '{ $topic }': type help for the list
-help-challenge = challenge @USER|open VARIANT [black|white|random] [days=N] [clock=per-move|increment|byoyomi] [increment=N] [cap=N] [period=N] [handicap=NAME] [setup=NAME] [rated|casual] — invite someone to a game (variants: shogi, judkins, cannon, palace, shanghai)
-help-accept = accept [CHALLENGE_ID] — accept a challenge
-help-decline = decline [CHALLENGE_ID] — decline a challenge
-help-cancel = cancel [CHALLENGE_ID] — withdraw your challenge
-help-move = move [GAME_ID] MOVE — play a move: 7g7f, P-7f, S*5e, Nf4 …
-help-board = board [GAME_ID] — show the board (drawn for the player to move: your pieces at the bottom on your turn; settings board= keeps one side there)
-help-moves = moves [GAME_ID] [SQUARE] — list the legal moves (of the piece on SQUARE)
-help-pick = pick [GAME_ID] [CHOICE …] — the move picker (the Move button on Discord): the pieces that can move, then where one goes (marked on the board), then Play; each option shows the command that takes it
-help-resign = resign [GAME_ID] — resign the game
-help-declare = declare [GAME_ID] — Shogi: declare the entering king on your turn (27-point rule: king and 10 other pieces in the zone, not in check, 28 points for black, 27 for white; rook and bishop 5, others 1, in the zone and in hand)
-help-draw = draw [GAME_ID] [offer|accept|decline] — offer or answer a draw
-help-takeback = takeback [GAME_ID] [request|accept|decline] — ask to take back your last move, or answer
-help-impasse = impasse [GAME_ID] [propose|accept|decline] — jishogi by agreement, once both kings are in their zones (shogi, judkins, cannon)
-help-games = games [@USER] — your daily list: your move first (soonest deadline first, with the time left), then your opponents', then challenges; with a user, their games
-help-history = history [@USER] — finished games
-help-game = game GAME_ID [PLY] — the board of a game at any move
-help-record = record GAME_ID — the move list
-help-export = export GAME_ID [sfen|kif|csa|fen] — the game for other software (kif, csa: shogi; fen: shogi, judkins)
-help-rules = rules VARIANT [PIECE] — how to play a game (goal, board and zones, pieces, captures, special moves, first moves), or how one piece moves
-help-settings = settings [style=kanji|international] [notify=mention|dm|digest] [remind=HOURS] [language=en|ja] [notation=western|japanese|usi] [digest_hour=0-23] [timezone=ZONE] [board=turn|black|white] — your preferences (language: the bot's language for you; notation: how moves are written for you; board: the side at the bottom of pictures; digest: one daily message instead of a ping per move; remind: hours before a deadline to be reminded, 24 unless you choose, 0 for never; a reminder waits at least half the time of the turn; digest_hour: the hour of your daily digest, a day after the last one unless you choose; timezone: an IANA name such as Asia/Tokyo for that hour and the times you are shown, UTC unless you choose)
-help-moretime = moretime [GAME_ID] — give your opponent one more day on their move
-help-vacation = vacation [DAYS|end] — pause your deadlines (up to 14 days a month), or come back early
-help-stats = stats [@USER] — ratings and results on this server
-help-leaderboard = leaderboard VARIANT — the best rated players of a game on this server
-help-server = server [days=N] [rated|casual] [channel=CHANNEL] [language=en|ja] — server defaults (managers only)
-help-league = league create name=NAME game=VARIANT format=round-robin|double-round-robin|swiss [rounds=N] [days=N] [clock=…] [start=all|rounds] · league join|leave|start|cancel|show|pairings|kick league=N · league list — server leagues (round robin and Swiss)
-help-conditional = conditional add [GAME] "MOVES" (on your opponent's turn: "if you play X, I play Y …"), conditional list [GAME], conditional clear [GAME] — conditional moves, seen by you only
-help-follow = follow GAME_ID [thread|digest|ping] — follow a game of this server: in its thread (the default), in your daily digest, or a mention at each move; follow alone lists what you follow
-help-unfollow = unfollow GAME_ID — stop following a game
-help-help = help [COMMAND] — this list
+help-foot =
+    help COMMAND tells every option of a command: help settings, help league.
+    Pictures are drawn for the player to move (your pieces at the bottom on your turn); settings board= keeps one side at the bottom.
+help-head-slash = Commands (/help topic:COMMAND for all its options; a game's number may be left out when you play one):
+help-foot-slash = Prefix commands (!move 7g7f) take the same options in order. Pictures show the player to move at the bottom; /settings board keeps one side there.
+help-required = {" "}(required)
+help-choices = ; choices:{" "}
+help-separator = ,{" "}
 
-## A game's description (`rules VARIANT`)
+## Placeholders of the usage lines (the command table, src/service/catalog.rs)
 
-rules-head = { $name } ({ $files }x{ $ranks }), variant id '{ $id }'. { $first } moves first.
-rules-pieces = Pieces (letter in position strings / in human notation):
-rules-zone = Promotion zone: the { $depth } farthest ranks.
-rules-moves =
-    Moves: move codes like 7g7f, 7c7b+ (promoting), P*5e (drop); or Hodges notation like
-    P-7f, Px7f, S-4b+ / S-4b= (promote or not), G6i-5h (start square when two pieces could
-    go), S*5e (drop). P-76 (numeric rank) is read too.
-rules-handicaps = Handicaps (White's pieces removed; White moves first):
-rules-impasse = Impasse by agreement once both kings are in their zones: { $points } points needed.
-rules-handicap-lance = White's left lance
-rules-handicap-bishop = White's bishop
-rules-handicap-rook = White's rook
-rules-handicap-rook-lance = White's rook and left lance
-rules-handicap-two = White's rook and bishop
-rules-handicap-four = White's rook, bishop and both lances
-rules-handicap-six = White's rook, bishop, both lances and both knights
+meta-game-id = GAME_ID
+meta-challenge-id = CHALLENGE_ID
+meta-user = @USER
+meta-opponent = @USER|open
+meta-variant = VARIANT
+meta-move = MOVE
+meta-square = SQUARE
+meta-ply = PLY
+meta-piece = PIECE
+meta-n = N
+meta-days = DAYS
+meta-hours = HOURS
+meta-hour = 0-23
+meta-zone = ZONE
+meta-name = NAME
+meta-channel = CHANNEL
+meta-choice = CHOICE …
+meta-moves = "MOVES"
+meta-command = COMMAND
+meta-league = N
+meta-level = 1-5
+meta-handicap = NAME
+meta-setup = NAME
+meta-feature = GAME_ID|none
+
+## The commands that are typed only (the console; Discord has buttons and /board for them)
+
+cmd-pick = pick
+    .description = The move picker (the Move button on Discord): the pieces that can move, then where one goes, then Play.
+cmd-pick-game = game
+    .description = The game's number
+cmd-pick-choice = choice
+    .description = The choices made so far; each option the picker shows gives the command that takes it
+cmd-game = game
+    .description = The board of a game at any move.
+cmd-game-game = game
+    .description = The game's number
+cmd-game-ply = ply
+    .description = Show the position after this many moves (plies)
+
+## More to say about a command than its options (help COMMAND)
+
+help-note-challenge = open instead of a user: anyone may accept. Challenge Tegami itself (@Tegami) to play the computer, with level=.
+help-note-move = Write the move in your notation (settings notation=); moves lists the legal ones, pick lets you point at them.
+help-note-board = Drawn for the player to move: your pieces at the bottom on your turn; settings board= keeps one side there.
+help-note-declare = Shogi: declare the entering king on your turn (27-point rule: king and 10 other pieces in the zone, not in check, 28 points for black, 27 for white; rook and bishop 5, others 1, in the zone and in hand).
+help-note-impasse = Jishogi by agreement, once both kings are in their zones (shogi, judkins, cannon).
+help-note-games = Your move first (soonest deadline first, with the time left), then your opponents', then challenges.
+help-note-export = kif, csa: shogi; fen: shogi, judkins.
+help-note-rules = The goal, the board and its zones, the pieces, captures, special moves and first moves; with a piece, how it moves.
+help-note-settings = digest: one daily message instead of a ping per move. A reminder waits at least half the time of the turn; 24 hours unless you choose, 0 for never. The digest comes a day after the last one unless you choose its hour; timezone is an IANA name such as Asia/Tokyo, UTC unless you choose.
+help-note-vacation = Up to 14 days a month; vacation alone says how many are left.
+help-note-server = Changes: server managers only.
+help-note-conditional = On your opponent's turn: "if you play X, I play Y …"; seen by you only.
+help-note-follow = follow alone lists what you follow.
+help-note-slash-challenge = Choose Tegami itself as the opponent to play the computer, with level.
+help-note-slash-move = Write the move in your notation (/settings notation), completed as you type; without a move, /move opens the picker: point at a piece, then at where it goes.
+help-note-slash-board = Drawn for the player to move: your pieces at the bottom on your turn; /settings board keeps one side there.
+help-note-slash-vacation = Up to 14 days a month; /vacation alone says how many are left.
+help-note-slash-follow = /follow alone lists what you follow.
 
 ## How one piece moves (`rules VARIANT PIECE`)
 
@@ -94,5 +118,3 @@ rules-move-xiangqi-pawn = one step forward; from its own rank 5 on also one step
 rules-move-western-rook = any number of empty squares orthogonally (the Western rook).
 rules-move-western-bishop = any number of empty squares diagonally (the Western bishop).
 rules-move-western-pawn = one step forward, captures one step diagonally forward; no double step; on the last rank it must become a Western queen, rook, bishop or knight.
-help-analysis = analysis GAME_ID — the computer's evaluation of a finished game, as a chart
-help-replay = replay GAME_ID — the game as an animated picture

@@ -2,13 +2,13 @@
 
 learn-title = **{ $name }: how to play.** Two players, { $first } and { $second }; { $first } moves first.
 learn-goal-head = **Goal and endings**
-learn-goal-shogi = Checkmate the enemy king: attack it so that no move saves it. A king is never captured, and no move may leave your own king attacked. The game also ends when a player resigns or runs out of time; a position met for the fourth time is a draw (lost by a player who checked with every move); the king that enters the enemy camp may win by declaration (27 points, `declare`); both kings in the enemy camps: an impasse by agreement (24 points needed).
+learn-goal-shogi = Checkmate the enemy king: attack it so that no move saves it. A king is never captured, and no move may leave your own king attacked. A game also ends by resignation or on time; a position met for the fourth time is a draw (lost by a player who checked with every move); the king that enters the enemy camp may win by declaration (27 points, `declare`); both kings in the enemy camps: an impasse by agreement (24 points needed).
 learn-goal-judkins = Checkmate the enemy king. A player with no legal move loses. A position met for the fourth time is a draw (lost by a player who checked with every move); resignation and time end it too; both kings in the enemy camps: an impasse by agreement (12 points needed).
-learn-goal-cannon = Checkmate the enemy king. Cannons check over other pieces, so their check cannot be blocked by putting a piece between. A player with no legal move loses; a position met for the fourth time is a draw (lost by a player who checked with every move); both kings in the enemy camps: an impasse by agreement (38 points needed).
+learn-goal-cannon = Checkmate the enemy king. A cannon checks over other pieces: its check cannot be blocked. A player with no legal move loses; a position met for the fourth time is a draw (lost by a player who checked with every move); both kings in the enemy camps: an impasse by agreement (38 points needed).
 learn-goal-palace = Checkmate the enemy king, or walk your king into the enemy palace by a legal move: that wins at once (entering king). A player with no legal move and not in check draws; a position met for the fourth time is a draw. Kings may never face each other on an open file.
 learn-goal-shanghai = Checkmate the enemy king, the Chinese king in its palace. A player with no legal move loses, and no move may bring a position about for the third time. Kings may never face each other on an open file.
 learn-board-head = **The board** (first picture)
-learn-board-side = The picture is drawn for the player to move: your own pieces are at the bottom when it is your turn (`/settings board` keeps one side at the bottom). Marked on it:
+learn-board-side = Drawn for the player to move: your pieces at the bottom on your turn (the `board` setting keeps one side there). Marked on it:
 learn-zone-promotion = { $side }'s promotion zone: ranks { $from } to { $to }
 learn-zone-shogi-promotion = { $side }'s promotion zone for the shogi pieces: ranks { $from } to { $to }
 learn-zone-palace-palace = { $side }'s palace (light squares: corridors); a king entering the enemy's wins
@@ -17,7 +17,7 @@ learn-zone-river = the river, rank 5: elephants never cross it
 learn-pieces-head = **The pieces** (second picture: how each moves; `rules { $id } PIECE` tells more)
 learn-pieces = { $pieces }.
 learn-captures-head = **Captured pieces**
-learn-captures-shogi = A captured piece changes sides: it goes to the capturer's hand, unpromoted, and may be dropped later on any empty square as a move of its own (`P*5e`), except a pawn on a file with another of your unpromoted pawns, a pawn that mates at once, or a piece where it could never move.
+learn-captures-shogi = A captured piece changes sides: it goes to the capturer's hand, unpromoted, and may later be dropped on any empty square as a move (`P*5e`), except a pawn on a file with another of your unpromoted pawns, a pawn that mates at once, or a piece where it could never move.
 learn-captures-judkins = { learn-captures-shogi }
 learn-captures-cannon = { learn-captures-shogi } Cannons drop on any empty square.
 learn-captures-palace = Some captured pieces are killed (footsoldier, lance, horse, bishop, rook, silver, queen, lion); the promoted ones are held and come back as their simple piece: a pawn drops as a footsoldier, a cannon as a lance, a knight as a horse, an elephant as a bishop, a dragon as a rook, a gold as a silver (`P*5e`). At most five footsoldiers on the board.
@@ -29,6 +29,7 @@ learn-special-cannon = Cannons jump: the gold and copper cannons along their lin
 learn-special-palace = Castling with an unmoved lance: written as the king's move (`K-7i`, `5i7i`). Pawns start promoted (`+P`): a pawn steps one forward (two from its start rank), captures diagonally, takes en passant, and becomes a queen on the last rank. The queen may promote to the lion (`Ln`), which moves twice: `Ln5ex5d-5c`. Lance, horse, bishop and rook must promote in the zone.
 learn-special-shanghai = A Western pawn on the last rank becomes a Western queen, rook, bishop or knight (`c9=Q`). Shogi pieces promote in their zone (`+`, or `=` to decline). Each army keeps its own moves.
 learn-writing-head = **Writing moves**
+learn-handicaps = Odds when challenging: `handicap={ $names }` (White's pieces are removed; White moves first).
 learn-writing-shogi = Hodges notation: piece letter, `-` (or `x` for a capture), the square (file number from the right, rank letter from the top): `P-7f`, `Px7f`, `S*5e`; or the move code `7g7f`; or Japanese: `７六歩`, `76歩`.
 learn-writing-judkins = { learn-writing-shogi }
 learn-writing-cannon = As in shogi (`P-7f`, `7g7f`, `７六歩`); the cannons are `GC`, `SC`, `CC`, `IC`: `SC-5e`.

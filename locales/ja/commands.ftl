@@ -141,7 +141,7 @@ cmd-export-format = 形式
     .description = SFEN（既定）、KIF、CSA、FEN
 
 cmd-rules = ルール
-    .description = ゲームの駒と表記、または一つの駒の動き。
+    .description = ゲームの遊び方（勝ち負け、盤、駒、取った駒、特別な手）、または一つの駒の動き。
 cmd-rules-game = 種類
     .description = ゲームの種類
 cmd-rules-piece = 駒
@@ -225,6 +225,9 @@ choice-language-ja = 日本語
 choice-notation-western = 西洋式
 choice-notation-japanese = 日本式
 choice-notation-usi = USI（符号）
+choice-board-turn = 手番の側
+choice-board-black = 先手（紅）
+choice-board-white = 後手（藍）
 
 cmd-league = リーグ
     .description = サーバーのリーグ戦: 総当たり戦とスイス式トーナメント。

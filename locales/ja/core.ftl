@@ -16,28 +16,6 @@ cmd-not-a-player = 「{ $word }」はプレイヤーではありません。相�
 cmd-days-number = days={ $value }: 一手の日数は数字で指定してください
 cmd-level-number = level={ $value }: コンピューターのレベルは 1 から 5 の数字です
 cmd-remind-hours = remind={ $value }: 期限の何時間前に知らせるかを 0 から { $max } で指定してください（0 は知らせない）。例: `settings remind=12`
-usage-challenge = challenge @相手|open 将棋の種類 [black|white|red|blue|random] [days=日数] [clock=per-move|increment|byoyomi] [increment=日数] [cap=日数] [period=日数] [handicap=駒落ち] [setup=初期配置] [rated|casual] [level=1-5（コンピューター相手）]
-usage-challenge-id = { $name } [挑戦番号]
-usage-move = move [対局番号] 指し手   （例: move ７六歩、move 12 76歩）
-usage-board = board [対局番号] [手数] [kanji|international]
-usage-moves = moves [対局番号] [マス]
-usage-resign = resign [対局番号]
-usage-declare = declare [対局番号]
-usage-offer = { $name } [対局番号] [offer|accept|decline]
-usage-games = games [@プレイヤー]
-usage-history = history [@プレイヤー]
-usage-game = game 対局番号 [手数]
-usage-analysis = analysis 対局番号
-usage-record = record 対局番号
-usage-replay = replay 対局番号
-usage-export = export 対局番号 [sfen|kif|csa|fen]
-usage-rules = rules 将棋の種類 [駒]
-usage-settings = settings [style=kanji|international] [notify=mention|dm|digest] [remind=時間] [language=en|ja] [notation=western|japanese|usi] [digest_hour=0-23] [timezone=タイムゾーン]
-usage-moretime = moretime [対局番号]
-usage-vacation = vacation [日数|end]
-usage-stats = stats [@プレイヤー]
-usage-leaderboard = leaderboard 将棋の種類
-usage-server = server [days=日数] [rated|casual] [channel=チャンネル] [language=en|ja] [leagues=on|off] [feature=対局|none]
 
 ## コマンドが指す対局の選び方（src/service/mod.rs）
 
@@ -58,11 +36,6 @@ core-undelivered = ⚠ 今週、あなたへの通知{ $count }件を届けら�
 core-undelivered-about = （対局 { $games }）
 core-thread-title = 対局 #{ $id }: { $first } 対 { $second }（{ $variant }）
 core-thread-game = 対局
-usage-league = league create|join|leave|start|cancel|list|show|pairings|kick [league=番号] …
-usage-league-id = league join|leave|start|cancel|show|pairings|kick league=番号
-usage-league-create = league create name=名前 game=種類 format=round-robin|double-round-robin|swiss [rounds=回戦数] [days=日数] [rated|casual] [start=all|rounds] [round_days=日数] [max_players=人数] [rating_min=下限] [rating_max=上限]
-usage-league-kick = league kick league=番号 user=@相手
-usage-conditional = conditional add [対局] "指し手" · conditional list [対局] · conditional clear [対局]
 cmd-league-number = { $key }={ $value }: 数字を指定してください
 cmd-out-of-range = `{ $option }`: { $value } は範囲外です（{ $min }から{ $max }までで指定してください）
 cmd-too-small = `{ $option }`: { $value } は小さすぎます（{ $min }以上で指定してください）

@@ -53,5 +53,3 @@ follow-digest-hour-none = なし（前回のまとめから一日後）
 settings-bad-digest-hour = digest_hour={ $value }: まとめの時刻は 0 から 23 です（`settings digest_hour=8`。`none` で前回のまとめから一日後）
 settings-bad-timezone = timezone「{ $value }」というタイムゾーンはありません: `Asia/Tokyo`、`Europe/Paris`、`America/New_York` のようなタイムゾーン名で書いてください（既定は UTC）
 cmd-digest-hour = digest_hour={ $value }: 0 から 23 の時刻を指定してください。例: `settings digest_hour=8`（`none` で前回のまとめから一日後）
-usage-follow = follow [対局番号] [thread|digest|ping]
-usage-unfollow = unfollow 対局番号

@@ -1,56 +1,78 @@
-# ヘルプとルール（src/service/views.rs）: コマンド一覧、将棋の種類の説明、駒の動き。
+# ヘルプとルール: コマンド表（src/service/catalog.rs）から書くヘルプの言葉と、駒の動き（src/service/views.rs）。
 
 help-head = コマンド一覧（対局や挑戦がひとつだけなら番号は省略できます）:
 help-no-command = 「{ $topic }」というコマンドはありません。help で一覧を表示します
-help-challenge = challenge @相手|open 種類 [black|white|random] [days=N] [clock=per-move|increment|byoyomi] [increment=N] [cap=N] [period=N] [handicap=名前] [setup=名前] [rated|casual] — 対局を申し込む（種類: shogi 将棋、judkins ジャドキンス将棋、cannon 大砲将棋、palace 宮殿将棋、shanghai 上海宮殿チェス）
-help-accept = accept [挑戦番号] — 挑戦を受ける
-help-decline = decline [挑戦番号] — 挑戦を断る
-help-cancel = cancel [挑戦番号] — 自分の挑戦を取り消す
-help-move = move [対局番号] 指し手 — 指す: ７六歩、76歩、同歩、7g7f、P-7f、S*5e など
-help-board = board [対局番号] — 盤面を表示する（手番の側から描くので、自分の手番では自分の駒が下。settings board= で片方を下に固定）
-help-moves = moves [対局番号] [マス] — 合法手の一覧（そのマスの駒の手だけも可）
-help-pick = pick [対局番号] [選択 …] — 指し手ピッカー（Discordでは「指す」ボタン）：動かせる駒、その行き先（盤面に印）、最後に指す。各選択肢に次のコマンドを表示
-help-resign = resign [対局番号] — 投了する
-help-declare = declare [対局番号] — 将棋: 自分の手番に入玉宣言をする（27点法: 玉と他の駒10枚以上が敵陣にあり、王手がかかっていないこと。先手28点、後手27点以上。敵陣と持駒の飛車・角は5点、その他は1点）
-help-draw = draw [対局番号] [offer|accept|decline] — 引き分けを申し出る、または返答する
-help-takeback = takeback [対局番号] [request|accept|decline] — 待ったを申し出る、または返答する
-help-impasse = impasse [対局番号] [propose|accept|decline] — 双方の玉が敵陣に入ったあと、合意による持将棋（shogi、judkins、cannon）
-help-games = games [@プレイヤー] — 毎日の一覧: 自分の手番の対局（期限の近い順、残り時間つき）、相手の手番の対局、挑戦の順。プレイヤーを指定するとその人の対局
-help-history = history [@ユーザー] — 終局した対局
-help-game = game 対局番号 [手数] — 対局の任意の手数の盤面
-help-record = record 対局番号 — 棋譜
-help-export = export 対局番号 [sfen|kif|csa|fen] — 他のソフト向けの棋譜（kif、csa: 将棋。fen: 将棋、ジャドキンス将棋）
-help-rules = rules 種類 [駒] — 遊び方（勝ち負け、盤と区域、駒、取った駒、特別な手、最初の手）、または駒ひとつの動き
-help-settings = settings [style=kanji|international] [notify=mention|dm|digest] [remind=時間数] [language=en|ja] [notation=western|japanese|usi] [digest_hour=0-23] [timezone=タイムゾーン] [board=default|black|white] — 個人設定（board: 画像の下側、default は手番の側。digest: 一手ごとの通知の代わりに一日一通のまとめ。remind: 期限の何時間前に知らせるか。既定は24、0 で知らせない。リマインドは持ち時間の半分が過ぎるまで待ちます。language: 言語。notation: 棋譜の表記。digest_hour: 毎日のまとめの時刻、未設定なら前回から一日後。timezone: その時刻と表示する時刻のタイムゾーン、`Asia/Tokyo` のようなタイムゾーン名、既定は UTC）
-help-moretime = moretime [対局番号] — 相手の持ち時間を一日延ばす
-help-vacation = vacation [日数|end] — 期限を止める（月に14日まで）、または早めに戻る
-help-stats = stats [@ユーザー] — このサーバーでのレーティングと成績
-help-leaderboard = leaderboard 種類 — このサーバーでのレーティング上位
-help-server = server [days=N] [rated|casual] [channel=チャンネル] [language=en|ja] — サーバーの既定値（管理者のみ）
-help-league = league create name=名前 game=種類 format=round-robin|double-round-robin|swiss [rounds=回戦数] [days=日数] [clock=…] [start=all|rounds] · league join|leave|start|cancel|show|pairings|kick league=番号 · league list — サーバーのリーグ戦（総当たり、スイス式）
-help-conditional = conditional add [対局] "指し手" （相手の手番に「相手がXなら自分はY…」）、conditional list [対局]、conditional clear [対局] — 予約手（あなたにだけ表示）
-help-follow = follow 対局番号 [thread|digest|ping] — このサーバーの対局をフォロー: 対局スレッドで（既定）、毎日のまとめで、または一手ごとのメンションで。follow だけでフォロー中の一覧
-help-unfollow = unfollow 対局番号 — 対局のフォローをやめる
-help-help = help [コマンド] — この一覧
+help-foot =
+    help コマンド名 でそのコマンドのすべてのオプションを表示します（例: help settings、help league）。
+    盤面は手番の側から描きます（自分の手番では自分の駒が下）。settings board= で片方を下に固定できます。
+help-head-slash = コマンド一覧（/ヘルプ の項目にコマンド名を入れるとすべてのオプションを表示。対局がひとつだけなら番号は省略できます）:
+help-foot-slash = プレフィックスのコマンド（!move 7g7f）も同じオプションを同じ順に取ります。盤面は手番の側から描きます（自分の手番では自分の駒が下）。/設定 の盤の向きで片方を下に固定できます。
+help-required = （必須）
+help-choices = 。選択肢:{" "}
+help-separator = 、
 
-## 将棋の種類の説明（rules 種類）
+## 使い方の行の仮の名前（コマンド表、src/service/catalog.rs）
 
-rules-head = { $name }（{ $files }×{ $ranks }）、識別子 '{ $id }'。{ $first }から指します。
-rules-pieces = 駒（局面文字列の記号 / 西洋式表記の記号）:
-rules-zone = 成れる区域: 敵陣{ $depth }段。
-rules-moves =
-    指し手: ７六歩、76歩、同　歩、５五角打、２二角成、２二角不成、５八金右 のような日本式の表記、
-    7g7f、7c7b+（成り）、P*5e（打つ）のような符号、または P-7f、Px7f、S-4b+ / S-4b=（成る・成らない）、
-    G6i-5h（二枚の駒が行けるときは元の升目）、S*5e（打つ）のような西洋式の表記で入力できます。
-rules-handicaps = 駒落ち（上手の駒を除き、上手から指します）:
-rules-impasse = 双方の玉が敵陣に入ったあと、合意による持将棋: { $points }点が必要です。
-rules-handicap-lance = 香落ち（上手の左の香車）
-rules-handicap-bishop = 角落ち（上手の角行）
-rules-handicap-rook = 飛車落ち（上手の飛車）
-rules-handicap-rook-lance = 飛香落ち（上手の飛車と左の香車）
-rules-handicap-two = 二枚落ち（上手の飛車と角行）
-rules-handicap-four = 四枚落ち（上手の飛車、角行、両方の香車）
-rules-handicap-six = 六枚落ち（上手の飛車、角行、両方の香車と桂馬）
+meta-game-id = 対局番号
+meta-challenge-id = 挑戦番号
+meta-user = @プレイヤー
+meta-opponent = @相手|open
+meta-variant = 種類
+meta-move = 指し手
+meta-square = マス
+meta-ply = 手数
+meta-piece = 駒
+meta-n = 数
+meta-days = 日数
+meta-hours = 時間数
+meta-hour = 0-23
+meta-zone = タイムゾーン
+meta-name = 名前
+meta-channel = チャンネル
+meta-choice = 選択 …
+meta-moves = "指し手"
+meta-command = コマンド
+meta-league = 番号
+meta-level = 1-5
+meta-handicap = 駒落ち
+meta-setup = 初期配置
+meta-feature = 対局番号|none
+
+## 入力だけのコマンド（コンソール。Discord ではボタンと /盤面）
+
+cmd-pick = pick
+    .description = 指し手ピッカー（Discord では「指す」ボタン）: 動かせる駒、その行き先、最後に指す。
+cmd-pick-game = game
+    .description = 対局の番号
+cmd-pick-choice = choice
+    .description = ここまでの選択。ピッカーの各選択肢に、それを選ぶコマンドを表示します
+cmd-game = game
+    .description = 対局の任意の手数の盤面。
+cmd-game-game = game
+    .description = 対局の番号
+cmd-game-ply = ply
+    .description = この手数の後の局面を表示
+
+## オプションのほかに言うこと（help コマンド名）
+
+help-note-challenge = ユーザーの代わりに open と書くと、誰でも受けられる挑戦になります。Tegami 自身（@Tegami）に挑戦するとコンピューターと対局します（level= で強さ）。
+help-note-move = 自分の表記で書いてください（settings notation=）。moves で合法手の一覧、pick で駒を選んで指せます。
+help-note-board = 手番の側から描きます（自分の手番では自分の駒が下）。settings board= で片方を下に固定できます。
+help-note-declare = 将棋: 自分の手番に入玉宣言をする（27点法: 玉と他の駒10枚以上が敵陣にあり、王手がかかっていないこと。先手28点、後手27点以上。敵陣と持駒の飛車・角は5点、その他は1点）。
+help-note-impasse = 双方の玉が敵陣に入ったあと、合意による持将棋（shogi、judkins、cannon）。
+help-note-games = 自分の手番の対局（期限の近い順、残り時間つき）、相手の手番の対局、挑戦の順。
+help-note-export = kif、csa: 将棋。fen: 将棋、ジャドキンス将棋。
+help-note-rules = 勝ち負け、盤と区域、駒、取った駒、特別な手、最初の手。駒を指定するとその駒の動き。
+help-note-settings = digest: 一手ごとの通知の代わりに一日一通のまとめ。リマインドは持ち時間の半分が過ぎるまで待ちます。既定は24時間前、0 で知らせない。まとめは未設定なら前回から一日後。timezone は Asia/Tokyo のようなタイムゾーン名、既定は UTC。
+help-note-vacation = 月に14日まで。vacation だけで残りの日数を表示します。
+help-note-server = 変更はサーバーの管理者のみ。
+help-note-conditional = 相手の手番に「相手がXなら自分はY…」。あなたにだけ表示されます。
+help-note-follow = follow だけでフォロー中の一覧。
+help-note-slash-challenge = 相手に Tegami 自身を選ぶとコンピューターと対局します（強さは「強さ」で指定）。
+help-note-slash-move = 自分の表記で書いてください（/設定 の棋譜表記）。入力中に候補が出ます。指し手なしの /指す でピッカーが開き、駒と行き先を選んで指せます。
+help-note-slash-board = 手番の側から描きます（自分の手番では自分の駒が下）。/設定 の盤の向きで片方を下に固定できます。
+help-note-slash-vacation = 月に14日まで。/休暇 だけで残りの日数を表示します。
+help-note-slash-follow = /フォロー だけでフォロー中の一覧。
 
 ## 駒の動き（rules 種類 駒）
 
@@ -92,5 +114,3 @@ rules-move-xiangqi-pawn = 前に一マス。自陣の5段目より先では横�
 rules-move-western-rook = 縦横に空いている限り何マスでも（チェスのルーク）。
 rules-move-western-bishop = 斜めに空いている限り何マスでも（チェスのビショップ）。
 rules-move-western-pawn = 前に一マス、取るときは斜め前に一マス。二マス進みはなし。最後の段ではチェスのクイーン、ルーク、ビショップ、ナイトのどれかにならなければなりません。
-help-analysis = analysis 対局番号 — 終局した対局のコンピューターによる評価のグラフ
-help-replay = replay 対局番号 — 対局の動く画像

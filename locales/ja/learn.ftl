@@ -8,7 +8,7 @@ learn-goal-cannon = 相手の玉を詰ませば勝ち。砲は駒を飛び越え
 learn-goal-palace = 相手の玉を詰ませるか、自分の玉を正しい手で敵の宮殿に入れれば（入玉）その場で勝ち。王手されずに指す手がなければ引き分け、同じ局面四回も引き分け。玉同士は間に駒のない筋で向かい合えません。
 learn-goal-shanghai = 相手の帥（宮殿の中の玉）を詰ませば勝ち。指す手がない側の負けで、同じ局面を三回目に作る手は指せません。玉同士は間に駒のない筋で向かい合えません。
 learn-board-head = **盤**（一枚目の画像）
-learn-board-side = 画像は手番の側から描かれます。自分の手番なら自分の駒が下です（`/settings board` で片方の側を下に固定できます）。画像の印:
+learn-board-side = 手番の側から描きます。自分の手番なら自分の駒が下です（設定の `board` で片方を下に固定できます）。画像の印:
 learn-zone-promotion = { $side }の成れる敵陣: { $from }段目から{ $to }段目
 learn-zone-shogi-promotion = { $side }の将棋駒が成れる区域: { $from }段目から{ $to }段目
 learn-zone-palace-palace = { $side }の宮殿（明るいマスが通路。敵の宮殿に入れば勝ち）
@@ -29,6 +29,7 @@ learn-special-cannon = 砲は跳びます: 金砲と銅砲は一枚以上の駒�
 learn-special-palace = 入城（キャスリング）: 動いていない香車と。玉の動きとして書きます（`K-7i`、`5i7i`）。兵は成った状態で始まり（`+P`）、一マス前（初期位置からは二マス）、斜め前で取り、アンパッサンがあり、最奥で后になります。后は獅子（`Ln`）に成れ、獅子は二回動けます: `Ln5ex5d-5c`。香車・桂馬・角行・飛車は敵陣で必ず成ります。
 learn-special-shanghai = 西洋のポーンは最奥でクイーン・ルーク・ビショップ・ナイトのどれかになります（`c9=Q`）。将棋駒は自分の区域で成れます（`+`、成らないなら `=`）。それぞれの軍は自分の動きのままです。
 learn-writing-head = **手の書き方**
+learn-handicaps = 挑戦するときに `handicap={ $names }` で駒落ちにできます（上手＝後手の駒を落とし、後手から指します）。
 learn-writing-shogi = 日本式: `７六歩`、`76歩`、`同歩`、`55角打`。ほかに英語式（`P-7f`、`S*5e`）や符号（`7g7f`）も使えます。
 learn-writing-judkins = { learn-writing-shogi }
 learn-writing-cannon = 将棋と同じ（`７六歩`、`P-7f`、`7g7f`）。砲は `GC`、`SC`、`CC`、`IC`: `SC-5e`。

@@ -92,6 +92,7 @@ fn set_choices(c: &mut poise::Command<Data, Error>) {
                     Some(|b| choices(b, "language", LANGUAGES))
                 }
                 ("settings", "notation") => Some(|b| choices(b, "notation", NOTATIONS)),
+                ("settings", "board") => Some(|b| choices(b, "board", BOARD_SIDES)),
                 _ => None,
             };
         if setter.is_some() {
@@ -152,19 +153,11 @@ fn localize(c: &mut poise::Command<Data, Error>) {
     }
 }
 
-const GAMES: &[&str] = &["shogi", "judkins", "cannon", "palace", "shanghai"];
-const COLORS: &[&str] = &["black", "white", "random", "red", "blue"];
-const STYLES: &[&str] = &["kanji", "international"];
-const ACTIONS: &[&str] = &["offer", "accept", "decline"];
-const FORMATS: &[&str] = &["sfen", "kif", "csa", "fen"];
-const NOTIFY: &[&str] = &["mention", "dm", "digest"];
+use crate::service::catalog::{
+    ACTIONS, BOARD_SIDES, CLOCKS, COLORS, FORMATS, GAMES, LANGUAGES, LEAGUE_FORMATS, LEAGUE_STARTS,
+    NOTATIONS, NOTIFY, STYLES,
+};
 const FOLLOW_NOTIFY: &[&str] = crate::service::FOLLOW_NOTIFY;
-const LANGUAGES: &[&str] = &["en", "ja"];
-const NOTATIONS: &[&str] = &["western", "japanese", "usi"];
-const BOARD_SIDES: &[&str] = &["turn", "black", "white"];
-const LEAGUE_FORMATS: &[&str] = &["round-robin", "double-round-robin", "swiss"];
-const LEAGUE_STARTS: &[&str] = &["rounds", "all"];
-const CLOCKS: &[&str] = &["per-move", "increment", "byoyomi"];
 
 /// String choices of `option`, each labelled in the localised languages by
 /// `choice-OPTION-VALUE`. (Called from a `type_setter`, a plain function pointer: the labels
@@ -536,7 +529,7 @@ pub async fn draw(
     run(ctx, command).await
 }
 
-/// Ask to take back your last move, or answer such a request.
+/// Ask to take back your last move, or answer.
 #[poise::command(slash_command, prefix_command)]
 pub async fn takeback(
     ctx: Ctx<'_>,
@@ -547,7 +540,7 @@ pub async fn takeback(
     run(ctx, command).await
 }
 
-/// Propose impasse (jishogi) by points, or answer such a proposal.
+/// Propose impasse (jishogi) by points, or answer.
 #[poise::command(slash_command, prefix_command)]
 pub async fn impasse(
     ctx: Ctx<'_>,
@@ -597,7 +590,7 @@ pub async fn record(
     run(ctx, Ok(Command::Record { game })).await
 }
 
-/// A finished game's evaluation chart and its biggest swings.
+/// A finished game's evaluation chart.
 #[poise::command(slash_command, prefix_command)]
 pub async fn analysis(
     ctx: Ctx<'_>,
@@ -615,7 +608,7 @@ pub async fn replay(
     run(ctx, Ok(Command::Replay { game })).await
 }
 
-/// A game for other software: SFEN, KIF, CSA or Fairy-Stockfish FEN.
+/// A game for other software (SFEN, KIF, CSA, FEN).
 #[poise::command(slash_command, prefix_command)]
 pub async fn export(
     ctx: Ctx<'_>,
@@ -629,7 +622,7 @@ pub async fn export(
     run(ctx, command).await
 }
 
-/// A game's pieces and notation, or how one piece moves.
+/// How to play a game, or how one piece moves.
 #[poise::command(slash_command, prefix_command)]
 pub async fn rules(
     ctx: Ctx<'_>,
@@ -665,7 +658,7 @@ async fn suggest_zones(_ctx: Ctx<'_>, partial: &str) -> CreateAutocompleteRespon
     )
 }
 
-/// Your settings: piece style, how you hear of moves, reminders, language, notation, board side.
+/// Your settings: pieces, notifications, reminders, language, notation, board side.
 #[allow(clippy::too_many_arguments)] // one per option of /settings
 #[poise::command(slash_command, prefix_command)]
 pub async fn settings(
@@ -723,7 +716,7 @@ pub async fn settings(
     run(ctx, command).await
 }
 
-/// Pause your deadlines for some days (14 a month), end a vacation, or see it.
+/// Pause your deadlines (14 days a month), end a vacation, or see it.
 #[poise::command(slash_command, prefix_command)]
 pub async fn vacation(
     ctx: Ctx<'_>,
@@ -746,7 +739,7 @@ pub async fn vacation(
     run(ctx, command).await
 }
 
-/// This server's settings (server managers only to change them).
+/// This server's settings (only managers change them).
 #[poise::command(slash_command, prefix_command, guild_only)]
 pub async fn server(
     ctx: Ctx<'_>,
@@ -841,8 +834,11 @@ pub async fn help(
 ) -> Result<(), Error> {
     run(
         ctx,
+        // Discord's own form, for the slash command and the prefix alike (a prefix command
+        // takes the slash command's options in their order, not the console's `name=value`).
         Ok(Command::Help {
-            topic: topic.map(|t| t.trim().to_ascii_lowercase()),
+            topic: topic.map(|t| t.trim().to_lowercase()),
+            form: crate::service::catalog::Form::Slash,
         }),
     )
     .await
@@ -1098,7 +1094,7 @@ pub async fn conditional_clear(
     .await
 }
 
-/// Follow a game of this server (without a game: the games you follow).
+/// Follow a game of this server (alone: the games you follow).
 #[poise::command(slash_command, prefix_command, guild_only)]
 pub async fn follow(
     ctx: Ctx<'_>,
@@ -1132,6 +1128,7 @@ pub async fn unfollow(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::service::catalog;
 
     fn option_names(c: &poise::Command<Data, Error>) -> Vec<String> {
         let mut names: Vec<String> = c.parameters.iter().map(|p| p.name.to_string()).collect();
@@ -1471,6 +1468,105 @@ mod tests {
                 );
             }
             assert_eq!(listed.len(), used.len(), "{}: every id once", l.tag());
+        }
+    }
+
+    /// A registered command (or sub-command) against its entry in the command table: the same
+    /// options, each as needed, of the same kind, with the same choices, and the same words.
+    fn same_as_table(json: &serde_json::Value, c: &catalog::Cmd) {
+        let name = c.name;
+        assert_eq!(
+            json["description"].as_str(),
+            Some(catalog::description(Lang::En, c).as_str()),
+            "/{name}"
+        );
+        let options: Vec<&serde_json::Value> =
+            json["options"].as_array().into_iter().flatten().collect();
+        if !c.subs.is_empty() {
+            let mut subs: Vec<String> = options
+                .iter()
+                .map(|o| format!("{name} {}", o["name"].as_str().unwrap_or_default()))
+                .collect();
+            let mut table: Vec<String> = c
+                .subs
+                .iter()
+                .filter(|s| s.slash)
+                .map(|s| s.name.to_string())
+                .collect();
+            subs.sort();
+            table.sort();
+            assert_eq!(subs, table, "/{name}'s sub-commands");
+            for o in options {
+                let sub = format!("{name} {}", o["name"].as_str().unwrap_or_default());
+                same_as_table(o, catalog::find(&sub).expect("in the table"));
+            }
+            return;
+        }
+        let mut registered: Vec<&str> = options
+            .iter()
+            .map(|o| o["name"].as_str().unwrap_or_default())
+            .collect();
+        let mut table: Vec<&str> = c.options_in(catalog::Form::Slash).map(|o| o.name).collect();
+        registered.sort();
+        table.sort();
+        assert_eq!(registered, table, "/{name}'s options");
+        for o in options {
+            let oname = o["name"].as_str().unwrap_or_default();
+            let t = c
+                .options_in(catalog::Form::Slash)
+                .find(|t| t.name == oname)
+                .expect("in the table");
+            let required = o["required"].as_bool() == Some(true);
+            assert_eq!(
+                required,
+                t.slash == catalog::Slash::Required,
+                "/{name} {oname}: required"
+            );
+            let choices: Vec<&str> = o["choices"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .map(|ch| ch["value"].as_str().unwrap_or_default())
+                .collect();
+            match t.value {
+                catalog::Value::Choice(list) | catalog::Value::Named(_, list) => {
+                    assert_eq!(choices, list, "/{name} {oname}: choices")
+                }
+                catalog::Value::Bool => assert_eq!(o["type"], 5, "/{name} {oname}: true/false"),
+                catalog::Value::Meta(_) => {
+                    assert!(
+                        choices.is_empty(),
+                        "/{name} {oname}: choices not in the table"
+                    );
+                    assert_ne!(
+                        o["type"], 5,
+                        "/{name} {oname}: true/false, not in the table"
+                    );
+                }
+            }
+        }
+    }
+
+    /// Help and usage lines are written from the command table (`service::catalog`); the
+    /// commands Discord is given are exactly the table's slash commands.
+    #[test]
+    fn the_registered_commands_are_the_command_tables() {
+        let registered = registered();
+        let mut names: Vec<&str> = registered
+            .iter()
+            .map(|c| c["name"].as_str().unwrap_or_default())
+            .collect();
+        let mut table: Vec<&str> = catalog::COMMANDS
+            .iter()
+            .filter(|c| c.slash)
+            .map(|c| c.name)
+            .collect();
+        names.sort();
+        table.sort();
+        assert_eq!(names, table);
+        for c in &registered {
+            let name = c["name"].as_str().unwrap_or_default();
+            same_as_table(c, catalog::find(name).expect("in the table"));
         }
     }
 

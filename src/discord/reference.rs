@@ -39,7 +39,28 @@ pub fn markdown() -> String {
     for c in &cmds {
         command(&mut out, c, "");
     }
+    typed(&mut out);
     out
+}
+
+/// The commands as typed at the console (`tegami console`), from the same command table as
+/// help: one usage line each, then `help COMMAND` tells every option.
+fn typed(out: &mut String) {
+    use crate::service::catalog::{self, Form};
+    out.push_str("\n## Typed commands (the console)\n\n");
+    out.push_str(
+        "At `tegami console` the same commands are typed after the user who speaks \
+         (`@alice move 7g7f`): words in their place, options as `name=value`, in any order. \
+         `help` lists them, `help COMMAND` tells every option, in English or Japanese. These \
+         are the usage lines both write, from the same command table:\n\n```text\n",
+    );
+    for c in catalog::COMMANDS.iter().flat_map(catalog::Cmd::with_subs) {
+        if c.typed && c.subs.is_empty() {
+            out.push_str(&catalog::usage(crate::i18n::Lang::En, Form::Typed, c));
+            out.push('\n');
+        }
+    }
+    out.push_str("```\n");
 }
 
 /// The plain list (`tegami commands`): one line a command or sub-command.

@@ -70,7 +70,7 @@ impl Lang {
         }
     }
 
-    fn index(self) -> usize {
+    pub(crate) fn index(self) -> usize {
         self as usize
     }
 }
@@ -190,6 +190,9 @@ pub enum Arg {
     Number(i64),
     /// A message, rendered in the same language.
     Msg(Box<Msg>),
+    /// A text already written in every language, in the order of [`Lang::ALL`] (a command's
+    /// usage line, made from the command table rather than a message file).
+    Langs(Vec<String>),
 }
 
 impl From<String> for Arg {
@@ -249,6 +252,10 @@ impl Msg {
                 Arg::Text(s) => args.set(*k, FluentValue::from(s.clone())),
                 Arg::Number(n) => args.set(*k, FluentValue::from(*n)),
                 Arg::Msg(m) => args.set(*k, FluentValue::from(m.render(lang))),
+                Arg::Langs(each) => args.set(
+                    *k,
+                    FluentValue::from(each.get(lang.index()).cloned().unwrap_or_default()),
+                ),
             }
         }
         tr(lang, self.id, Some(&args))

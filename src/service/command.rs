@@ -175,8 +175,10 @@ pub enum Command {
         /// The game shown first in `games` here (0: none).
         feature: Option<i64>,
     },
+    /// Help on every command or one, written as `form` shows commands.
     Help {
         topic: Option<String>,
+        form: super::catalog::Form,
     },
     /// Follow a game of the server (see `service::follow`), told of it by `notify` (`thread`,
     /// `digest` or `ping`; `None`: in its thread, or as before for a game already followed);
@@ -649,22 +651,10 @@ impl CommandError {
     }
 }
 
-/// "usage: …" with the usage line of message `id` (`usage-move`, …).
-fn usage(id: &'static str) -> CommandError {
-    CommandError::Usage(msg!("cmd-usage", usage = Msg::new(id)))
-}
-
-/// "usage: …" for the three offer commands, with the command's name.
-fn offer_usage(name: &str) -> CommandError {
-    CommandError::Usage(msg!("cmd-usage", usage = msg!("usage-offer", name = name)))
-}
-
-/// "usage: …" for accept, decline and cancel, with the command's name.
-fn challenge_id_usage(name: &str) -> CommandError {
-    CommandError::Usage(msg!(
-        "cmd-usage",
-        usage = msg!("usage-challenge-id", name = name)
-    ))
+/// "usage: …" with the usage line of command `name` (`move`, `league create`), written from
+/// the command table.
+fn usage(name: &str) -> CommandError {
+    CommandError::Usage(super::catalog::usage_msg(name))
 }
 
 /// A game or challenge id: `12` or `#12`.
@@ -718,8 +708,8 @@ pub fn parse(line: &str) -> Result<Command, CommandError> {
         "accept" | "decline" | "cancel" => {
             let challenge = match args {
                 [] => None,
-                [id] => Some(parse_id(id).ok_or_else(|| challenge_id_usage(&name))?),
-                _ => return Err(challenge_id_usage(&name)),
+                [id] => Some(parse_id(id).ok_or_else(|| usage(&name))?),
+                _ => return Err(usage(&name)),
             };
             match name.as_str() {
                 "accept" => Command::Accept { challenge },
@@ -740,7 +730,7 @@ pub fn parse(line: &str) -> Result<Command, CommandError> {
                 _ => (None, args.to_vec()),
             };
             if rest.is_empty() {
-                return Err(usage("usage-move"));
+                return Err(usage("move"));
             }
             Command::Move {
                 game,
@@ -749,7 +739,7 @@ pub fn parse(line: &str) -> Result<Command, CommandError> {
             }
         }
         "board" | "show" => {
-            let u = "usage-board";
+            let u = "board";
             let (game, mut rest) = game_arg(args);
             let mut style = None;
             if let Some((last, before)) = rest.split_last() {
@@ -783,20 +773,20 @@ pub fn parse(line: &str) -> Result<Command, CommandError> {
                     game,
                     square: Some(sq.to_string()),
                 },
-                _ => return Err(usage("usage-moves")),
+                _ => return Err(usage("moves")),
             }
         }
         "resign" => {
             let (game, rest) = game_arg(args);
             if !rest.is_empty() {
-                return Err(usage("usage-resign"));
+                return Err(usage("resign"));
             }
             Command::Resign { game }
         }
         "declare" => {
             let (game, rest) = game_arg(args);
             if !rest.is_empty() {
-                return Err(usage("usage-declare"));
+                return Err(usage("declare"));
             }
             Command::Declare { game }
         }
@@ -805,9 +795,9 @@ pub fn parse(line: &str) -> Result<Command, CommandError> {
             let word = match rest {
                 [] => None,
                 [w] => Some(w.to_ascii_lowercase()),
-                _ => return Err(offer_usage(&name)),
+                _ => return Err(usage(&name)),
             };
-            let action = offer_action(word.as_deref(), &name).map_err(|_| offer_usage(&name))?;
+            let action = offer_action(word.as_deref(), &name).map_err(|_| usage(&name))?;
             match name.as_str() {
                 "draw" => Command::Draw { game, action },
                 "takeback" => Command::Takeback { game, action },
@@ -819,54 +809,54 @@ pub fn parse(line: &str) -> Result<Command, CommandError> {
             [u] => Command::Games {
                 user: Some(user_arg(u)),
             },
-            _ => return Err(usage("usage-games")),
+            _ => return Err(usage("games")),
         },
         "history" => match args {
             [] => Command::History { user: None },
             [u] => Command::History {
                 user: Some(user_arg(u)),
             },
-            _ => return Err(usage("usage-history")),
+            _ => return Err(usage("history")),
         },
         "game" => match args {
             [id] => Command::Game {
-                game: parse_id(id).ok_or_else(|| usage("usage-game"))?,
+                game: parse_id(id).ok_or_else(|| usage("game"))?,
                 ply: None,
             },
             [id, ply] => Command::Game {
-                game: parse_id(id).ok_or_else(|| usage("usage-game"))?,
-                ply: Some(ply.parse().map_err(|_| usage("usage-game"))?),
+                game: parse_id(id).ok_or_else(|| usage("game"))?,
+                ply: Some(ply.parse().map_err(|_| usage("game"))?),
             },
-            _ => return Err(usage("usage-game")),
+            _ => return Err(usage("game")),
         },
         "analysis" | "analyse" | "analyze" => match args {
             [id] => Command::Analysis {
-                game: parse_id(id).ok_or_else(|| usage("usage-analysis"))?,
+                game: parse_id(id).ok_or_else(|| usage("analysis"))?,
             },
-            _ => return Err(usage("usage-analysis")),
+            _ => return Err(usage("analysis")),
         },
         "record" => match args {
             [id] => Command::Record {
-                game: parse_id(id).ok_or_else(|| usage("usage-record"))?,
+                game: parse_id(id).ok_or_else(|| usage("record"))?,
             },
-            _ => return Err(usage("usage-record")),
+            _ => return Err(usage("record")),
         },
         "replay" => match args {
             [id] => Command::Replay {
-                game: parse_id(id).ok_or_else(|| usage("usage-replay"))?,
+                game: parse_id(id).ok_or_else(|| usage("replay"))?,
             },
-            _ => return Err(usage("usage-replay")),
+            _ => return Err(usage("replay")),
         },
         "export" => match args {
             [id] => Command::Export {
-                game: parse_id(id).ok_or_else(|| usage("usage-export"))?,
+                game: parse_id(id).ok_or_else(|| usage("export"))?,
                 format: "sfen".into(),
             },
             [id, f] => Command::Export {
-                game: parse_id(id).ok_or_else(|| usage("usage-export"))?,
+                game: parse_id(id).ok_or_else(|| usage("export"))?,
                 format: f.to_ascii_lowercase(),
             },
-            _ => return Err(usage("usage-export")),
+            _ => return Err(usage("export")),
         },
         "rules" => match args {
             [v] => Command::Rules {
@@ -877,10 +867,10 @@ pub fn parse(line: &str) -> Result<Command, CommandError> {
                 variant: v.to_string(),
                 piece: Some(p.to_string()),
             },
-            _ => return Err(usage("usage-rules")),
+            _ => return Err(usage("rules")),
         },
         "settings" => {
-            const USAGE: &str = "usage-settings";
+            const USAGE: &str = "settings";
             let mut style = None;
             let mut notify = None;
             let mut remind = None;
@@ -929,7 +919,7 @@ pub fn parse(line: &str) -> Result<Command, CommandError> {
             }
         }
         "follow" => {
-            let u = || usage("usage-follow");
+            let u = || usage("follow");
             let mut game = None;
             let mut notify = None;
             for a in args {
@@ -951,15 +941,14 @@ pub fn parse(line: &str) -> Result<Command, CommandError> {
         }
         "unfollow" => match args {
             [id] => Command::Unfollow {
-                game: parse_id(id.trim_start_matches("game="))
-                    .ok_or_else(|| usage("usage-unfollow"))?,
+                game: parse_id(id.trim_start_matches("game=")).ok_or_else(|| usage("unfollow"))?,
             },
-            _ => return Err(usage("usage-unfollow")),
+            _ => return Err(usage("unfollow")),
         },
         "moretime" => {
             let (game, rest) = game_arg(args);
             if !rest.is_empty() {
-                return Err(usage("usage-moretime"));
+                return Err(usage("moretime"));
             }
             Command::MoreTime { game }
         }
@@ -978,24 +967,24 @@ pub fn parse(line: &str) -> Result<Command, CommandError> {
                 days: Some(
                     n.trim_end_matches('d')
                         .parse()
-                        .map_err(|_| usage("usage-vacation"))?,
+                        .map_err(|_| usage("vacation"))?,
                 ),
                 end: false,
             },
-            _ => return Err(usage("usage-vacation")),
+            _ => return Err(usage("vacation")),
         },
         "stats" => match args {
             [] => Command::Stats { user: None },
             [u] => Command::Stats {
                 user: Some(user_arg(u)),
             },
-            _ => return Err(usage("usage-stats")),
+            _ => return Err(usage("stats")),
         },
         "leaderboard" | "top" => match args {
             [v] => Command::Leaderboard {
                 variant: v.to_ascii_lowercase(),
             },
-            _ => return Err(usage("usage-leaderboard")),
+            _ => return Err(usage("leaderboard")),
         },
         "server" => {
             let mut days = None;
@@ -1004,7 +993,7 @@ pub fn parse(line: &str) -> Result<Command, CommandError> {
             let mut language = None;
             let mut leagues = None;
             let mut feature = None;
-            let u = "usage-server";
+            let u = "server";
             for a in args {
                 let low = a.to_ascii_lowercase();
                 match low.split_once('=') {
@@ -1048,7 +1037,8 @@ pub fn parse(line: &str) -> Result<Command, CommandError> {
         "league" | "leagues" => parse_league(line)?,
         "conditional" | "cond" => parse_conditional(line)?,
         "help" | "?" => Command::Help {
-            topic: args.first().map(|s| s.to_ascii_lowercase()),
+            topic: (!args.is_empty()).then(|| args.join(" ").to_lowercase()),
+            form: super::catalog::Form::Typed,
         },
         other => return Err(CommandError::Unknown(other.to_string())),
     })
@@ -1080,7 +1070,7 @@ fn quoted_words(line: &str) -> Vec<String> {
 /// (also `game=N`, `line="…"`). The line may be quoted or not: the words after the game.
 fn parse_conditional(line: &str) -> Result<Command, CommandError> {
     let words = quoted_words(line);
-    let u = || usage("usage-conditional");
+    let u = || usage("conditional");
     let sub = words.get(1).map(|w| w.to_ascii_lowercase()).ok_or_else(u)?;
     let mut game = None;
     let mut moves = Vec::new();
@@ -1115,7 +1105,7 @@ fn parse_conditional(line: &str) -> Result<Command, CommandError> {
 /// A bare number is the league (`league join 1`), a bare `rated`/`casual` the kind.
 fn parse_league(line: &str) -> Result<Command, CommandError> {
     let words = quoted_words(line);
-    let u = || usage("usage-league");
+    let u = || usage("league");
     let sub = words.get(1).map(|w| w.to_ascii_lowercase()).ok_or_else(u)?;
     let mut args = LeagueArgs::default();
     let mut league = None;
@@ -1179,37 +1169,37 @@ fn parse_league(line: &str) -> Result<Command, CommandError> {
             }
         }
     }
-    let league_id = || league.ok_or_else(|| usage("usage-league-id"));
+    let league_id = |sub: &str| league.ok_or_else(|| usage(sub));
     Ok(Command::League(match sub.as_str() {
         "create" | "new" => {
             if args.name.is_empty() || args.variant.is_empty() || args.format.is_empty() {
-                return Err(usage("usage-league-create"));
+                return Err(usage("league create"));
             }
             LeagueCommand::Create(args)
         }
         "join" => LeagueCommand::Join {
-            league: league_id()?,
+            league: league_id("league join")?,
         },
         "leave" | "withdraw" => LeagueCommand::Leave {
-            league: league_id()?,
+            league: league_id("league leave")?,
         },
         "start" => LeagueCommand::Start {
-            league: league_id()?,
+            league: league_id("league start")?,
         },
         "cancel" => LeagueCommand::Cancel {
-            league: league_id()?,
+            league: league_id("league cancel")?,
         },
         "list" => LeagueCommand::List,
         "show" | "standings" => LeagueCommand::Show {
-            league: league_id()?,
+            league: league_id("league show")?,
         },
         "pairings" => LeagueCommand::Pairings {
-            league: league_id()?,
+            league: league_id("league pairings")?,
             round,
         },
         "kick" | "remove" => LeagueCommand::Kick {
-            league: league_id()?,
-            user: user.ok_or_else(|| usage("usage-league-kick"))?,
+            league: league_id("league kick")?,
+            user: user.ok_or_else(|| usage("league kick"))?,
         },
         _ => return Err(u()),
     }))
@@ -1226,7 +1216,7 @@ fn user_arg(s: &str) -> UserRef {
     UserRef::id_only(parse_mention(s).unwrap_or_else(|| s.to_string()))
 }
 
-const CHALLENGE_USAGE: &str = "usage-challenge";
+const CHALLENGE_USAGE: &str = "challenge";
 
 fn parse_challenge(args: &[&str]) -> Result<Command, CommandError> {
     let [who, variant, rest @ ..] = args else {
@@ -1239,7 +1229,7 @@ fn parse_challenge(args: &[&str]) -> Result<Command, CommandError> {
             CommandError::Usage(msg!(
                 "cmd-not-a-player",
                 word = *who,
-                usage = Msg::new(CHALLENGE_USAGE)
+                usage = super::catalog::usage_arg(CHALLENGE_USAGE)
             ))
         })?)
     };

@@ -219,7 +219,7 @@ impl Service {
         }
         let words = line_words(line);
         if words.is_empty() {
-            return user_err(msg!("cmd-usage", usage = Msg::new("usage-conditional")));
+            return user_err(super::catalog::usage_msg("conditional"));
         }
         if words.len() > MAX_LINE_MOVES {
             return user_err(msg!("conditional-too-long", max = MAX_LINE_MOVES as i64));
@@ -239,7 +239,8 @@ impl Service {
                     "conditional-bad-move",
                     n = n,
                     text = w.as_str(),
-                    why = refusal::input(lang, &e, &pos, w, voice.notation, last)
+                    // With a hint drawn from the moves legal at that point of the line.
+                    why = super::learn::refusal_with_hint(lang, &e, &pos, w, voice.notation, last)
                 ))
             })?;
             play.play(m).map_err(|e| {

@@ -40,13 +40,17 @@ pub fn lesson(lang: Lang, v: &Variant, notation: Notation) -> String {
         first = words::side(lang, v, Color::Black),
         second = words::side(lang, v, Color::White)
     );
-    let section = |out: &mut String, head: &str, body: String| {
+    let section = |out: &mut String, head: String, body: String| {
         out.push_str("\n\n");
-        out.push_str(&tr(lang, head));
+        out.push_str(&head);
         out.push('\n');
         out.push_str(&body);
     };
-    section(&mut out, "learn-goal-head", tr(lang, &key("goal", id)));
+    section(
+        &mut out,
+        tr(lang, "learn-goal-head"),
+        tr(lang, &key("goal", id)),
+    );
     let zones = zones(lang, v)
         .iter()
         .map(|z| format!("- {}", z.label))
@@ -54,7 +58,7 @@ pub fn lesson(lang: Lang, v: &Variant, notation: Notation) -> String {
         .join("\n");
     section(
         &mut out,
-        "learn-board-head",
+        tr(lang, "learn-board-head"),
         format!("{}\n{zones}", tr(lang, "learn-board-side")),
     );
     let names: Vec<String> = v
@@ -66,7 +70,7 @@ pub fn lesson(lang: Lang, v: &Variant, notation: Notation) -> String {
         .collect();
     section(
         &mut out,
-        "learn-pieces-head",
+        t!(lang, "learn-pieces-head", id = id.as_str()),
         t!(
             lang,
             "learn-pieces",
@@ -76,23 +80,26 @@ pub fn lesson(lang: Lang, v: &Variant, notation: Notation) -> String {
     );
     section(
         &mut out,
-        "learn-captures-head",
+        tr(lang, "learn-captures-head"),
         tr(lang, &key("captures", id)),
     );
+    // Odds: the handicaps a challenge may name (Shogi's), with the special moves.
+    let mut special = tr(lang, &key("special", id));
+    if !v.spec.handicaps.is_empty() {
+        let names: Vec<&str> = v.spec.handicaps.iter().map(|h| h.name).collect();
+        special.push(' ');
+        special.push_str(&t!(lang, "learn-handicaps", names = names.join("|")));
+    }
+    section(&mut out, tr(lang, "learn-special-head"), special);
     section(
         &mut out,
-        "learn-special-head",
-        tr(lang, &key("special", id)),
-    );
-    section(
-        &mut out,
-        "learn-writing-head",
+        tr(lang, "learn-writing-head"),
         tr(lang, &key("writing", id)),
     );
     let first = first_moves(&start, notation);
     section(
         &mut out,
-        "learn-first-head",
+        tr(lang, "learn-first-head"),
         t!(
             lang,
             "learn-first",

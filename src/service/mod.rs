@@ -7,6 +7,7 @@
 //! must not hold live here too: ratings (`ratings`), deadlines and vacations (`clock`); the core
 //! computes the rows and the store writes them, each guarded by what it was computed from.
 
+pub mod catalog;
 mod clock;
 mod command;
 mod computer;
@@ -815,7 +816,9 @@ impl Service {
                 *leagues,
                 *feature,
             ),
-            Command::Help { topic } => Ok(views::help_in(u.voice.lang, topic.as_deref())),
+            Command::Help { topic, form } => {
+                Ok(views::help_in(u.voice.lang, *form, topic.as_deref()))
+            }
             Command::League(c) => self.league(u, place, c),
             Command::Conditional(c) => self.conditional(u, place, c),
             Command::Follow { game, notify } => match game {

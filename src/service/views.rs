@@ -1,5 +1,6 @@
 //! Commands that look: the board, legal moves, lists of games, records, rules, settings, help.
 
+use super::catalog::Form;
 use super::*;
 use crate::engine::notation::japanese::parse_square as japanese_square;
 use crate::engine::notation::{written, Notation};
@@ -815,14 +816,11 @@ impl Service {
             })
         };
         let Some(p) = piece else {
-            // The rules page: how to play, then the table of letters; the start position
-            // with its zones and the sheet of the pieces' moves.
+            // The rules page: how to play (one Discord message); the start position with its
+            // zones and the sheet of the pieces' moves. The table of position-string letters
+            // is the command line's (`tegami rules`), for software.
             let notation = user.voice.notation;
-            let text = format!(
-                "{}\n\n{}",
-                super::learn::lesson(lang, v, notation),
-                describe(lang, v)
-            );
+            let text = super::learn::lesson(lang, v, notation);
             let mut reply = Reply::text(text);
             if self.config.images {
                 let (board, sheet) = super::learn::pictures(lang, v, notation, style()?)
@@ -1208,62 +1206,17 @@ pub fn find_kind_or_choices(v: &Variant, s: &str) -> Result<PieceKind, Vec<Piece
     }
 }
 
-/// The commands `help` lists, in order, each with the id of its line in `help.ftl`.
-const HELP: &[(&str, &str)] = &[
-    ("challenge", "help-challenge"),
-    ("accept", "help-accept"),
-    ("decline", "help-decline"),
-    ("cancel", "help-cancel"),
-    ("move", "help-move"),
-    ("board", "help-board"),
-    ("moves", "help-moves"),
-    ("pick", "help-pick"),
-    ("resign", "help-resign"),
-    ("declare", "help-declare"),
-    ("draw", "help-draw"),
-    ("takeback", "help-takeback"),
-    ("impasse", "help-impasse"),
-    ("games", "help-games"),
-    ("history", "help-history"),
-    ("game", "help-game"),
-    ("record", "help-record"),
-    ("analysis", "help-analysis"),
-    ("replay", "help-replay"),
-    ("export", "help-export"),
-    ("rules", "help-rules"),
-    ("settings", "help-settings"),
-    ("moretime", "help-moretime"),
-    ("vacation", "help-vacation"),
-    ("stats", "help-stats"),
-    ("leaderboard", "help-leaderboard"),
-    ("server", "help-server"),
-    ("league", "help-league"),
-    ("conditional", "help-conditional"),
-    ("follow", "help-follow"),
-    ("unfollow", "help-unfollow"),
-    ("help", "help-help"),
-];
-
-/// The help text, of all commands or one, in English.
+/// The help text, of all commands or one, in English, as typed.
 pub(crate) fn help(topic: Option<&str>) -> Reply {
-    help_in(Lang::En, topic)
+    help_in(Lang::En, Form::Typed, topic)
 }
 
-/// The help text, of all commands or one, in `lang`.
-pub fn help_in(lang: Lang, topic: Option<&str>) -> Reply {
-    match topic {
-        Some(topic) => match HELP.iter().find(|(name, _)| *name == topic) {
-            Some((_, id)) => Reply::text(t!(lang, id)),
-            None => Reply::error(t!(lang, "help-no-command", topic = topic)),
-        },
-        None => {
-            let mut text = t!(lang, "help-head");
-            for (_, id) in HELP {
-                text.push_str("\n  ");
-                text.push_str(&t!(lang, id));
-            }
-            Reply::text(text)
-        }
+/// The help text, of all commands or one, in `lang`, written from the command table
+/// ([`catalog`](super::catalog)) in `form`.
+pub fn help_in(lang: Lang, form: Form, topic: Option<&str>) -> Reply {
+    match super::catalog::help(lang, form, topic) {
+        Ok(text) => Reply::text(text),
+        Err(refusal) => Reply::error(refusal),
     }
 }
 
@@ -1333,64 +1286,6 @@ pub(crate) fn written_moves_in(
         ))
         .filter(|(m, _)| legal.contains(m))
         .collect()
-}
-
-/// A game's description (`rules VARIANT`) in `lang`: its board, pieces with their letters,
-/// promotion zone, how moves are written, handicaps and impasse. The English is the engine's
-/// own [`crate::engine::variants::describe`] (the command line prints that one).
-pub fn describe(lang: Lang, v: &Variant) -> String {
-    let s = &v.spec;
-    let mut out = t!(
-        lang,
-        "rules-head",
-        name = words::variant(lang, v.id()),
-        files = s.board.files,
-        ranks = s.board.ranks,
-        id = s.id.as_str(),
-        first = words::side(lang, v, Color::Black)
-    );
-    out.push_str("\n\n");
-    out.push_str(&t!(lang, "rules-pieces"));
-    out.push('\n');
-    for l in s.pieces.letters {
-        out.push_str(&format!(
-            "  {:<4} {:<4} {}\n",
-            l.code,
-            l.human,
-            words::piece_name(lang, v, l.kind)
-        ));
-    }
-    out.push('\n');
-    out.push_str(&t!(lang, "rules-zone", depth = s.promotion.zone_depth));
-    out.push_str("\n\n");
-    out.push_str(&t!(lang, "rules-moves"));
-    out.push('\n');
-    if !s.handicaps.is_empty() {
-        out.push('\n');
-        out.push_str(&t!(lang, "rules-handicaps"));
-        out.push('\n');
-        for h in s.handicaps {
-            let key = match h.name {
-                "lance" => Some("rules-handicap-lance"),
-                "bishop" => Some("rules-handicap-bishop"),
-                "rook" => Some("rules-handicap-rook"),
-                "rook-lance" => Some("rules-handicap-rook-lance"),
-                "two" => Some("rules-handicap-two"),
-                "four" => Some("rules-handicap-four"),
-                "six" => Some("rules-handicap-six"),
-                _ => None,
-            };
-            // A handicap without a message (a new one) keeps the engine's English words.
-            let description = key.map_or_else(|| h.description.to_string(), |k| t!(lang, k));
-            out.push_str(&format!("  {:<11} {}\n", h.name, description));
-        }
-    }
-    if let Some(i) = s.end.impasse {
-        out.push('\n');
-        out.push_str(&t!(lang, "rules-impasse", points = i.threshold));
-        out.push('\n');
-    }
-    out
 }
 
 /// How one piece of a game moves (`rules VARIANT PIECE`) in `lang`. The English is the
@@ -1471,11 +1366,6 @@ mod tests {
         for &id in VariantId::ALL {
             let v = Variant::get(id);
             assert_eq!(words::variant(Lang::En, id), v.spec.name);
-            assert_eq!(
-                describe(Lang::En, v),
-                crate::engine::variants::describe(v),
-                "{id:?}"
-            );
             for l in v.spec.pieces.letters {
                 assert_eq!(
                     describe_piece(Lang::En, v, l.kind),
@@ -1488,51 +1378,13 @@ mod tests {
     }
 
     #[test]
-    fn japanese_rules_have_every_piece_and_handicap() {
+    fn japanese_rules_have_every_piece() {
         for &id in VariantId::ALL {
             let v = Variant::get(id);
-            let text = describe(Lang::Ja, v);
-            assert!(!text.contains("White's"), "{text}");
             for l in v.spec.pieces.letters {
                 let p = describe_piece(Lang::Ja, v, l.kind);
                 assert!(!p.contains("rules-"), "{p}");
             }
         }
-    }
-
-    /// Every option a command's help names (`notation=`, `[rated|casual]` …) in one language
-    /// is named in the other: help can no longer leave one out in one language.
-    #[test]
-    fn help_names_the_same_options_in_both_languages() {
-        let options = |line: &str| -> Vec<String> {
-            let mut o: Vec<String> = line
-                .split(|c: char| c.is_whitespace() || c == '[' || c == ']' || c == '（')
-                .filter_map(|w| w.split_once('=').map(|(k, _)| k.to_string()))
-                .filter(|k| !k.is_empty() && k.chars().all(|c| c.is_ascii_lowercase() || c == '_'))
-                .collect();
-            o.sort();
-            o.dedup();
-            o
-        };
-        for (name, id) in HELP {
-            let en = options(&t!(Lang::En, id));
-            let ja = options(&t!(Lang::Ja, id));
-            assert_eq!(en, ja, "{name}");
-        }
-        assert!(options(&t!(Lang::En, "help-settings")).contains(&"board".to_string()));
-        assert!(!help_in(Lang::En, Some("analysis")).error);
-        assert!(!help_in(Lang::En, Some("replay")).error);
-    }
-
-    #[test]
-    fn help_has_a_line_for_every_command_in_both_languages() {
-        for lang in Lang::ALL {
-            let all = help_in(lang, None).text;
-            for (name, id) in HELP {
-                assert!(all.contains(&t!(lang, id)), "{name}");
-                assert!(crate::i18n::has(lang, id), "{id}");
-            }
-        }
-        assert!(help_in(Lang::Ja, Some("nope")).error);
     }
 }

@@ -1491,3 +1491,58 @@ fn the_pickers_marks_show_a_dot_on_each_empty_target_and_a_ring_on_each_capture(
     );
     assert!(tegami::render::picked_marks(&pos, &pos.legal_moves(), "zz").is_none());
 }
+
+/// The rank labels follow the notation the picture is drawn for (kanji numerals for Japanese,
+/// letters for Western and move codes), whatever the piece style: only the rank band changes.
+#[test]
+fn rank_labels_follow_the_notation_in_every_piece_style() {
+    let pos = Position::start(VariantId::Shogi);
+    let v = pos.variant();
+    let draw = |style: PieceStyle, kanji: bool| {
+        render::render_image(
+            &pos,
+            &RenderOptions {
+                style,
+                rank_kanji: Some(kanji),
+                ..RenderOptions::default()
+            },
+        )
+    };
+    let l = layout(v, &RenderOptions::default());
+    let b = l.board_rect();
+    let band = l.coord_band();
+    // The bands beside the board (the ranks) and the one above it (the files).
+    let sides = [
+        Rect::new(b.x - band as i32, b.y, band, b.h),
+        Rect::new(b.x + b.w as i32, b.y, band, b.h),
+    ];
+    let top = Rect::new(b.x, b.y - band as i32, b.w, band);
+    for style in [PieceStyle::Kanji, PieceStyle::International] {
+        let kanji = draw(style, true);
+        let letters = draw(style, false);
+        save(&format!("ranks-{style:?}-kanji.png"), &{
+            let mut out = Vec::new();
+            kanji
+                .write_to(&mut std::io::Cursor::new(&mut out), image::ImageFormat::Png)
+                .expect("png");
+            out
+        });
+        let ranks: usize = sides.iter().map(|&r| differing(&kanji, &letters, r)).sum();
+        assert!(
+            ranks > 100,
+            "{style:?}: {ranks} pixels of the rank labels differ"
+        );
+        assert_eq!(differing(&kanji, &letters, b), 0, "{style:?}: the squares");
+        assert_eq!(differing(&kanji, &letters, top), 0, "{style:?}: the files");
+    }
+    // The same labels in both piece styles: the rank bands are alike.
+    for kanji in [true, false] {
+        let a = draw(PieceStyle::Kanji, kanji);
+        let i = draw(PieceStyle::International, kanji);
+        let ranks: usize = sides.iter().map(|&r| differing(&a, &i, r)).sum();
+        assert_eq!(
+            ranks, 0,
+            "rank_kanji {kanji}: the rank bands of the two styles"
+        );
+    }
+}

@@ -39,6 +39,9 @@ const ALLOWED: &[&str] = &[
     "move",
     "moves",
     "pick",
+    // The export format's name (Fairy-Stockfish FEN).
+    "Fairy",
+    "Stockfish",
     "board",
     "resign",
     "declare",
@@ -172,7 +175,13 @@ const ALLOWED: &[&str] = &[
 /// The English-looking words of `text` that are not allowed: runs of two or more ASCII
 /// letters, after taking out paths, `#12`, and the moves of the game (codes and written forms).
 fn english_words(text: &str, moves: &BTreeSet<String>) -> Vec<String> {
-    let allowed: BTreeSet<&str> = ALLOWED.iter().copied().collect();
+    // The words written as typed: this list, and the command table's.
+    let typed = service_common::typed_words();
+    let allowed: BTreeSet<&str> = ALLOWED
+        .iter()
+        .copied()
+        .chain(typed.iter().map(String::as_str))
+        .collect();
     let mut bad = vec![];
     // Position strings and codes are quoted in backticks: take them out.
     let text: String = text
@@ -340,8 +349,8 @@ fn the_checker_finds_english() {
         Vec::<String>::new()
     );
     assert_eq!(
-        english_words("it is bob's turn", &none),
-        vec!["it".to_string(), "is".into(), "turn".into()]
+        english_words("it is bob's move now", &none),
+        vec!["it".to_string(), "is".into(), "now".into()]
     );
 }
 

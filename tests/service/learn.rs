@@ -340,6 +340,9 @@ fn zone_pictures_outline_every_zone_in_its_colour() {
             let zs = zones(lang, v);
             assert!(zs.len() >= 2, "{id}");
             let page = lesson(lang, v, notation);
+            // Every placeable filled: the pieces' heading names the game (`rules palace …`).
+            assert!(!page.contains("{$") && !page.contains("{ $"), "{page}");
+            assert!(page.contains(&format!("rules {} ", id.as_str())), "{page}");
             for (i, z) in zs.iter().enumerate() {
                 let c = ZONE_COLORS[i % ZONE_COLORS.len()];
                 let n = img.pixels().filter(|p| p.0 == c).count();
@@ -350,5 +353,57 @@ fn zone_pictures_outline_every_zone_in_its_colour() {
             let sheet = image::load_from_memory(&sheet).expect("a PNG");
             assert!(sheet.width() > 300 && sheet.height() > 100);
         }
+    }
+}
+
+/// A rules page is one Discord message (2,000 characters, with room to spare), in every game,
+/// language and notation; and what it teaches is this game's: Shanghai's page never shows the
+/// shogi move codes its notation refuses.
+#[test]
+fn a_rules_page_fits_one_message_and_teaches_only_its_game() {
+    for &id in VariantId::ALL {
+        let v = Variant::get(id);
+        for lang in Lang::ALL {
+            for notation in [Notation::Western, Notation::Japanese, Notation::Usi] {
+                let page = lesson(lang, v, notation);
+                let n = page.chars().count();
+                assert!(n <= 1950, "{id:?} {lang:?} {notation:?}: {n} characters");
+                if id == VariantId::Shanghai {
+                    for shogi in ["7g7f", "P-7f", "P*5e"] {
+                        assert!(!page.contains(shogi), "{lang:?} {notation:?}: {shogi}");
+                    }
+                }
+            }
+        }
+    }
+    let shogi = lesson(Lang::En, Variant::get(VariantId::Shogi), Notation::Western);
+    assert!(shogi.contains("|rook-lance|"), "{shogi}");
+}
+
+/// A conditional line's refused move gets the hint a refused move gets, drawn from the moves
+/// legal at that point of the line: its example, typed in the line's place, is taken.
+#[test]
+fn a_refused_move_of_a_conditional_line_gets_a_hint_legal_at_that_point() {
+    let mut n = Newcomer::new();
+    n.say("@alice challenge @bob shogi black");
+    n.say("@bob accept");
+    let out = n.say("@alice move 7g7f");
+    assert!(!out.starts_with("✗"), "{out}");
+    // Bob's reply, then Alice's `e4`: a chess square in shogi.
+    let out = n.say("@alice conditional add \"3c3d e4\"");
+    assert!(out.starts_with("✗ Move 2 of the line (e4)"), "{out}");
+    let examples: Vec<String> = quoted(&out)
+        .into_iter()
+        .filter(|q| q != "e4" && !q.contains(' '))
+        .collect();
+    assert!(!examples.is_empty(), "no example in {out}");
+    // Each example is legal for Alice after 7g7f 3c3d: the line with it is taken.
+    for ex in &examples {
+        let mut fresh = Newcomer::new();
+        fresh.say("@alice challenge @bob shogi black");
+        fresh.say("@bob accept");
+        fresh.say("@alice move 7g7f");
+        let took = fresh.say(&format!("@alice conditional add \"3c3d {ex}\""));
+        assert!(!took.starts_with("✗"), "{ex} from {out}: {took}");
     }
 }

@@ -163,6 +163,8 @@ fn english_words(text: &str) -> Vec<String> {
         .flat_map(|t| t.split(['-', '\'', '*', '+', '=']))
         .filter(|w| w.chars().filter(|c| c.is_ascii_alphabetic()).count() >= 3)
         .filter(|w| !ALLOWED.contains(&w.to_ascii_lowercase().as_str()))
+        // The words of the command table, written as typed.
+        .filter(|w| !typed_words().contains(*w))
         .map(str::to_string)
         .collect()
 }

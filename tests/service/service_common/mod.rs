@@ -671,3 +671,35 @@ impl Drop for WriteLock {
         let _ = self.0.execute_batch("ROLLBACK");
     }
 }
+
+/// The words of the commands as typed, from the command table: command and sub-command names,
+/// option keys (`round_days`, also split at `_`), choices and yes/no words. Help and usage lines
+/// write them in English in every language (the console reads only them).
+pub fn typed_words() -> std::collections::BTreeSet<String> {
+    use tegami::service::catalog::{Cmd, Typed, Value, COMMANDS};
+    let mut words = std::collections::BTreeSet::new();
+    let mut add = |w: &str| {
+        words.insert(w.to_string());
+        for part in w.split(['_', '-', ' ']) {
+            words.insert(part.to_string());
+        }
+    };
+    for c in COMMANDS.iter().flat_map(Cmd::with_subs) {
+        add(c.name);
+        for o in c.options {
+            add(o.name);
+            if let Value::Choice(list) | Value::Named(_, list) = o.value {
+                list.iter().for_each(|w| add(w));
+            }
+            if let Value::Bool = o.value {
+                add("on");
+                add("off");
+            }
+            if let Typed::Words(yes, no) = o.typed {
+                add(yes);
+                no.iter().for_each(|w| add(w));
+            }
+        }
+    }
+    words
+}
