@@ -441,8 +441,8 @@ pub fn find(name: &str) -> Option<&'static Cmd> {
         .find(|c| c.name == name)
 }
 
-/// The command a reader names in `lang`: by its name (`board`, `league create`), its first
-/// word, or its Japanese slash name (`盤面`).
+/// The command a reader names: by its name (`board`, `league create`, `/board`), or by its
+/// slash name in a language, `lang`'s first (`盤面`).
 fn lookup(lang: Lang, topic: &str) -> Option<&'static Cmd> {
     let topic = topic.trim().trim_start_matches(['/', '!']).to_lowercase();
     let topic = topic.split_whitespace().collect::<Vec<_>>().join(" ");
@@ -484,7 +484,7 @@ fn typed_text(lang: Lang, o: &Opt) -> String {
     }
 }
 
-/// A command's or option's name as Discord shows it in `lang` (`move`, `指す`).
+/// A command's name as Discord shows it in `lang` (`move`, `指す`; `リーグ 作成`).
 fn local_name(lang: Lang, c: &Cmd) -> String {
     match lang {
         Lang::En => c.name.to_string(),
@@ -505,6 +505,7 @@ fn local_name(lang: Lang, c: &Cmd) -> String {
     }
 }
 
+/// An option's name as Discord shows it in `lang` (`game`, `対局`).
 fn option_local_name(lang: Lang, c: &Cmd, o: &Opt) -> String {
     let id = c.option_id(o);
     if lang != Lang::En && i18n::has(lang, &id) {
