@@ -814,6 +814,34 @@ async fn the_message_content_intent_is_asked_only_when_the_config_says_so() {
             "/help answered without the intent: {}",
             content(&help)
         );
+        // The whole list in the message itself (written from the command table in Discord's
+        // form), not a file: every command and each group's sub-commands.
+        for line in [
+            "/settings — ",
+            "/league create|join|",
+            "/help — ",
+            "/settings board",
+        ] {
+            assert!(
+                content(&help).contains(line),
+                "{line} in {}",
+                content(&help)
+            );
+        }
+        let ask = fake.slash_command_in(
+            CHANNEL_ID,
+            &alice,
+            "help",
+            json!([{"name": "topic", "type": 3, "value": "settings"}]),
+            &[],
+        );
+        fake.dispatch("INTERACTION_CREATE", ask.2).await;
+        let one = answer(&fake, ask.0, &ask.1).await;
+        assert!(
+            content(&one).contains("/settings [style]") && content(&one).contains("board — "),
+            "/help topic:settings: {}",
+            content(&one)
+        );
         stop(&mut bot, d, "off");
         drop(fake);
 
