@@ -65,40 +65,54 @@ pub fn all() -> Vec<poise::Command<Data, Error>> {
     cmds
 }
 
-/// Registers the string choices of a command's options (and of its sub-commands').
+/// Registers the string choices of a command's options (and of its sub-commands'): an option
+/// has the choices the command table (`service::catalog`) gives it.
 fn set_choices(c: &mut poise::Command<Data, Error>) {
     for s in &mut c.subcommands {
         set_choices(s);
     }
+    let Some(entry) = catalog::find(&c.qualified_name) else {
+        return;
+    };
     for p in &mut c.parameters {
-        let setter: Option<fn(CreateCommandOption) -> CreateCommandOption> =
-            // `game` is a game's number in the game commands, a choice of game here.
-            match (&*c.qualified_name, &*p.name) {
-                ("challenge" | "rules" | "leaderboard" | "league create", "game") => {
-                    Some(|b| choices(b, "game", GAMES))
-                }
-                ("league create", "format") => Some(|b| choices(b, "format", LEAGUE_FORMATS)),
-                ("league create", "start") => Some(|b| choices(b, "start", LEAGUE_STARTS)),
-                ("challenge" | "league create", "clock") => Some(|b| choices(b, "clock", CLOCKS)),
-                ("challenge", "color") => Some(|b| choices(b, "color", COLORS)),
-                ("board", "style") | ("settings", "style") => {
-                    Some(|b| choices(b, "style", STYLES))
-                }
-                (_, "action") => Some(|b| choices(b, "action", ACTIONS)),
-                ("export", "format") => Some(|b| choices(b, "format", FORMATS)),
-                ("settings", "notify") => Some(|b| choices(b, "notify", NOTIFY)),
-                ("follow", "notify") => Some(|b| choices(b, "notify", FOLLOW_NOTIFY)),
-                ("settings" | "server", "language") => {
-                    Some(|b| choices(b, "language", LANGUAGES))
-                }
-                ("settings", "notation") => Some(|b| choices(b, "notation", NOTATIONS)),
-                ("settings", "board") => Some(|b| choices(b, "board", BOARD_SIDES)),
+        let list = entry
+            .options_in(catalog::Form::Slash)
+            .find(|o| o.name == p.name)
+            .and_then(|o| match o.value {
+                catalog::Value::Choice(list) | catalog::Value::Named(_, list) => Some(list),
                 _ => None,
-            };
-        if setter.is_some() {
-            p.type_setter = setter;
+            });
+        if let Some(setter) = list.and_then(choice_setter) {
+            p.type_setter = Some(setter);
         }
     }
+}
+
+/// The function that registers a list of choices (a plain function pointer, as poise takes
+/// it: one a list, with the option's name that labels its choices, `choice-OPTION-VALUE`).
+fn choice_setter(
+    list: &'static [&'static str],
+) -> Option<fn(CreateCommandOption) -> CreateCommandOption> {
+    type Setter = fn(CreateCommandOption) -> CreateCommandOption;
+    let setters: [(&[&str], Setter); 13] = [
+        (GAMES, |b| choices(b, "game", GAMES)),
+        (LEAGUE_FORMATS, |b| choices(b, "format", LEAGUE_FORMATS)),
+        (LEAGUE_STARTS, |b| choices(b, "start", LEAGUE_STARTS)),
+        (CLOCKS, |b| choices(b, "clock", CLOCKS)),
+        (COLORS, |b| choices(b, "color", COLORS)),
+        (STYLES, |b| choices(b, "style", STYLES)),
+        (ACTIONS, |b| choices(b, "action", ACTIONS)),
+        (FORMATS, |b| choices(b, "format", FORMATS)),
+        (NOTIFY, |b| choices(b, "notify", NOTIFY)),
+        (FOLLOW_NOTIFY, |b| choices(b, "notify", FOLLOW_NOTIFY)),
+        (LANGUAGES, |b| choices(b, "language", LANGUAGES)),
+        (NOTATIONS, |b| choices(b, "notation", NOTATIONS)),
+        (BOARD_SIDES, |b| choices(b, "board", BOARD_SIDES)),
+    ];
+    setters
+        .into_iter()
+        .find(|(l, _)| *l == list)
+        .map(|(_, setter)| setter)
 }
 
 /// The languages whose clients see the commands in their own words, with Discord's locale for
@@ -154,8 +168,8 @@ fn localize(c: &mut poise::Command<Data, Error>) {
 }
 
 use crate::service::catalog::{
-    ACTIONS, BOARD_SIDES, CLOCKS, COLORS, FORMATS, GAMES, LANGUAGES, LEAGUE_FORMATS, LEAGUE_STARTS,
-    NOTATIONS, NOTIFY, STYLES,
+    self, ACTIONS, BOARD_SIDES, CLOCKS, COLORS, FORMATS, GAMES, LANGUAGES, LEAGUE_FORMATS,
+    LEAGUE_STARTS, NOTATIONS, NOTIFY, STYLES,
 };
 const FOLLOW_NOTIFY: &[&str] = crate::service::FOLLOW_NOTIFY;
 

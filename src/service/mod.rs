@@ -71,11 +71,6 @@ use crate::engine::notation::{code, fen};
 use crate::engine::{Color, Game, Move, Variant, VariantId};
 use crate::store::{GameRow, GameStatus, Store, StoreError};
 
-/// The help text, of all commands or of one.
-pub fn help(topic: Option<&str>) -> Reply {
-    views::help(topic)
-}
-
 /// Seconds in a day.
 pub const DAY: i64 = 86_400;
 

@@ -1206,11 +1206,6 @@ pub fn find_kind_or_choices(v: &Variant, s: &str) -> Result<PieceKind, Vec<Piece
     }
 }
 
-/// The help text, of all commands or one, in English, as typed.
-pub(crate) fn help(topic: Option<&str>) -> Reply {
-    help_in(Lang::En, Form::Typed, topic)
-}
-
 /// The help text, of all commands or one, in `lang`, written from the command table
 /// ([`catalog`](super::catalog)) in `form`.
 pub fn help_in(lang: Lang, form: Form, topic: Option<&str>) -> Reply {

@@ -148,6 +148,8 @@ const ALLOWED: &[&str] = &[
 /// The English words of `text` outside code spans (`...`): runs of three or more Latin
 /// letters, not part of a move code or square (no digit in the token), not allowed above.
 fn english_words(text: &str) -> Vec<String> {
+    // The words of the command table, written as typed.
+    let typed = typed_words();
     let mut outside = String::new();
     for (i, part) in text.split('`').enumerate() {
         if i % 2 == 0 {
@@ -163,8 +165,7 @@ fn english_words(text: &str) -> Vec<String> {
         .flat_map(|t| t.split(['-', '\'', '*', '+', '=']))
         .filter(|w| w.chars().filter(|c| c.is_ascii_alphabetic()).count() >= 3)
         .filter(|w| !ALLOWED.contains(&w.to_ascii_lowercase().as_str()))
-        // The words of the command table, written as typed.
-        .filter(|w| !typed_words().contains(*w))
+        .filter(|w| !typed.contains(*w))
         .map(str::to_string)
         .collect()
 }
